@@ -1,0 +1,94 @@
+/**
+ * Input errors of the adapters. Every problem with an external shape is reported as an `InputError` whose
+ * `field` is the path of the offending value (`catalog[3].query_parameters.origin.required`), so a user can
+ * find it in the file.
+ */
+import type { z } from 'zod';
+
+/** A path into an external document: object keys and array indexes, the first segment naming the root. */
+export type FieldPath = readonly (string | number)[];
+
+/** A problem with user-supplied input. `field` locates it; `problem` says what is wrong. */
+export class InputError extends Error {
+  readonly field: string;
+  readonly problem: string;
+  /** The file (or other source) the input came from, when known. */
+  readonly source?: string;
+
+  constructor(field: string, problem: string, source?: string) {
+    const located = field === '' ? problem : `${field}: ${problem}`;
+    super(source ? `${source}: ${located}` : located);
+    this.name = 'InputError';
+    this.field = field;
+    this.problem = problem;
+    if (source !== undefined) this.source = source;
+  }
+
+  /** The same error, attributed to `source` (a file name). */
+  from(source: string): InputError {
+    return new InputError(this.field, this.problem, source);
+  }
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/** Writes a path the way a reader would type it: `catalog[3].query_parameters["Exchange Rate"]`. */
+export function formatPath(path: FieldPath): string {
+  let out = '';
+  path.forEach((segment, i) => {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else if (i === 0) out = segment;
+    else out += IDENTIFIER.test(segment) ? `.${segment}` : `[${JSON.stringify(segment)}]`;
+  });
+  return out;
+}
+
+type Issue = z.core.$ZodIssue;
+
+/** The problem part of one issue, without zod's generic prefixes. */
+function describeIssue(issue: Issue): string {
+  if (issue.code === 'invalid_union') {
+    const expected = new Set<string>();
+    for (const branch of issue.errors) {
+      for (const inner of branch)
+        if (inner.code === 'invalid_type' && inner.path.length === 0) expected.add(inner.expected);
+    }
+    if (expected.size > 0) return `expected ${[...expected].join(' or ')}`;
+  }
+  return issue.message.replace(/^Invalid (input|option): /, '');
+}
+
+/** The location and problem of the first issue of a ZodError, `at` being the path of the parsed value. */
+export function describeZodError(error: z.ZodError, at: FieldPath = []): { field: string; problem: string } {
+  const [first, ...rest] = error.issues;
+  if (!first) return { field: formatPath(at), problem: 'invalid input' };
+  const more = rest.length > 0 ? ` (and ${rest.length} more problem${rest.length > 1 ? 's' : ''})` : '';
+  return {
+    field: formatPath([...at, ...(first.path as (string | number)[])]),
+    problem: describeIssue(first) + more,
+  };
+}
+
+/** One line: `catalog[3].query_parameters.origin.required: expected boolean, received string`. */
+export function formatZodError(error: z.ZodError, at: FieldPath = []): string {
+  const { field, problem } = describeZodError(error, at);
+  return field === '' ? problem : `${field}: ${problem}`;
+}
+
+/** Turns a ZodError into an InputError located under `at`. */
+export function inputErrorFromZod(error: z.ZodError, at: FieldPath = []): InputError {
+  const { field, problem } = describeZodError(error, at);
+  return new InputError(field, problem);
+}
+
+/** Parses `value` with `schema`, throwing an InputError located under `at` on failure. */
+export function parseAt<S extends z.ZodType>(schema: S, value: unknown, at: FieldPath): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw inputErrorFromZod(result.error, at);
+  return result.data;
+}
+
+/** A one-line message for any thrown value. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

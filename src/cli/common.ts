@@ -1,0 +1,63 @@
+/** The options every repair command shares (--catalog, --memory, --cost-model, …) and their loading. */
+import type { Command } from 'commander';
+import { loadCatalog } from '../adapters/catalog.ts';
+import { InputError } from '../adapters/errors.ts';
+import { loadMappings } from '../adapters/mappings.ts';
+import { loadMemory } from '../adapters/memory.ts';
+import { loadCostModel, parseWeightFlags, withWeights } from '../cost/presets.ts';
+import type { Catalog } from '../domain/types.ts';
+import type { RepairOptions, SolverName } from '../pipeline/types.ts';
+import { collect, oneOf, seconds } from './flags.ts';
+
+export interface RepairFlags {
+  catalog?: string;
+  memory?: string;
+  mappings?: string;
+  costModel: string;
+  weight?: string[];
+  solver: string;
+  givenOnly?: boolean;
+  insert: boolean;
+  timeout?: string;
+  types: string;
+  resultName: string;
+}
+
+export function addRepairOptions(cmd: Command): Command {
+  return cmd
+    .option('-c, --catalog <file>', 'tool catalog (NESTFUL spec or OpenAI tools JSON)')
+    .option('--memory <file>', 'memory items JSON ({label: {field: value}})')
+    .option('--mappings <file>', 'mapping table JSON ([{from, to, score}])')
+    .option('--cost-model <name|file>', 'cost-model preset name or JSON file', 'default')
+    .option('-w, --weight <name=value>', 'override one weight (repeatable)', collect)
+    .option('--solver <name>', 'highs | lp-solver | glpk', 'highs')
+    .option('--given-only', 'only APIs already used in the sequence')
+    .option('--no-insert', 'never insert new calls')
+    .option('--timeout <seconds>', 'solve time limit in seconds')
+    .option('--types <mode>', 'literal type/enum checks: off | warn | strict', 'warn')
+    .option('--result-name <name>', 'name of the answer pseudo-step', 'var_result');
+}
+
+export interface Loaded {
+  readonly catalog: Catalog;
+  readonly options: RepairOptions;
+}
+
+export function loadRepairOptions(flags: RepairFlags): Loaded {
+  if (!flags.catalog) throw new InputError('--catalog', 'required: the tool catalog to check against');
+  const catalog = loadCatalog(flags.catalog);
+  let cost = loadCostModel(flags.costModel);
+  if (flags.weight?.length) cost = withWeights(cost, parseWeightFlags(flags.weight));
+  const options: RepairOptions = {
+    cost,
+    memory: flags.memory ? loadMemory(flags.memory) : undefined,
+    mappings: flags.mappings ? loadMappings(flags.mappings) : undefined,
+    solver: oneOf<SolverName>('--solver', flags.solver, ['highs', 'lp-solver', 'glpk']),
+    givenOnly: flags.givenOnly ?? false,
+    allowInsert: flags.insert,
+    timeout: flags.timeout === undefined ? undefined : seconds('--timeout', flags.timeout),
+    types: oneOf('--types', flags.types, ['off', 'warn', 'strict'] as const),
+    resultName: flags.resultName,
+  };
+  return { catalog, options };
+}

@@ -1,0 +1,26 @@
+/** Reading a command's input: one sequence (any form) or many records (NESTFUL data array, JSONL). */
+import { parseRecords, type RecordItem } from '../adapters/records.ts';
+import { parseSequenceText } from '../adapters/sequence.ts';
+import { InputError } from '../adapters/errors.ts';
+
+export interface Input {
+  /** True when the input held one sequence (results print as one document, not JSON lines). */
+  readonly single: boolean;
+  readonly records: readonly RecordItem[];
+}
+
+export function parseInput(text: string): Input {
+  if (text.trim() === '') throw new InputError('input', 'empty input: expected a sequence or records');
+  let singleError: unknown;
+  try {
+    return { single: true, records: [{ id: '0', sequence: parseSequenceText(text) }] };
+  } catch (error) {
+    singleError = error;
+  }
+  const records = parseRecords(text);
+  if (records.length === 1 && records[0].error) {
+    // Neither one sequence nor a record file: report the single-sequence reading, which names the field.
+    throw singleError instanceof InputError ? singleError : new InputError('input', records[0].error);
+  }
+  return { single: false, records };
+}

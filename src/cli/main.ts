@@ -1,0 +1,37 @@
+/** The `refract` command line: thin shells over the library. Exit codes: 0 valid, 1 repaired/invalid, 2 bad input. */
+import { Command, CommanderError } from 'commander';
+import { InputError } from '../adapters/errors.ts';
+import { registerFix } from './fix.ts';
+import { registerLoop, registerPick } from './loop.ts';
+
+// A closed pipe (`refract … | head`) ends the output quietly.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
+const program = new Command();
+program
+  .name('refract')
+  .description('check and optimally repair LLM tool-call sequences (MILP, HiGHS)')
+  .version('0.1.0')
+  .exitOverride()
+  .showHelpAfterError(false);
+
+registerFix(program);
+registerLoop(program);
+registerPick(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
+  } else if (error instanceof InputError) {
+    process.stderr.write(`refract: ${error.message}\n`);
+    process.exitCode = 2;
+  } else {
+    process.stderr.write(`refract: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+    process.exitCode = 2;
+  }
+}

@@ -1,0 +1,56 @@
+/** Text and JSON renderings of results for the CLI. */
+import { toNestful } from '../adapters/sequence.ts';
+import type { Issue } from '../domain/types.ts';
+import type { RepairResult, Validation } from '../pipeline/types.ts';
+
+export function resultJson(result: RepairResult, id?: string): Record<string, unknown> {
+  return {
+    ...(id === undefined ? {} : { id }),
+    determination: result.determination,
+    status: result.status,
+    sequence: toNestful(result.sequence),
+    edits: result.edits,
+    cost: result.cost,
+    optimal: result.optimal,
+    issues: result.issues,
+    diff: result.diff,
+    solver: result.solver,
+    timeMs: round(result.timeMs),
+    isExecutable: result.isExecutable,
+    ...(result.reason ? { reason: result.reason } : {}),
+    ...(result.gap !== undefined ? { gap: result.gap } : {}),
+    ...(result.model ? { model: result.model } : {}),
+    ...(result.fixes ? { fixes: result.fixes.map((f) => ({ ...f, sequence: toNestful(f.sequence) })) } : {}),
+  };
+}
+
+export function issueLine(x: Issue): string {
+  const at = [`step ${x.step + 1}`, x.param, x.ref].filter(Boolean).join(' ');
+  return `${x.severity === 'error' ? 'error' : 'warn '} ${x.tag} (${at}): ${x.message}`;
+}
+
+export function resultText(result: RepairResult): string {
+  const lines: string[] = [];
+  const head = [`${result.status}`, `determination ${result.determination}`];
+  if (result.status !== 'valid') head.push(`cost ${result.cost}`, result.optimal ? 'optimal' : 'not proven optimal');
+  head.push(`${round(result.timeMs)} ms`, result.solver);
+  if (result.model) head.push(`${result.model.vars} vars x ${result.model.rows} rows`);
+  lines.push(head.join(', '));
+  if (result.reason) lines.push(`reason: ${result.reason}`);
+  if (result.issues.length) lines.push('issues:', ...result.issues.map((x) => `  ${issueLine(x)}`));
+  if (result.edits.length) lines.push('edits:', ...result.edits.map((e) => `  ${e.kind} (step ${e.step + 1}, ${e.cost}): ${e.detail}`));
+  if (result.diff) lines.push('diff:', ...result.diff.split('\n').map((l) => `  ${l}`));
+  return lines.join('\n');
+}
+
+export function validationJson(v: Validation, id?: string): Record<string, unknown> {
+  return { ...(id === undefined ? {} : { id }), valid: v.valid, determination: v.valid, issues: v.issues };
+}
+
+export function validationText(v: Validation): string {
+  return [v.valid ? 'valid' : 'not valid', ...v.issues.map((x) => `  ${issueLine(x)}`)].join('\n');
+}
+
+export function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}

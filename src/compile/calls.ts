@@ -1,0 +1,221 @@
+/**
+ * The calls of a model: original steps (kept, renamed or deleted), moved copies of steps whose output is
+ * used too early, inserted candidates that produce a needed field, and the answer pseudo-step.
+ */
+import type { ApiSpec, Reference, Step } from '../domain/types.ts';
+import { apiProvides } from '../validate/outputs.ts';
+import { stepReferences } from '../reference/parse.ts';
+import { leafOf } from '../index/catalog-index.ts';
+import type { CompileContext } from './context.ts';
+import type { ApiChoice, Call, LabelChoice } from './plan.ts';
+import { DEFAULT_RESULT_NAME } from '../validate/validate.ts';
+
+/** Labels referenced anywhere, labels produced by steps, and orphans (referenced, produced by nothing). */
+export function labelFacts(ctx: CompileContext): { produced: Set<string>; orphans: string[] } {
+  const produced = new Set<string>();
+  ctx.steps.forEach((s) => s.label !== undefined && produced.add(s.label));
+  const orphans: string[] = [];
+  for (const s of ctx.steps) {
+    for (const site of stepReferences(s.arguments)) {
+      const l = site.ref.label;
+      if (!produced.has(l) && !Object.prototype.hasOwnProperty.call(ctx.memory, l) && !orphans.includes(l)) {
+        orphans.push(l);
+      }
+    }
+  }
+  return { produced, orphans };
+}
+
+/** API choices for an original step: itself when known, otherwise similar catalog names. */
+function apiChoices(ctx: CompileContext, step: Step): ApiChoice[] {
+  const w = ctx.weights;
+  const known = ctx.index.byName.get(step.name);
+  if (known) return [{ api: known, v: ctx.variable(w.perCall), cost: w.perCall }];
+  const choices: ApiChoice[] = [];
+  for (const { api, similarity } of ctx.index.similarApis(step.name, ctx.cost.apiCandidates)) {
+    if (similarity < ctx.cost.minSimilarity) continue;
+    if (ctx.allowed && !ctx.allowed(api)) continue;
+    const cost = w.renameApi + w.dissimilarity * (1 - similarity) + w.perCall;
+    choices.push({ api, v: ctx.variable(cost, 'renameApi'), cost });
+  }
+  return choices;
+}
+
+function labelChoices(ctx: CompileContext, original: string | undefined, orphans: readonly string[], free: boolean): LabelChoice[] {
+  const w = ctx.weights;
+  const change = free ? 0 : original === undefined ? w.addLabel : w.relabel;
+  const kind = original === undefined ? 'addLabel' : 'relabel';
+  const choices: LabelChoice[] = [];
+  if (original !== undefined) choices.push({ label: original, v: ctx.variable(0), cost: 0 });
+  for (const l of orphans) {
+    if (l !== original) choices.push({ label: l, v: ctx.variable(change, free ? undefined : kind), cost: change });
+  }
+  choices.push({ label: null, v: ctx.variable(change, free ? undefined : kind), cost: change });
+  return choices;
+}
+
+function newCall(ctx: CompileContext, call: Omit<Call, 'id' | 'params' | 'tokens'>): Call {
+  const full: Call = { ...call, id: ctx.calls.length, params: [], tokens: [] };
+  ctx.calls.push(full);
+  return full;
+}
+
+/** Creates the original, moved and result calls, with their existence and label rows. */
+export function originalCalls(ctx: CompileContext, orphans: readonly string[]): void {
+  const w = ctx.weights;
+  const b = ctx.builder;
+  const resultName = ctx.options.resultName ?? DEFAULT_RESULT_NAME;
+  ctx.steps.forEach((step, i) => {
+    if (step.name === resultName && i === ctx.steps.length - 1) {
+      const v = ctx.variable(0);
+      b.equal([v], 1);
+      newCall(ctx, { kind: 'result', origin: i, pos: i, depth: 0, apis: [{ api: null, v, cost: 0 }], labels: [] });
+      return;
+    }
+    const call = newCall(ctx, {
+      kind: 'original',
+      origin: i,
+      pos: i,
+      depth: 0,
+      apis: apiChoices(ctx, step),
+      labels: labelChoices(ctx, step.label, orphans, false),
+    });
+    call.deleteVar = ctx.variable(w.deleteStep, 'deleteStep');
+    const copy = movedCopy(ctx, step, i);
+    const existence = [...ctx.active(call), call.deleteVar, ...(copy ? ctx.active(copy) : [])];
+    b.equal(existence, 1);
+    labelRows(ctx, call, step.label !== undefined);
+  });
+}
+
+/**
+ * A copy of step i placed just before the first earlier step that references its label, so that a
+ * step written too late can be moved instead of deleted and re-inserted.
+ */
+function movedCopy(ctx: CompileContext, step: Step, i: number): Call | null {
+  const api = ctx.index.byName.get(step.name);
+  if (!api || step.label === undefined) return null;
+  const label = step.label;
+  const first = ctx.steps.findIndex((s, k) => k < i && stepReferences(s.arguments).some((r) => r.ref.label === label));
+  if (first === -1) return null;
+  if (ctx.steps.slice(0, first).some((s) => s.label === label)) return null;
+  const cost = ctx.weights.moveStep + ctx.weights.perCall;
+  const copy = newCall(ctx, {
+    kind: 'moved',
+    origin: i,
+    pos: first - 0.5,
+    depth: 0,
+    apis: [{ api, v: ctx.variable(cost, 'moveStep'), cost }],
+    labels: [{ label, v: ctx.variable(0), cost: 0 }],
+  });
+  labelRows(ctx, copy, true);
+  return copy;
+}
+
+/** A call has one label when it must (labelled input, inserted, moved), at most one otherwise. */
+export function labelRows(ctx: CompileContext, call: Call, mustLabel: boolean): void {
+  const labels = ctx.labelled(call);
+  if (mustLabel) ctx.builder.equal(labels, ctx.active(call));
+  else ctx.builder.atMost(labels, ctx.active(call));
+}
+
+/** No two calls end with the same (non-fresh) label. */
+export function labelUniqueness(ctx: CompileContext): void {
+  const byLabel = new Map<string, number[]>();
+  for (const c of ctx.calls) {
+    for (const l of c.labels) {
+      if (l.label === null) continue;
+      let list = byLabel.get(l.label);
+      if (!list) byLabel.set(l.label, (list = []));
+      list.push(l.v);
+    }
+  }
+  for (const vars of byLabel.values()) if (vars.length > 1) ctx.builder.atMost(vars, 1);
+}
+
+/** What a call needs that an inserted call could produce: (field leaf, position of the consumer). */
+interface Need {
+  readonly leaf: string;
+  readonly pos: number;
+  readonly depth: number;
+}
+
+function needsOf(ctx: CompileContext, call: Call): Need[] {
+  const needs: Need[] = [];
+  const step = call.origin >= 0 ? ctx.steps[call.origin] : undefined;
+  for (const choice of call.apis) {
+    for (const p of choice.api?.params ?? []) {
+      if (p.required && !(step && Object.prototype.hasOwnProperty.call(step.arguments, p.name))) {
+        needs.push({ leaf: p.name, pos: call.pos, depth: call.depth });
+      }
+    }
+  }
+  if (step) {
+    for (const site of stepReferences(step.arguments)) {
+      if (!brokenReference(ctx, call.origin, site.ref)) continue;
+      const last = [...site.ref.path].reverse().find((s) => typeof s === 'string');
+      if (typeof last === 'string') needs.push({ leaf: last, pos: call.pos, depth: call.depth });
+    }
+  }
+  return needs;
+}
+
+/** A reference that nothing before its step resolves as written (a candidate for an inserted producer). */
+function brokenReference(ctx: CompileContext, origin: number, ref: Reference): boolean {
+  for (let j = origin - 1; j >= 0; j--) {
+    const s = ctx.steps[j];
+    if (s.label !== ref.label) continue;
+    const api = ctx.index.byName.get(s.name);
+    return !api || apiProvides(api, ref.path) === 'no';
+  }
+  return !Object.prototype.hasOwnProperty.call(ctx.memory, ref.label);
+}
+
+/** Producers in the catalog of a needed field: same leaf name, or a mapped leaf. */
+function producersFor(ctx: CompileContext, leaf: string): ApiSpec[] {
+  const names = [leaf, ...ctx.mappedFrom(leaf).map((m) => m.from)];
+  const out: ApiSpec[] = [];
+  for (const name of names) {
+    for (const p of ctx.index.producersOf(name)) {
+      if (ctx.allowed && !ctx.allowed(p.api)) continue;
+      if (!out.includes(p.api)) out.push(p.api);
+    }
+  }
+  return out.sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+/**
+ * Inserted candidates: for every need of every call, the catalog APIs that output the needed field,
+ * placed just before the first consumer; their own needs recurse up to `insertDepth`.
+ */
+export function insertedCalls(ctx: CompileContext, orphans: readonly string[]): void {
+  if (ctx.options.allowInsert === false) return;
+  const w = ctx.weights;
+  const placed = new Map<string, number>(); // api name -> position
+  const queue = ctx.calls.flatMap((c) => needsOf(ctx, c));
+  let count = 0;
+  while (queue.length > 0 && count < ctx.cost.insertLimit) {
+    const need = queue.shift()!;
+    if (need.depth >= ctx.cost.insertDepth) continue;
+    for (const api of producersFor(ctx, leafOf(need.leaf))) {
+      const prior = placed.get(api.name);
+      if (prior !== undefined && prior <= need.pos) continue;
+      if (count >= ctx.cost.insertLimit) break;
+      const pos = need.pos - 0.1 * (need.depth + 1);
+      placed.set(api.name, pos);
+      const cost = w.insertCall + w.perCall;
+      const call = newCall(ctx, {
+        kind: 'inserted',
+        origin: -1,
+        pos,
+        depth: need.depth + 1,
+        apis: [{ api, v: ctx.variable(cost, 'insertCall'), cost }],
+        labels: labelChoices(ctx, undefined, orphans, true),
+        need: need.leaf,
+      });
+      labelRows(ctx, call, true);
+      count++;
+      queue.push(...needsOf(ctx, call));
+    }
+  }
+}

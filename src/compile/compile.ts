@@ -1,0 +1,44 @@
+/**
+ * compile: sequence + catalog + cost model -> solver-neutral MILP and the plan to read its solution back
+ * (the `apply` half of the pipeline; `decode` is the inverse).
+ */
+import type { Catalog, Sequence } from '../domain/types.ts';
+import type { CostModel } from '../cost/model.ts';
+import type { MilpModel } from '../solvers/model.ts';
+import { DEFAULT_RESULT_NAME } from '../validate/validate.ts';
+import { insertedCalls, labelFacts, labelUniqueness, originalCalls } from './calls.ts';
+import { CompileContext, type CompileOptions } from './context.ts';
+import type { Plan } from './plan.ts';
+import { parameterSources } from './sources.ts';
+import { stepReferences } from '../reference/parse.ts';
+
+export type { CompileOptions };
+
+export interface Compiled {
+  readonly model: MilpModel;
+  readonly plan: Plan;
+}
+
+export function compile(steps: Sequence, catalog: Catalog, cost: CostModel, options: CompileOptions = {}): Compiled {
+  const ctx = new CompileContext(steps, catalog, cost, options);
+  const { produced, orphans } = labelFacts(ctx);
+  originalCalls(ctx, orphans);
+  insertedCalls(ctx, orphans);
+  labelUniqueness(ctx);
+  const offset = parameterSources(ctx);
+  const model = ctx.builder.build();
+  const taken = new Set<string>([...produced, ...orphans, ...Object.keys(ctx.memory)]);
+  for (const s of steps) for (const site of stepReferences(s.arguments)) taken.add(site.ref.label);
+  const plan: Plan = {
+    steps,
+    calls: ctx.calls,
+    offset,
+    resultName: options.resultName ?? DEFAULT_RESULT_NAME,
+    costs: model.cost,
+    dropCost: cost.weights.dropParam,
+    dropResultCost: cost.weights.dropResult,
+    takenLabels: taken,
+    kinds: ctx.kinds,
+  };
+  return { model, plan };
+}

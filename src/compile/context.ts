@@ -1,0 +1,84 @@
+/** Shared state of one compilation: the builder, the calls so far, and lookups over them. */
+import type { ApiSpec, Catalog, EditKind, Mapping, Memory, PathSegment, Sequence } from '../domain/types.ts';
+import type { CostModel } from '../cost/model.ts';
+import { indexCatalog, type CatalogIndex } from '../index/catalog-index.ts';
+import { apiProvides } from '../validate/outputs.ts';
+import { ModelBuilder } from './builder.ts';
+import type { Call } from './plan.ts';
+
+export interface CompileOptions {
+  readonly memory?: Memory;
+  readonly mappings?: readonly Mapping[];
+  readonly givenOnly?: boolean;
+  readonly allowInsert?: boolean;
+  readonly resultName?: string;
+  readonly strictTypes?: boolean;
+  readonly goals?: { readonly apis?: readonly string[]; readonly fields?: readonly string[] };
+  readonly mode?: 'sound' | 'valid' | 'optimal';
+}
+
+export class CompileContext {
+  readonly builder = new ModelBuilder();
+  readonly calls: Call[] = [];
+  readonly index: CatalogIndex;
+  readonly memory: Memory;
+  readonly kinds = new Map<number, EditKind>();
+  /** param name -> mappings into it. */
+  readonly mappingsTo = new Map<string, Mapping[]>();
+  /** APIs allowed for renames and inserts when `givenOnly`. */
+  readonly allowed: ((api: ApiSpec) => boolean) | null;
+
+  constructor(
+    readonly steps: Sequence,
+    readonly catalog: Catalog,
+    readonly cost: CostModel,
+    readonly options: CompileOptions,
+  ) {
+    this.index = indexCatalog(catalog);
+    this.memory = options.memory ?? {};
+    for (const m of options.mappings ?? []) {
+      let list = this.mappingsTo.get(m.to);
+      if (!list) this.mappingsTo.set(m.to, (list = []));
+      list.push(m);
+    }
+    if (options.givenOnly) {
+      const given = new Set(steps.map((s) => s.name));
+      this.allowed = (api) => given.has(api.name);
+    } else this.allowed = null;
+  }
+
+  get weights() {
+    return this.cost.weights;
+  }
+
+  /** A variable charged `cost` for an edit of `kind` (kind recorded for reports). */
+  variable(cost: number, kind?: EditKind): number {
+    const v = this.builder.variable(cost);
+    if (kind) this.kinds.set(v, kind);
+    return v;
+  }
+
+  /** The variables under which `call` runs an API that outputs `path` (empty: cannot). */
+  provides(call: Call, path: readonly PathSegment[]): number[] {
+    return call.apis.filter((a) => a.api !== null && apiProvides(a.api, path) !== 'no').map((a) => a.v);
+  }
+
+  /** The variables under which `call` is active (runs some API). */
+  active(call: Call): number[] {
+    return call.apis.map((a) => a.v);
+  }
+
+  labelled(call: Call): number[] {
+    return call.labels.map((l) => l.v);
+  }
+
+  /** Calls placed before `pos`, nearest first. */
+  before(pos: number): Call[] {
+    return this.calls.filter((c) => c.pos < pos && c.kind !== 'result').sort((a, b) => b.pos - a.pos);
+  }
+
+  /** The mappings `from -> param` (a mapped output leaf feeding `param`). */
+  mappedFrom(param: string): Mapping[] {
+    return this.mappingsTo.get(param) ?? [];
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The inverse data of a compiled model: which variable means which edit. `decode` needs only this and
+ * the solver's values.
+ */
+import type { ApiSpec, EditKind, Json, PathSegment, ReferenceSite, Sequence } from '../domain/types.ts';
+
+export type CallKind = 'original' | 'moved' | 'inserted' | 'result';
+
+/** Run the call as `api` (null for the answer pseudo-step). */
+export interface ApiChoice {
+  readonly api: ApiSpec | null;
+  readonly v: number;
+  readonly cost: number;
+}
+
+/** End the call with `label`; null = a fresh label made up by the decoder. */
+export interface LabelChoice {
+  readonly label: string | null;
+  readonly v: number;
+  readonly cost: number;
+}
+
+export type Source =
+  | { readonly kind: 'arg'; readonly v: number; readonly cost: number; readonly arg: string }
+  | {
+      readonly kind: 'output';
+      readonly v: number;
+      readonly cost: number;
+      readonly call: number;
+      readonly path: readonly PathSegment[];
+      readonly mapped: boolean;
+    }
+  | {
+      readonly kind: 'memory';
+      readonly v: number;
+      readonly cost: number;
+      readonly label: string;
+      readonly path: readonly PathSegment[];
+      readonly mapped: boolean;
+    }
+  | { readonly kind: 'literal'; readonly v: number; readonly cost: number; readonly value: Json; readonly fromStep: number }
+  | { readonly kind: 'ask'; readonly v: number; readonly cost: number };
+
+export interface ParamPlan {
+  /** Index into the call's `apis`. */
+  readonly choice: number;
+  readonly param: string;
+  readonly required: boolean;
+  readonly sources: readonly Source[];
+}
+
+export type TokenOption =
+  | { readonly kind: 'keep'; readonly v: number; readonly cost: number }
+  | {
+      readonly kind: 'reassign';
+      readonly v: number;
+      readonly cost: number;
+      /** Producer call, or null for a memory item. */
+      readonly call: number | null;
+      readonly memoryLabel?: string;
+      readonly path: readonly PathSegment[];
+    };
+
+/** The references inside one original argument value, each with its options. */
+export interface TokenPlan {
+  readonly arg: string;
+  readonly site: ReferenceSite;
+  readonly options: readonly TokenOption[];
+}
+
+export interface Call {
+  readonly id: number;
+  readonly kind: CallKind;
+  /** Original step index (for original, moved and result calls); -1 for inserted calls. */
+  readonly origin: number;
+  /** Position in the repaired order (original step i sits at i; gaps hold fractions). */
+  readonly pos: number;
+  readonly depth: number;
+  readonly apis: ApiChoice[];
+  /** Deletion variable (original calls only). */
+  deleteVar?: number;
+  readonly labels: LabelChoice[];
+  readonly params: ParamPlan[];
+  readonly tokens: TokenPlan[];
+  /** Why an inserted call was proposed (the field it can produce). */
+  readonly need?: string;
+}
+
+export interface Plan {
+  readonly steps: Sequence;
+  readonly calls: Call[];
+  /** Constant part of the objective (arguments dropped unless kept). */
+  readonly offset: number;
+  readonly resultName: string;
+  /** Variable costs, index = variable (the model's objective). */
+  readonly costs: readonly number[];
+  readonly dropCost: number;
+  readonly dropResultCost: number;
+  /** Labels that cannot be used for fresh names (input labels, memory items, referenced labels). */
+  readonly takenLabels: ReadonlySet<string>;
+  /** Edit kind charged by each cost-carrying variable, for reporting. */
+  readonly kinds: ReadonlyMap<number, EditKind>;
+}

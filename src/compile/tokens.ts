@@ -1,0 +1,104 @@
+/**
+ * The references inside a kept argument: each is kept (its label and path resolve before the call) or
+ * reassigned to another output (same field of another label, or another field of the same label).
+ */
+import type { Json } from '../domain/types.ts';
+import { leafOf } from '../index/catalog-index.ts';
+import { normalisePath, referenceSites } from '../reference/parse.ts';
+import { similarity, tieDistance } from '../similarity/names.ts';
+import { memoryPaths, memoryProvides } from '../validate/outputs.ts';
+import type { CompileContext } from './context.ts';
+import type { Call, TokenOption } from './plan.ts';
+import { originalLabel, segments } from './sources.ts';
+
+const MAX_REASSIGN = 8;
+
+export function tokenPlans(ctx: CompileContext, call: Call, arg: string, value: Json, uses: readonly number[]): void {
+  const b = ctx.builder;
+  const earlier = ctx.before(call.pos);
+  for (const site of referenceSites(arg, value)) {
+    const { label, path } = site.ref;
+    const options: TokenOption[] = [];
+    const shadowing: number[] = [];
+    for (const j of earlier) {
+      const as = j.labels.find((l) => l.label === label);
+      if (!as) continue;
+      shadowing.push(as.v);
+      const provides = ctx.provides(j, path);
+      if (provides.length === 0) continue;
+      const v = ctx.variable(0);
+      b.atMost([v], [as.v]);
+      b.atMost([v], provides);
+      options.push({ kind: 'keep', v, cost: 0 });
+    }
+    if (Object.prototype.hasOwnProperty.call(ctx.memory, label) && memoryProvides(ctx.memory[label], path)) {
+      const v = ctx.variable(0);
+      // A step labelled like a memory item shadows it.
+      for (const s of shadowing) b.atMost([v, s], 1);
+      options.push({ kind: 'keep', v, cost: 0 });
+    }
+    options.push(...reassignments(ctx, call, arg, label, normalisePath(path), earlier));
+    b.equal(
+      options.map((o) => o.v),
+      uses,
+    );
+    call.tokens.push({ arg, site, options });
+  }
+}
+
+function reassignments(
+  ctx: CompileContext,
+  call: Call,
+  arg: string,
+  label: string,
+  norm: string,
+  earlier: readonly Call[],
+): TokenOption[] {
+  const w = ctx.weights;
+  const min = ctx.cost.minSimilarity;
+  const leaf = leafOf(norm);
+  const found: { cost: number; call: number | null; memoryLabel?: string; path: string }[] = [];
+  // How close a field is to the broken one: the same path, or a leaf close to the broken leaf or the argument.
+  // A different path with the same leaf (`navigation.skyId` for `skyId`) ranks just below the same path.
+  const closeness = (path: string): number =>
+    path === norm
+      ? 1
+      : 0.95 * Math.max(similarity(leafOf(path), leaf), leafOf(path) === arg ? 1 : similarity(leafOf(path), arg) * 0.9) -
+        0.01 * (path.split(/\.|\[\]/).length - 1);
+  for (const j of earlier) {
+    const sameLabel = originalLabel(ctx, j) === label;
+    const seen = new Set<string>();
+    for (const choice of j.apis) {
+      for (const f of choice.api?.outputs ?? []) {
+        if (seen.has(f.path)) continue;
+        seen.add(f.path);
+        if (sameLabel && f.path === norm) continue; // that is a keep
+        const close = closeness(f.path);
+        if (close < min) continue;
+        // Same label, other field first; then the same field under the closest other label.
+        const tie = sameLabel ? 0.5 * (1 - close) : 0.5 + 0.5 * tieDistance(label, originalLabel(ctx, j)) + (1 - close);
+        found.push({ cost: w.reassign + w.tieBreak * tie, call: j.id, path: f.path });
+      }
+    }
+  }
+  for (const [m, value] of Object.entries(ctx.memory)) {
+    for (const mp of memoryPaths(value as Json)) {
+      if (m === label && mp === norm) continue;
+      const close = closeness(mp);
+      if (close < min) continue;
+      const tie = m === label ? 0.5 * (1 - close) : 0.5 + 0.5 * tieDistance(label, m) + (1 - close);
+      found.push({ cost: w.fromMemory + w.tieBreak * tie, call: null, memoryLabel: m, path: mp });
+    }
+  }
+  found.sort((a, b) => a.cost - b.cost);
+  return found.slice(0, MAX_REASSIGN).map((f) => {
+    const path = segments(f.path);
+    const v = ctx.variable(f.cost, f.call === null ? 'fromMemory' : 'reassign');
+    if (f.call !== null) {
+      const j = ctx.calls[f.call];
+      ctx.builder.atMost([v], ctx.provides(j, path));
+      ctx.builder.atMost([v], ctx.labelled(j));
+    }
+    return { kind: 'reassign', v, cost: f.cost, call: f.call, memoryLabel: f.memoryLabel, path };
+  });
+}

@@ -1,0 +1,199 @@
+/**
+ * decode: the solver's values + the plan -> the repaired sequence and its edits (the `invert` half).
+ * Needs nothing but the plan: no reach back into the compiler.
+ */
+import type { Edit, Json, Step } from '../domain/types.ts';
+import type { Call, Plan, Source, TokenOption } from '../compile/plan.ts';
+import { formatReference, mapReferences, normalisePath } from '../reference/parse.ts';
+
+export interface Decoded {
+  readonly sequence: Step[];
+  readonly edits: Edit[];
+  /** Objective recomputed from the values plus the plan's constant. */
+  readonly cost: number;
+}
+
+export const ASK = 'ask';
+export const CONFIRM = 'confirm';
+
+const on = (values: readonly number[], v: number): boolean => values[v] > 0.5;
+
+function freshLabels(plan: Plan, values: readonly number[], chosen: Map<number, string | null>): Map<number, string> {
+  const labels = new Map<number, string>();
+  let next = 1;
+  for (const l of plan.takenLabels) {
+    const m = /^var(\d+)$/.exec(l);
+    if (m) next = Math.max(next, Number(m[1]) + 1);
+  }
+  const ordered = plan.calls.filter((c) => chosen.has(c.id)).sort((a, b) => a.pos - b.pos);
+  for (const call of ordered) {
+    const choice = call.labels.find((l) => on(values, l.v));
+    if (!choice) continue;
+    if (choice.label !== null) labels.set(call.id, choice.label);
+    else {
+      while (plan.takenLabels.has(`var${next}`)) next++;
+      labels.set(call.id, `var${next++}`);
+    }
+  }
+  return labels;
+}
+
+export function decode(plan: Plan, values: readonly number[]): Decoded {
+  const edits: Edit[] = [];
+  const chosen = new Map<number, number>(); // call id -> api choice index
+  for (const call of plan.calls) {
+    const k = call.apis.findIndex((a) => on(values, a.v));
+    if (k !== -1) chosen.set(call.id, k);
+  }
+  const labels = freshLabels(plan, values, new Map([...chosen.keys()].map((id) => [id, null])));
+  const slots = new Set<string>(plan.takenLabels);
+  const order = plan.calls.filter((c) => chosen.has(c.id)).sort((a, b) => a.pos - b.pos || a.id - b.id);
+  const sequence: Step[] = [];
+  for (const call of order) {
+    const asks: Step[] = [];
+    const step = buildStep(plan, call, chosen.get(call.id)!, values, labels, (param) => {
+      let slot = param;
+      for (let n = 2; slots.has(slot); n++) slot = `${param}_${n}`;
+      slots.add(slot);
+      asks.push({ name: ASK, arguments: { slot: param }, label: slot });
+      return slot;
+    }, edits);
+    sequence.push(...asks, step);
+  }
+  for (const call of plan.calls) {
+    if (call.deleteVar !== undefined && on(values, call.deleteVar)) {
+      const step = plan.steps[call.origin];
+      const n = Object.keys(step.arguments).length;
+      edits.push({
+        kind: 'deleteStep',
+        step: call.origin,
+        from: step.name,
+        cost: plan.costs[call.deleteVar] + n * plan.dropCost,
+        detail: `delete step ${call.origin + 1} (${step.label ? `${step.label} = ` : ''}${step.name})`,
+      });
+    }
+  }
+  edits.sort((a, b) => a.step - b.step);
+  let cost = plan.offset;
+  values.forEach((x, v) => {
+    if (x > 0.5) cost += plan.costs[v];
+  });
+  return { sequence, edits, cost };
+}
+
+function buildStep(
+  plan: Plan,
+  call: Call,
+  k: number,
+  values: readonly number[],
+  labels: Map<number, string>,
+  ask: (param: string) => string,
+  edits: Edit[],
+): Step {
+  const choice = call.apis[k];
+  const original = call.origin >= 0 ? plan.steps[call.origin] : undefined;
+  const at = call.origin >= 0 ? call.origin : Math.ceil(call.pos);
+  const name = choice.api?.name ?? original!.name;
+  const label = labels.get(call.id);
+  if (call.kind === 'inserted') {
+    edits.push({ kind: 'insertCall', step: at, to: name, cost: choice.cost, detail: `insert ${label} = ${name} before step ${at + 1} (produces ${call.need})` });
+  } else if (call.kind === 'moved') {
+    edits.push({ kind: 'moveStep', step: at, to: String(Math.ceil(call.pos)), cost: choice.cost, detail: `move step ${at + 1} (${original!.label}) before step ${Math.ceil(call.pos) + 1}` });
+  } else if (original && name !== original.name) {
+    edits.push({ kind: 'renameApi', step: at, from: original.name, to: name, cost: choice.cost, detail: `call ${name} instead of ${original.name}` });
+  }
+  const labelChoice = call.labels.find((l) => on(values, l.v));
+  if (call.kind === 'original' && labelChoice && labelChoice.cost > 0) {
+    const kind = original!.label === undefined ? 'addLabel' : 'relabel';
+    edits.push({ kind, step: at, from: original!.label, to: label, cost: labelChoice.cost, detail: kind === 'addLabel' ? `label step ${at + 1} as ${label}` : `relabel ${original!.label} -> ${label}` });
+  }
+  const args: Record<string, Json> = {};
+  const params = call.params.filter((p) => p.choice === k);
+  const byArg = new Map<string, { param: string; source: Source }>();
+  const filled: { param: string; source: Source }[] = [];
+  for (const p of params) {
+    const source = p.sources.find((s) => on(values, s.v));
+    if (!source) continue;
+    if (source.kind === 'arg') byArg.set(source.arg, { param: p.param, source });
+    else filled.push({ param: p.param, source });
+  }
+  for (const [arg, value] of Object.entries(original?.arguments ?? {})) {
+    const use = byArg.get(arg);
+    if (!use) {
+      const cost = call.kind === 'result' ? plan.dropResultCost : plan.dropCost;
+      edits.push({ kind: 'dropParam', step: at, param: arg, cost, detail: `drop ${arg}=${short(value)}` });
+      continue;
+    }
+    if (use.param !== arg) {
+      edits.push({ kind: 'renameParam', step: at, param: use.param, from: arg, to: use.param, cost: use.source.cost, detail: `rename ${arg} -> ${use.param}` });
+    }
+    args[use.param] = rewriteTokens(call, arg, value, values, labels, at, edits);
+  }
+  for (const { param, source } of filled) args[param] = fillValue(plan, source, labels, ask, at, param, edits);
+  return label === undefined ? { name, arguments: args } : { name, arguments: args, label };
+}
+
+function rewriteTokens(
+  call: Call,
+  arg: string,
+  value: Json,
+  values: readonly number[],
+  labels: Map<number, string>,
+  at: number,
+  edits: Edit[],
+): Json {
+  const tokens = call.tokens.filter((t) => t.arg === arg);
+  if (tokens.length === 0) return value;
+  return mapReferences(value, (ref, path, index) => {
+    const token = tokens.find((t) => t.site.index === index && sameAt(t.site.at, path));
+    const option = token?.options.find((o) => on(values, o.v)) as TokenOption | undefined;
+    if (!option || option.kind === 'keep') return ref.raw;
+    const target = option.call === null ? option.memoryLabel! : labels.get(option.call)!;
+    const text = formatReference(target, option.path);
+    edits.push({
+      kind: option.call === null ? 'fromMemory' : 'reassign',
+      step: at,
+      param: arg,
+      from: ref.raw,
+      to: text,
+      cost: option.cost,
+      detail: `${arg}: ${ref.raw} -> ${text}`,
+    });
+    return text;
+  });
+}
+
+function fillValue(plan: Plan, source: Source, labels: Map<number, string>, ask: (p: string) => string, at: number, param: string, edits: Edit[]): Json {
+  switch (source.kind) {
+    case 'output': {
+      const text = formatReference(labels.get(source.call)!, source.path);
+      edits.push({ kind: source.mapped ? 'newMap' : 'reassign', step: at, param, to: text, cost: source.cost, detail: `${param} = ${text}${source.mapped ? ` (maps ${normalisePath(source.path)} -> ${param})` : ''}` });
+      return text;
+    }
+    case 'memory': {
+      const text = formatReference(source.label, source.path);
+      edits.push({ kind: 'fromMemory', step: at, param, to: text, cost: source.cost, detail: `${param} = ${text} from memory` });
+      return text;
+    }
+    case 'literal':
+      edits.push({ kind: 'reuseLiteral', step: at, param, to: JSON.stringify(source.value), cost: source.cost, detail: `${param} = ${short(source.value)} (as passed at step ${source.fromStep + 1})` });
+      return source.value;
+    case 'ask': {
+      const slot = ask(param);
+      edits.push({ kind: 'slotFill', step: at, param, to: `$${slot}$`, cost: source.cost, detail: `ask(${param})` });
+      return `$${slot}$`;
+    }
+    default:
+      void plan;
+      throw new Error('internal: argument sources are decoded with their argument');
+  }
+}
+
+function sameAt(a: readonly (string | number)[], b: readonly (string | number)[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function short(value: Json): string {
+  const text = JSON.stringify(value);
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}

@@ -1,0 +1,82 @@
+/**
+ * The optimiser as a fixer. It escalates: first only the APIs the sequence already uses, then the whole
+ * catalog, then new calls too. Round r starts at stage r (the earlier, narrower stages were tried in the
+ * earlier rounds), and moves on to the next stage within the round while a stage brings no improvement,
+ * so that a stall limit never stops the loop before the widest stage was tried.
+ */
+import type { Catalog, Sequence } from '../../domain/types.ts';
+import type { RepairOptions } from '../../pipeline/types.ts';
+import { errorMessage } from '../../adapters/errors.ts';
+import { repair } from '../../pipeline/repair.ts';
+import { stall, type Fixer, type Stalled } from '../engine.ts';
+import { isPseudoStep, openIssues } from '../issues.ts';
+
+/** The repair options of each escalation stage. */
+export const MILP_ESCALATION: readonly Pick<RepairOptions, 'givenOnly' | 'allowInsert'>[] = [
+  { givenOnly: true, allowInsert: false },
+  { givenOnly: false, allowInsert: false },
+  { givenOnly: false, allowInsert: true },
+];
+
+export interface MilpFixerOptions {
+  readonly catalog: Catalog;
+  /** Base repair options (cost model, solver, memory, …); a stage's fields override them. */
+  readonly repair?: RepairOptions;
+  /** Escalate (default true); false = one repair with the base options every round. */
+  readonly escalate?: boolean;
+}
+
+/**
+ * The sequence with the slot-fills of an earlier repair undone: `ask`/`confirm` pseudo-steps removed,
+ * and the arguments that only held an asked value (`"$slot$"`) dropped, so they are missing again and a
+ * wider stage may fill them from a new call instead of asking.
+ */
+export function withoutPseudoSteps(sequence: Sequence): Sequence {
+  const pseudo = sequence.filter(isPseudoStep);
+  if (pseudo.length === 0) return sequence;
+  const kept = sequence.filter((s) => !isPseudoStep(s));
+  const real = new Set(kept.map((s) => s.label));
+  const asked = new Set(
+    pseudo.map((s) => s.label).filter((l): l is string => l !== undefined && !real.has(l)),
+  );
+  return kept.map((step) => {
+    const holdsAsked = (v: unknown) =>
+      typeof v === 'string' && /^\$[^$.[]+\$$/.test(v) && asked.has(v.slice(1, -1));
+    const args = Object.entries(step.arguments).filter(([, v]) => !holdsAsked(v));
+    return args.length === Object.keys(step.arguments).length
+      ? step
+      : { ...step, arguments: Object.fromEntries(args) };
+  });
+}
+
+export function milpFixer(options: MilpFixerOptions): Fixer<Sequence> {
+  const { catalog } = options;
+  const base = options.repair ?? {};
+  return {
+    async propose(state: Sequence, _feedback: string, round: number): Promise<Sequence | Stalled> {
+      const stages =
+        options.escalate === false
+          ? [{}]
+          : MILP_ESCALATION.slice(Math.min(round, MILP_ESCALATION.length - 1));
+      const open = openIssues(state, catalog, base).length;
+      const input = withoutPseudoSteps(state);
+      let fallback: Sequence | Stalled = stall('optimiser found nothing to repair');
+      for (const stage of stages) {
+        try {
+          const result = await repair(input, catalog, { ...base, ...stage });
+          if (result.determination === null) {
+            fallback = stall(`optimiser undecided: ${result.reason ?? result.status}`);
+            continue;
+          }
+          if (result.determination === true && input === state)
+            return stall('optimiser found nothing to repair');
+          if (openIssues(result.sequence, catalog, base).length < open) return result.sequence;
+          fallback = result.sequence;
+        } catch (error) {
+          fallback = stall(`optimiser failed: ${errorMessage(error)}`);
+        }
+      }
+      return fallback;
+    },
+  };
+}

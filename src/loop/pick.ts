@@ -1,0 +1,137 @@
+/**
+ * Several samples for one request: drop the invalid ones; among the valid ones take the most common by
+ * data-flow signature; if none is valid, repair each and take the cheapest repair.
+ */
+import type { Catalog, Json, Sequence } from '../domain/types.ts';
+import type { RepairOptions, RepairResult, ValidateOptions } from '../pipeline/types.ts';
+import { repair } from '../pipeline/repair.ts';
+import { mapReferences } from '../reference/parse.ts';
+import { validate } from '../validate/validate.ts';
+import { errorMessage } from '../adapters/errors.ts';
+
+export interface CandidateReport {
+  readonly index: number;
+  readonly valid: boolean;
+  /** Error-severity issues. */
+  readonly errors: number;
+  readonly signature: string;
+  /** Repair cost (only when no candidate was valid). */
+  readonly cost?: number;
+  /** Why the candidate could not be repaired. */
+  readonly reason?: string;
+}
+
+export interface PickResult {
+  /** Index of the winning candidate; null when none is valid and none could be repaired. */
+  readonly index: number | null;
+  /** The winner: the candidate itself, or its repair. */
+  readonly sequence: Sequence | null;
+  /** `majority` (most common valid signature) or `cheapest-repair`; `none` when nothing won. */
+  readonly by: 'majority' | 'cheapest-repair' | 'none';
+  readonly reason: string;
+  /** How many valid candidates share the winner's signature. */
+  readonly votes?: number;
+  readonly repair?: RepairResult;
+  readonly candidates: readonly CandidateReport[];
+}
+
+export interface PickOptions {
+  readonly validate?: ValidateOptions;
+  readonly repair?: RepairOptions;
+}
+
+function sortKeys(value: Json): Json {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, Json> = {};
+    for (const k of Object.keys(value).sort()) out[k] = sortKeys((value as Record<string, Json>)[k]);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * A canonical form that ignores label names: labels are renamed `#1`, `#2`, … in order of first
+ * definition (references follow; labels never defined, such as memory items, keep their name), and
+ * arguments are sorted by name.
+ */
+export function signature(sequence: Sequence): string {
+  const names = new Map<string, string>();
+  for (const step of sequence) {
+    if (step.label !== undefined && !names.has(step.label)) names.set(step.label, `#${names.size + 1}`);
+  }
+  const canonical = sequence.map((step) => {
+    const args = mapReferences(
+      sortKeys(step.arguments as Json),
+      (ref) => `$${names.get(ref.label) ?? ref.label}${ref.raw.slice(1 + ref.label.length)}`,
+    );
+    const label = step.label !== undefined ? names.get(step.label) : undefined;
+    return label !== undefined
+      ? { name: step.name, label, arguments: args }
+      : { name: step.name, arguments: args };
+  });
+  return JSON.stringify(canonical);
+}
+
+/** Picks one sequence among candidates for the same request. */
+export async function pick(
+  candidates: readonly Sequence[],
+  catalog: Catalog,
+  options: PickOptions = {},
+): Promise<PickResult> {
+  if (candidates.length === 0) throw new RangeError('pick needs at least one candidate');
+  const reports: CandidateReport[] = candidates.map((c, index) => {
+    const errors = validate(c, catalog, options.validate).issues.filter((i) => i.severity === 'error').length;
+    return { index, valid: errors === 0, errors, signature: signature(c) };
+  });
+  const valid = reports.filter((r) => r.valid);
+  if (valid.length > 0) {
+    const votes = new Map<string, number>();
+    for (const r of valid) votes.set(r.signature, (votes.get(r.signature) ?? 0) + 1);
+    // Most votes; ties go to the signature that appeared first.
+    const winner = valid.reduce((best, r) =>
+      votes.get(r.signature)! > votes.get(best.signature)! ? r : best,
+    );
+    const n = votes.get(winner.signature)!;
+    return {
+      index: winner.index,
+      sequence: candidates[winner.index],
+      by: 'majority',
+      votes: n,
+      reason: `${valid.length} of ${candidates.length} candidates valid; candidate ${winner.index} has the most common data flow (${n} of ${valid.length})`,
+      candidates: reports,
+    };
+  }
+  const repaired: CandidateReport[] = [];
+  let best: { index: number; result: RepairResult } | undefined;
+  for (const r of reports) {
+    try {
+      const result = await repair(candidates[r.index], catalog, { ...options.validate, ...options.repair });
+      if (result.determination === null) {
+        repaired.push({ ...r, reason: result.reason ?? result.status });
+        continue;
+      }
+      repaired.push({ ...r, cost: result.cost });
+      if (!best || result.cost < best.result.cost) best = { index: r.index, result };
+    } catch (error) {
+      repaired.push({ ...r, reason: errorMessage(error) });
+    }
+  }
+  if (!best) {
+    return {
+      index: null,
+      sequence: null,
+      by: 'none',
+      reason: 'no candidate is valid and none could be repaired',
+      candidates: repaired,
+    };
+  }
+  return {
+    index: best.index,
+    sequence: best.result.sequence,
+    by: 'cheapest-repair',
+    repair: best.result,
+    reason: `no candidate is valid; candidate ${best.index} has the cheapest repair (cost ${best.result.cost})`,
+    candidates: repaired,
+  };
+}

@@ -1,0 +1,112 @@
+/** Name similarity: the basis of rename candidates, tie-breaks and computed mappings. */
+
+/** Splits a name into lower-case words: camelCase, snake_case, kebab, dots, spaces and digits. */
+export function words(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+|(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])/)
+    .filter((w) => w.length > 0)
+    .map((w) => w.toLowerCase());
+}
+
+/** Edit distance (insert, delete, substitute) with an optional cap for early exit. */
+export function levenshtein(a: string, b: string, cap = Infinity): number {
+  if (a === b) return 0;
+  if (a.length > b.length) [a, b] = [b, a];
+  if (b.length - a.length > cap) return cap + 1;
+  let prev = Array.from({ length: a.length + 1 }, (_, i) => i);
+  let next = new Array<number>(a.length + 1);
+  for (let j = 1; j <= b.length; j++) {
+    next[0] = j;
+    let rowMin = j;
+    for (let i = 1; i <= a.length; i++) {
+      const sub = prev[i - 1] + (a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1);
+      next[i] = Math.min(sub, prev[i] + 1, next[i - 1] + 1);
+      if (next[i] < rowMin) rowMin = next[i];
+    }
+    if (rowMin > cap) return cap + 1;
+    [prev, next] = [next, prev];
+  }
+  return prev[a.length];
+}
+
+function squash(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/**
+ * Similarity in [0,1] of two names: 1 - edit distance / length on the names folded to lower case without
+ * separators, so `SkyCrapperFlightSearch`~`SkyScrapperFlightSearch` and `originalSkyId`~`originSkyId`
+ * score high while unrelated names score low.
+ */
+const memo = new Map<string, number>();
+const MEMO_LIMIT = 200_000;
+
+export function similarity(a: string, b: string): number {
+  if (a === b) return 1;
+  const key = a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`;
+  let known = memo.get(key);
+  if (known === undefined) {
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    known = rawSimilarity(a, b);
+    memo.set(key, known);
+  }
+  return known;
+}
+
+function rawSimilarity(a: string, b: string): number {
+  const x = squash(a);
+  const y = squash(b);
+  if (x.length === 0 || y.length === 0) return 0;
+  if (x === y) return 0.99;
+  return 1 - levenshtein(x, y) / Math.max(x.length, y.length);
+}
+
+/** Word-level Jaccard similarity (`destination_airport` ~ `airportDestination`). */
+export function wordSimilarity(a: string, b: string): number {
+  const x = new Set(words(a));
+  const y = new Set(words(b));
+  if (x.size === 0 || y.size === 0) return 0;
+  let common = 0;
+  for (const w of x) if (y.has(w)) common++;
+  return common / (x.size + y.size - common);
+}
+
+/** Lexical distance in [0,1] used only to break ties (`var20` is closer to `var2` than to `var1`). */
+export function tieDistance(a: string, b: string): number {
+  if (a === b) return 0;
+  const key = `${a}\u0000${b}`;
+  let known = tieMemo.get(key);
+  if (known === undefined) {
+    if (tieMemo.size >= MEMO_LIMIT) tieMemo.clear();
+    known = rawTieDistance(a, b);
+    tieMemo.set(key, known);
+  }
+  return known;
+}
+
+const tieMemo = new Map<string, number>();
+
+function rawTieDistance(a: string, b: string): number {
+  const d = levenshtein(a, b);
+  // Among equal edit distances, prefer the shared prefix, then alphabetical order, deterministically.
+  let prefix = 0;
+  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
+  const base = d / Math.max(a.length, b.length, 1);
+  return Math.min(1, base * 0.9 + (1 - prefix / Math.max(a.length, b.length, 1)) * 0.1);
+}
+
+/** Character trigrams of a folded name (for the catalog index). */
+export function trigrams(name: string): string[] {
+  const s = `  ${squash(name)} `;
+  const out = new Set<string>();
+  for (let i = 0; i + 3 <= s.length; i++) out.add(s.slice(i, i + 3));
+  return [...out];
+}
+
+/** The first word of a multi-word name (`origin` in `originSkyId`), used to match sibling roles. */
+export function role(name: string): string | undefined {
+  const w = words(name);
+  return w.length > 1 ? w[0] : undefined;
+}

@@ -1,0 +1,94 @@
+/** Solver backends behind the neutral model, and a process-wide cache of shared instances. */
+import type { MilpModel, Solution, SolveOptions, SolverBackend } from './model.ts';
+import { HighsBackend } from './highs.ts';
+import { LpSolverBackend } from './lp-solver.ts';
+import { GlpkBackend } from './glpk.ts';
+
+export type * from './model.ts';
+export { HighsBackend, FAST_PROFILE, type HighsBackendOptions } from './highs.ts';
+export { LpSolverBackend, DEFAULT_LP_SOLVER_CAP, type LpSolverBackendOptions } from './lp-solver.ts';
+export { GlpkBackend } from './glpk.ts';
+export {
+  verifySolution,
+  roundBinaries,
+  validateModel,
+  acceptPoint,
+  FEASIBILITY_TOLERANCE,
+  INTEGRALITY_TOLERANCE,
+  type Verification,
+} from './verify.ts';
+export { DEFAULT_TIME_LIMIT } from './common.ts';
+
+export type SolverName = 'highs' | 'lp-solver' | 'glpk';
+export const SOLVER_NAMES: readonly SolverName[] = ['highs', 'lp-solver', 'glpk'];
+
+export function isSolverName(name: string): name is SolverName {
+  return (SOLVER_NAMES as readonly string[]).includes(name);
+}
+
+/** A new, unshared backend. */
+export function createSolver(name: SolverName): SolverBackend {
+  switch (name) {
+    case 'highs':
+      return new HighsBackend();
+    case 'lp-solver':
+      return new LpSolverBackend();
+    case 'glpk':
+      return new GlpkBackend();
+    default: {
+      const unknown: never = name;
+      throw new Error(`unknown solver ${String(unknown)}`);
+    }
+  }
+}
+
+const shared = new Map<SolverName, SolverBackend>();
+
+/** The process-wide shared backend for `name` (created on first use, then reused). */
+export function getSolver(name: SolverName = 'highs'): SolverBackend {
+  let solver = shared.get(name);
+  if (!solver) {
+    solver = createSolver(name);
+    shared.set(name, solver);
+  }
+  return solver;
+}
+
+/** Disposes and forgets every shared backend (the next `getSolver` creates fresh ones). */
+export function disposeSolvers(): void {
+  for (const solver of shared.values()) solver.dispose?.();
+  shared.clear();
+}
+
+/**
+ * Solves with the shared backend `name`. The backends already verify every point; this wrapper also turns
+ * an unexpected rejection into an error solution, so callers can rely on it never throwing.
+ */
+export async function solveVerified(
+  model: MilpModel,
+  options?: SolveOptions & { readonly solver?: SolverName },
+): Promise<Solution> {
+  const name = options?.solver ?? 'highs';
+  const start = performance.now();
+  try {
+    return await getSolver(name).solve(model, options);
+  } catch (error) {
+    return {
+      status: 'error',
+      optimal: false,
+      reason: `${name} threw: ${error instanceof Error ? error.message : String(error)}`,
+      solver: name,
+      timeMs: performance.now() - start,
+    };
+  }
+}
+
+/**
+ * Whether two solutions agree on the objective within a relative tolerance (default 1e-4, HiGHS's default
+ * relative MIP gap), measured against max(1, |objective|).
+ */
+export function objectivesAgree(a: Solution, b: Solution, relTol = 1e-4): boolean {
+  if (a.objective === undefined || b.objective === undefined) return false;
+  const scale = Math.max(1, Math.abs(a.objective), Math.abs(b.objective));
+  return Math.abs(a.objective - b.objective) <= relTol * scale;
+}

@@ -1,0 +1,161 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { registerLoop, registerPick } from '../src/cli/loop.ts';
+import { broken, gold, worse } from './fixtures/loop/samples.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'refract-loop-'));
+const write = (name: string, value: unknown) => {
+  const path = join(dir, name);
+  writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
+  return path;
+};
+const brokenFile = write('broken.json', broken);
+const candidatesFile = write('candidates.json', [worse, gold]);
+const CATALOG = 'data/nestful/executable-spec.json';
+
+async function run(...args: string[]): Promise<{ out: string; err: string; code: number }> {
+  let out = '';
+  let err = '';
+  const o = vi.spyOn(process.stdout, 'write').mockImplementation((c) => ((out += String(c)), true));
+  const e = vi.spyOn(process.stderr, 'write').mockImplementation((c) => ((err += String(c)), true));
+  process.exitCode = 0;
+  const program = new Command('refract').exitOverride();
+  registerLoop(program);
+  registerPick(program);
+  try {
+    await program.parseAsync(args, { from: 'user' });
+  } finally {
+    o.mockRestore();
+    e.mockRestore();
+  }
+  const code = Number(process.exitCode ?? 0);
+  process.exitCode = 0;
+  return { out, err, code };
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('refract loop', () => {
+  it('prints the JSON summary', async () => {
+    const { out, code } = await run(
+      'loop',
+      '--catalog',
+      CATALOG,
+      '--fixer',
+      'scripted',
+      '--candidates',
+      candidatesFile,
+      brokenFile,
+    );
+    const json = JSON.parse(out);
+    expect(code).toBe(0);
+    expect(json).toMatchObject({
+      rounds: 2,
+      accepted: 1,
+      stalled: 1,
+      history: [3, 3, 0],
+      stop: 'solved',
+      leftover: [],
+    });
+    expect(json.sequence).toEqual(gold);
+  });
+
+  it('prints a readable report, exit code 1 when issues are left', async () => {
+    const { out, code } = await run(
+      'loop',
+      '--catalog',
+      CATALOG,
+      '--fixer',
+      'command',
+      '--fixer-command',
+      'exit 4',
+      '--format',
+      'text',
+      brokenFile,
+    );
+    expect(code).toBe(1);
+    expect(out).toContain(
+      'stop: stalled after 2 round(s): 0 accepted, 2 stalled\nissue count: 3 -> 3 -> 3\n',
+    );
+    expect(out).toContain('round 0: rejected: fixer command exit code 4\n');
+    expect(out).toContain(
+      'left for a human (3):\n  - [unknown_parameter] step 3 (var3 = SkyScrapperFlightSearch)',
+    );
+  });
+
+  it.each([
+    [['--max-rounds', 'x'], 'refract loop: --max-rounds: expected an integer >= 0, received "x"'],
+    [['--fixer', 'scripted'], 'refract loop: --candidates: required with --fixer scripted'],
+    [
+      ['--fixer', 'magic'],
+      'refract loop: --fixer: expected one of milp, command, openai, scripted, received "magic"',
+    ],
+    [
+      ['--feedback', 'poem'],
+      'refract loop: --feedback: expected one of verdict, issues, suggestions, explain, trace, received "poem"',
+    ],
+    [['--fixer', 'openai', '--model', 'm'], 'refract loop: --base-url: required with --fixer openai'],
+    [
+      ['--fixer-timeout', '0'],
+      'refract loop: --fixer-timeout: expected a number of seconds in (0, 86400], received "0"',
+    ],
+  ])('bad option %j: exit code 2 and the field named', async (extra, message) => {
+    const { err, code, out } = await run('loop', '--catalog', CATALOG, ...extra, brokenFile);
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err).toBe(`${message}\n`);
+  });
+
+  it('bad files: exit code 2 and the field named', async () => {
+    const bad = await run(
+      'loop',
+      '--catalog',
+      CATALOG,
+      '--fixer',
+      'scripted',
+      '--candidates',
+      'test/fixtures/loop/bad-candidates.json',
+      brokenFile,
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(
+      /^refract loop: test\/fixtures\/loop\/bad-candidates\.json: candidates\[1\]\[0\]\.arguments: /,
+    );
+    const missing = await run('loop', brokenFile);
+    expect(missing).toMatchObject({ code: 2, err: 'refract loop: --catalog: required catalog file\n' });
+    const seq = await run('loop', '--catalog', CATALOG, write('bad.json', '[{"arguments": {}}]'));
+    expect(seq.code).toBe(2);
+    expect(seq.err).toMatch(/sequence\[0\]\.name/);
+  });
+});
+
+describe('refract pick', () => {
+  it('prints the winner and why', async () => {
+    const { out, code } = await run('pick', '--catalog', CATALOG, write('three.json', [broken, gold, gold]));
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ index: 1, by: 'majority', votes: 2, sequence: gold });
+    const text = await run(
+      'pick',
+      '--catalog',
+      CATALOG,
+      '--format',
+      'text',
+      write('two.json', [worse, broken]),
+    );
+    expect(text.out.split('\n').slice(0, 2)).toEqual([
+      'winner: candidate 1 (cheapest-repair)',
+      expect.stringMatching(/^no candidate is valid; candidate 1 has the cheapest repair \(cost [\d.]+\)$/),
+    ]);
+  });
+
+  it('bad input: exit code 2', async () => {
+    expect(await run('pick', '--catalog', CATALOG, write('empty.json', []))).toMatchObject({
+      code: 2,
+      err: 'refract pick: candidates: expected at least one candidate\n',
+    });
+    expect((await run('pick', '--catalog', CATALOG, write('obj.json', { a: 1 }))).code).toBe(2);
+  });
+});

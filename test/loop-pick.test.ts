@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import type { Sequence } from '../src/domain/types.ts';
+import { milpFixer, withoutPseudoSteps } from '../src/loop/fixers/milp.ts';
+import { openIssues } from '../src/loop/issues.ts';
+import { pick, signature } from '../src/loop/pick.ts';
+import { loopToolCalls } from '../src/loop/toolcalls.ts';
+import { validate } from '../src/validate/validate.ts';
+import { broken, catalog, gold, worse } from './fixtures/loop/samples.ts';
+
+/** Gold with every label renamed (`var3` -> `flights`, …) and arguments in another order. */
+const relabelled: Sequence = JSON.parse(
+  JSON.stringify(
+    gold.map((s) => ({ ...s, arguments: Object.fromEntries(Object.entries(s.arguments).reverse()) })),
+  )
+    .replaceAll('var1', 'ny')
+    .replaceAll('var2', 'ldn')
+    .replaceAll('var3', 'flights')
+    .replaceAll('var4', 'loc')
+    .replaceAll('var5', 'hotels'),
+);
+const paris = gold.map((s) => (s.label === 'var2' ? { ...s, arguments: { query: 'Paris' } } : s));
+
+describe('signature', () => {
+  it('ignores label names and argument order, not values or flow', () => {
+    expect(relabelled[2].label).toBe('flights');
+    expect(signature(relabelled)).toBe(signature(gold));
+    expect(signature(paris)).not.toBe(signature(gold));
+    const swapped = gold.map((s) =>
+      s.label === 'var3'
+        ? {
+            ...s,
+            arguments: { ...s.arguments, originSkyId: '$var2.skyId$', destinationSkyId: '$var1.skyId$' },
+          }
+        : s,
+    );
+    expect(signature(swapped)).not.toBe(signature(gold));
+  });
+
+  it('keeps names of labels the sequence never defines (memory items)', () => {
+    const a: Sequence = [{ name: 'X', arguments: { p: '$mem.f$' }, label: 'v' }];
+    const b: Sequence = [{ name: 'X', arguments: { p: '$other.f$' }, label: 'w' }];
+    expect(signature(a)).toBe('[{"name":"X","label":"#1","arguments":{"p":"$mem.f$"}}]');
+    expect(signature(a)).not.toBe(signature(b));
+  });
+});
+
+describe('pick', () => {
+  it('drops invalid candidates and takes the most common data flow among the valid ones', async () => {
+    const result = await pick([paris, broken, relabelled, gold], catalog);
+    expect(result).toMatchObject({ index: 2, by: 'majority', votes: 2 });
+    expect(result.sequence).toBe(relabelled);
+    expect(result.reason).toBe('3 of 4 candidates valid; candidate 2 has the most common data flow (2 of 3)');
+    expect(result.candidates.map((c) => [c.index, c.valid, c.errors])).toEqual([
+      [0, true, 0],
+      [1, false, 3],
+      [2, true, 0],
+      [3, true, 0],
+    ]);
+  });
+
+  it('breaks a tie by order of appearance', async () => {
+    expect((await pick([paris, gold], catalog)).index).toBe(0);
+  });
+
+  it('repairs every candidate when none is valid and takes the cheapest repair', async () => {
+    const result = await pick([worse, broken], catalog);
+    expect(result).toMatchObject({ index: 1, by: 'cheapest-repair' });
+    const [c0, c1] = result.candidates;
+    expect(c1.cost).toBeLessThan(c0.cost!);
+    expect(result.repair?.cost).toBe(c1.cost);
+    expect(result.sequence).toEqual(gold);
+    expect(validate(result.sequence!, catalog).valid).toBe(true);
+    expect(result.reason).toBe(
+      `no candidate is valid; candidate 1 has the cheapest repair (cost ${c1.cost})`,
+    );
+  });
+
+  it('refuses an empty list', async () => {
+    await expect(pick([], catalog)).rejects.toThrow(/at least one candidate/);
+  });
+});
+
+describe('milp fixer', () => {
+  it('repairs the corrupted sequence in one round', async () => {
+    const result = await loopToolCalls({ sequence: broken, catalog, fixer: milpFixer({ catalog }) });
+    expect(result).toMatchObject({ rounds: 1, accepted: 1, stop: 'solved', history: [3, 0] });
+    expect(result.state).toEqual(gold);
+  });
+
+  it('escalates to new calls when narrower stages only ask', async () => {
+    const noLocation = gold.filter((s) => s.label !== 'var4');
+    const fixer = milpFixer({ catalog });
+    const narrow = await fixer.propose(noLocation, '', 1);
+    expect(narrow).toEqual(gold);
+    const fixed = milpFixer({ catalog, escalate: false, repair: { allowInsert: false } });
+    const asked = (await fixed.propose(noLocation, '', 0)) as Sequence;
+    expect(asked.map((s) => s.name)).toContain('ask');
+    expect(openIssues(asked, catalog).map((i) => i.message)).toEqual(['ask the user for geoId']);
+    expect(withoutPseudoSteps(asked)[3]).toEqual({
+      name: 'TripadvisorSearchHotels',
+      arguments: { checkIn: '2024-08-15', checkOut: '2024-08-18' },
+      label: 'var5',
+    });
+    // Without the dangling `$var4.geoId$` nothing asks for a location call: asking stays cheapest.
+    const result = await loopToolCalls({ sequence: asked, catalog, fixer: milpFixer({ catalog }) });
+    expect(result).toMatchObject({ rounds: 2, stop: 'stalled', history: [1, 1, 1] });
+    expect(result.leftover.map((i) => i.message)).toEqual(['ask the user for geoId']);
+  });
+
+  it('leaves a value only a person can give for a human', async () => {
+    const noDate = gold.map((s) => {
+      if (s.label !== 'var3') return s;
+      const { date: _date, ...rest } = s.arguments;
+      return { ...s, arguments: rest };
+    });
+    const result = await loopToolCalls({ sequence: noDate, catalog, fixer: milpFixer({ catalog }) });
+    expect(result).toMatchObject({ rounds: 2, accepted: 0, stop: 'stalled', history: [1, 1, 1] });
+    expect(result.leftover.map((i) => i.message)).toEqual(['SkyScrapperFlightSearch requires date']);
+    expect(result.log[0].reason).toBe('not better: 1 issue(s), state has 1');
+  });
+});
