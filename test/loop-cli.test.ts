@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadSequence } from '../src/adapters/sequence.ts';
 import { registerLoop, registerPick } from '../src/cli/loop.ts';
+import { readCandidates } from '../src/loop/fixers/scripted.ts';
 import { broken, gold, worse } from './fixtures/loop/samples.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'refract-loop-'));
@@ -129,6 +131,45 @@ describe('refract loop', () => {
     const seq = await run('loop', '--catalog', CATALOG, write('bad.json', '[{"arguments": {}}]'));
     expect(seq.code).toBe(2);
     expect(seq.err).toMatch(/sequence\[0\]\.name/);
+  });
+});
+
+describe('the end-to-end example of docs/loop.md', () => {
+  it('prints exactly the documented report', async () => {
+    const { out, code } = await run(
+      'loop',
+      '--catalog',
+      CATALOG,
+      '--fixer',
+      'scripted',
+      '--candidates',
+      'test/fixtures/loop/nestful-proposals.json',
+      '--format',
+      'text',
+      'test/fixtures/loop/nestful-broken.json',
+    );
+    expect(code).toBe(0);
+    expect(out).toBe(
+      [
+        'stop: solved after 2 round(s): 1 accepted, 1 stalled',
+        'issue count: 3 -> 3 -> 0',
+        'round 0: rejected (candidate: 4 issue(s)): not better: 4 issue(s), state has 3',
+        'round 1: accepted (candidate: 0 issue(s)): better: 0 issue(s), state had 3',
+        'sequence:',
+        '  var1 = SkyScrapperSearchAirport(query="New York")',
+        '  var2 = SkyScrapperSearchAirport(query="London")',
+        '  var3 = SkyScrapperFlightSearch(originSkyId="$var1.skyId$", destinationSkyId="$var2.skyId$", originEntityId="$var1.entityId$", destinationEntityId="$var2.entityId$", date="2024-08-15", returnDate="2024-08-18")',
+        '  var4 = TripadvisorSearchLocation(query="London")',
+        '  var5 = TripadvisorSearchHotels(geoId="$var4.geoId$", checkIn="2024-08-15", checkOut="2024-08-18")',
+        '  var_result(flights="$var3$", hotels="$var5$")',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('the fixture files are the corrupted sample and its two proposals', () => {
+    expect(loadSequence('test/fixtures/loop/nestful-broken.json')).toEqual(broken);
+    expect(readCandidates('test/fixtures/loop/nestful-proposals.json')).toEqual([worse, gold]);
   });
 });
 

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sequence } from '../src/domain/types.ts';
 import { commandFixer } from '../src/loop/fixers/command.ts';
-import { openaiFixer } from '../src/loop/fixers/openai.ts';
+import { chatCompletionsUrl, openaiFixer } from '../src/loop/fixers/openai.ts';
+import { parseChatMessage, relevantApis } from '../src/loop/fixers/prompt.ts';
+import { openIssues } from '../src/loop/issues.ts';
 import { readCandidates, scriptedFixer } from '../src/loop/fixers/scripted.ts';
 import { SINGLE_PASS } from '../src/loop/presets.ts';
 import { loopToolCalls } from '../src/loop/toolcalls.ts';
@@ -240,5 +242,31 @@ describe('openai fixer against a local chat-completions endpoint', () => {
     expect(await down.propose(broken, '', 0)).toEqual({
       stalled: expect.stringMatching(/^endpoint unreachable: /),
     });
+  });
+});
+
+describe('chat prompt and reply parsing', () => {
+  it('shows the tools the sequence calls and the closest names to unknown ones, not the answer step', () => {
+    const typo = broken.map((s, i) => (i === 2 ? { ...s, name: 'SkyScraperFlightSerch' } : s));
+    expect(relevantApis(typo, catalog, openIssues(typo, catalog)).map((a) => a.name)).toEqual([
+      'SkyScrapperSearchAirport',
+      'TripadvisorSearchLocation',
+      'TripadvisorSearchHotels',
+      'SkyScrapperFlightSearch',
+    ]);
+  });
+
+  it('reads bare JSON, an untagged code block, and skips a code block that is no sequence', () => {
+    expect(parseChatMessage({ content: JSON.stringify(gold) })).toEqual(gold);
+    expect(parseChatMessage({ content: '```\n' + JSON.stringify(gold) + '\n```' })).toEqual(gold);
+    const two = '```json\n{"plan": 1}\n```\nfixed:\n```json\n' + JSON.stringify(gold) + '\n```';
+    expect(parseChatMessage({ content: two })).toEqual(gold);
+    expect(parseChatMessage({ content: '' })).toEqual({ stalled: 'reply has no content' });
+    expect(parseChatMessage(null)).toEqual({ stalled: 'reply has no message' });
+  });
+
+  it('builds the endpoint URL from a base URL', () => {
+    expect(chatCompletionsUrl('http://h/v1/')).toBe('http://h/v1/chat/completions');
+    expect(chatCompletionsUrl('http://h/v1/chat/completions')).toBe('http://h/v1/chat/completions');
   });
 });

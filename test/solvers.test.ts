@@ -4,9 +4,10 @@ import {
   createSolver,
   disposeSolvers,
   getSolver,
-  GlpkBackend,
+  FaultyBackend,
   HighsBackend,
   LpSolverBackend,
+  PortfolioBackend,
   objectivesAgree,
   acceptPoint,
   roundBinaries,
@@ -17,18 +18,17 @@ import {
   type SolverBackend,
 } from '../src/solvers/index.ts';
 
-const glpkAvailable = await new GlpkBackend().available();
-
 const highs = new HighsBackend();
 const lpSolver = new LpSolverBackend();
-const glpk = new GlpkBackend();
-const backends: { backend: SolverBackend; enabled: boolean }[] = [
-  { backend: highs, enabled: true },
-  { backend: lpSolver, enabled: true },
-  { backend: glpk, enabled: glpkAvailable },
+const portfolio = new PortfolioBackend();
+const backends: { backend: SolverBackend }[] = [
+  { backend: highs },
+  { backend: lpSolver },
+  { backend: portfolio },
 ];
 
 afterAll(() => {
+  portfolio.dispose();
   disposeSolvers();
 });
 
@@ -135,10 +135,11 @@ const cases: Case[] = [
   },
 ];
 
-describe.each(backends)('$backend.name on hand-made models', ({ backend, enabled }) => {
-  it.skipIf(!enabled).each(cases)('$name', async ({ model, objective, values, infeasible }) => {
+describe.each(backends)('$backend.name on hand-made models', ({ backend }) => {
+  it.each(cases)('$name', async ({ model, objective, values, infeasible }) => {
     const solution = await backend.solve(model);
-    expect(solution.solver).toBe(backend.name);
+    // The portfolio names the backend that answered: `portfolio:lp-solver`, `portfolio:highs`.
+    expect(solution.solver.split(':')[0]).toBe(backend.name);
     expect(solution.timeMs).toBeGreaterThanOrEqual(0);
     if (infeasible) {
       expect(solution.status).toBe('infeasible');
@@ -277,22 +278,195 @@ describe('lp-solver backend', () => {
   });
 });
 
-describe('GLPK backend', () => {
-  it.skipIf(glpkAvailable)('reports a missing optional package as an error', async () => {
-    const solution = await new GlpkBackend().solve(cover);
-    expect(solution.status).toBe('error');
-    expect(solution.reason).toMatch(/could not load glpk\.js\/node/);
+/** A backend that answers every model with `answer(model)` and counts its calls. */
+function stubBackend(name: string, answer: (model: MilpModel) => Omit<Solution, 'solver' | 'timeMs'>) {
+  let calls = 0;
+  const backend: SolverBackend & { readonly calls: number } = {
+    name,
+    get calls() {
+      return calls;
+    },
+    async solve(model) {
+      calls++;
+      return { ...answer(model), solver: name, timeMs: 0 };
+    },
+  };
+  return backend;
+}
+
+/** Disjoint pairs, each needing one of its two variables; every third variable costs 2, the rest 3. */
+function pairs(numVars: number): MilpModel {
+  const rows: Row[] = [];
+  for (let k = 0; k + 1 < numVars; k += 2) rows.push(row([k, k + 1], [1, 1], 1, Infinity));
+  return { numVars, cost: Array.from({ length: numVars }, (_, j) => (j % 3 === 0 ? 2 : 3)), rows };
+}
+
+describe('portfolio backend', () => {
+  it('answers a small model with lp-solver and no reason', async () => {
+    const solution = await portfolio.solve(cover);
+    expect(solution).toMatchObject({ status: 'optimal', optimal: true, objective: 4, values: [1, 0, 1] });
+    expect(solution.solver).toBe('portfolio:lp-solver');
+    expect(solution.reason).toBeUndefined();
   });
 
-  it.skipIf(!glpkAvailable)(
-    'rejects the point GLPK wrongly calls optimal on an integer-infeasible row',
-    async () => {
-      const model: MilpModel = { numVars: 1, cost: [3], rows: [row([0], [-3], -2, -1)] };
-      const solution = await glpk.solve(model);
-      expect(['infeasible', 'error']).toContain(solution.status);
-      expect(solution.values).toBeUndefined();
-    },
-  );
+  it('sends a model above smallVars straight to HiGHS', async () => {
+    const model = pairs(200);
+    expect(model.numVars).toBeGreaterThan(portfolio.smallVars);
+    const solution = await portfolio.solve(model);
+    expect(solution.status, solution.reason).toBe('optimal');
+    expect(solution.solver).toBe('portfolio:highs');
+    expect(solution.reason).toBeUndefined();
+    expect(objectivesAgree(solution, await highs.solve(model), 1e-9)).toBe(true);
+
+    const small = new FaultyBackend({ mode: 'throw' });
+    const routed = await new PortfolioBackend({ smallVars: 5, small, large: highs }).solve(pairs(6));
+    expect(routed).toMatchObject({ status: 'optimal', solver: 'portfolio:highs', objective: 7 });
+    expect(small.calls).toBe(0);
+  });
+
+  it('falls back to HiGHS when lp-solver returns an error', async () => {
+    const small = stubBackend('lp-solver', () => ({ status: 'error', optimal: false, reason: 'boom' }));
+    const solution = await new PortfolioBackend({ small, large: highs }).solve(cover);
+    expect(solution).toMatchObject({ status: 'optimal', objective: 4, solver: 'portfolio:highs' });
+    expect(solution.reason).toBe('lp-solver passed over: lp-solver failed (boom)');
+    expect(small.calls).toBe(1);
+  });
+
+  it('treats infeasible from lp-solver as a fault and falls back', async () => {
+    const small = stubBackend('lp-solver', () => ({ status: 'infeasible', optimal: false }));
+    const solution = await new PortfolioBackend({ small, large: highs }).solve(cover);
+    expect(solution).toMatchObject({ status: 'optimal', objective: 4, solver: 'portfolio:highs' });
+    expect(solution.reason).toMatch(/lp-solver passed over: lp-solver reported the model infeasible/);
+
+    // A truly infeasible model: both say so, and HiGHS's verdict is the answer.
+    const infeasible = cases.find((c) => c.name === 'infeasible')!.model;
+    const both = await portfolio.solve(infeasible);
+    expect(both).toMatchObject({ status: 'infeasible', solver: 'portfolio:highs' });
+    expect(both.reason).toMatch(/lp-solver passed over/);
+  });
+
+  it.each([
+    ['throw', /lp-solver threw: Error: lp-solver: injected fault/],
+    ['abort', /lp-solver threw: RuntimeError: Aborted\(\)/],
+    ['hang', /lp-solver gave no answer within/],
+    ['wrong', /lp-solver failed \(portfolio:lp-solver returned an infeasible point \(row r0/],
+  ] as const)('falls back when an injected lp-solver fault is %s', async (mode, reason) => {
+    const small = new FaultyBackend({ mode, name: 'lp-solver' });
+    const backend = new PortfolioBackend({ small, large: highs, smallMaxSeconds: 0.02, graceSeconds: 0.02 });
+    const solution = await backend.solve(cover);
+    expect(solution).toMatchObject({ status: 'optimal', objective: 4, solver: 'portfolio:highs' });
+    expect(solution.reason).toMatch(reason);
+    expect(small.calls).toBe(1);
+    small.dispose();
+    expect(small.pending).toBe(0);
+  });
+
+  it('keeps the better of an lp-solver incumbent and the HiGHS answer', async () => {
+    // A verified but poor incumbent (objective 5) from a timed-out lp-solver: HiGHS proves 4.
+    const poor = stubBackend('lp-solver', () => ({ status: 'timeout', optimal: false, values: [0, 1, 1] }));
+    const better = await new PortfolioBackend({ small: poor, large: highs }).solve(cover);
+    expect(better).toMatchObject({ status: 'optimal', objective: 4, solver: 'portfolio:highs' });
+    expect(better.reason).toMatch(/lp-solver reached its .* s limit with an unproven incumbent/);
+
+    // HiGHS fails: the verified incumbent is still worth returning, as a time-out.
+    const broken = new FaultyBackend({ mode: 'abort', name: 'highs' });
+    const kept = await new PortfolioBackend({ small: poor, large: broken }).solve(cover);
+    expect(kept).toMatchObject({
+      status: 'timeout',
+      optimal: false,
+      objective: 5,
+      solver: 'portfolio:lp-solver',
+    });
+    expect(kept.values).toEqual([0, 1, 1]);
+    expect(kept.reason).toMatch(/highs failed \(highs threw: RuntimeError: Aborted\(\)\)/);
+  });
+
+  it('re-verifies points and never throws when HiGHS misbehaves', async () => {
+    const large = new FaultyBackend({ mode: 'wrong', name: 'highs' });
+    const wrong = await new PortfolioBackend({ smallVars: 0, large }).solve(cover);
+    expect(wrong).toMatchObject({ status: 'error', optimal: false, solver: 'portfolio:highs' });
+    expect(wrong.values).toBeUndefined();
+    expect(wrong.reason).toMatch(/infeasible point \(row r0/);
+
+    const hanging = new FaultyBackend({ mode: 'hang', name: 'highs' });
+    const hung = await new PortfolioBackend({ smallVars: 0, large: hanging, graceSeconds: 0 }).solve(cover, {
+      timeLimit: 0.02,
+    });
+    expect(hung).toMatchObject({ status: 'error', solver: 'portfolio:highs' });
+    expect(hung.reason).toMatch(/highs gave no answer within 0.02 s/);
+    hanging.dispose();
+  });
+
+  it('rejects invalid models, time limits and options up front', async () => {
+    const small = new FaultyBackend({ mode: 'throw' });
+    const backend = new PortfolioBackend({ small, large: small });
+    const invalid = await backend.solve({ ...cover, cost: [NaN, 2, 3] });
+    expect(invalid).toMatchObject({ status: 'error', solver: 'portfolio' });
+    expect(invalid.reason).toMatch(/invalid model: cost of x0/);
+    expect((await backend.solve(cover, { timeLimit: 0 })).status).toBe('error');
+    expect(small.calls).toBe(0);
+    expect(() => new PortfolioBackend({ smallVars: -1 })).toThrow(RangeError);
+    expect(() => new PortfolioBackend({ smallTimeShare: 0 })).toThrow(RangeError);
+  });
+});
+
+describe('FaultyBackend', () => {
+  it('throw: rejects with an Error', async () => {
+    const backend = new FaultyBackend({ mode: 'throw' });
+    await expect(backend.solve(cover)).rejects.toThrow(/injected fault/);
+    await expect(backend.solve(cover)).rejects.toBeInstanceOf(Error);
+    expect(backend.calls).toBe(2);
+  });
+
+  it('abort: rejects with a WebAssembly RuntimeError', async () => {
+    const backend = new FaultyBackend({ mode: 'abort' });
+    const error = await backend.solve(cover).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WebAssembly.RuntimeError);
+    expect((error as Error).message).toBe('Aborted()');
+    expect(backend.calls).toBe(1);
+  });
+
+  it('hang: stays pending until disposed, or until hangMs passes', async () => {
+    const backend = new FaultyBackend({ mode: 'hang' });
+    let settled = false;
+    const pending = backend.solve(cover).then((s) => ((settled = true), s));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(settled).toBe(false);
+    expect(backend.pending).toBe(1);
+    backend.dispose();
+    expect(await pending).toMatchObject({ status: 'error', reason: 'faulty: disposed while hanging' });
+    expect(backend.pending).toBe(0);
+
+    const timed = new FaultyBackend({ mode: 'hang', hangMs: 10 });
+    expect(await timed.solve(cover)).toMatchObject({ status: 'timeout', reason: 'faulty: hung for 10 ms' });
+    expect(timed.calls).toBe(1);
+    expect(timed.pending).toBe(0);
+  });
+
+  it('wrong: claims optimal for a point the verifier rejects', async () => {
+    const backend = new FaultyBackend({ mode: 'wrong' });
+    const claimed = await backend.solve(cover);
+    expect(claimed).toMatchObject({ status: 'optimal', optimal: true });
+    expect(verifySolution(cover, claimed.values!).maxViolation).toBeGreaterThan(0);
+    const checked = acceptPoint(cover, claimed.values!, {
+      solver: backend.name,
+      status: 'optimal',
+      optimal: true,
+      timeMs: 0,
+    });
+    expect(checked.status).toBe('error');
+    expect(checked.reason).toMatch(/faulty returned an infeasible point \(row r0/);
+    // With no row to break, the point is NaN: still rejected.
+    const free = await backend.solve({ numVars: 2, cost: [1, 1], rows: [] });
+    const rejected = acceptPoint({ numVars: 2, cost: [1, 1], rows: [] }, free.values!, {
+      solver: backend.name,
+      status: 'optimal',
+      optimal: true,
+      timeMs: 0,
+    });
+    expect(rejected.status).toBe('error');
+    expect(backend.calls).toBe(2);
+  });
 });
 
 describe('solver registry', () => {
@@ -300,7 +474,9 @@ describe('solver registry', () => {
     expect(createSolver('highs')).not.toBe(createSolver('highs'));
     expect(getSolver('highs')).toBe(getSolver('highs'));
     expect(getSolver('lp-solver').name).toBe('lp-solver');
-    expect(getSolver('glpk').name).toBe('glpk');
+    expect(getSolver('portfolio').name).toBe('portfolio');
+    expect(createSolver('portfolio')).toBeInstanceOf(PortfolioBackend);
+    expect(getSolver('portfolio')).toBe(getSolver('portfolio'));
   });
 });
 
@@ -361,7 +537,7 @@ function expectMatches(solution: Solution, expected: number | undefined): void {
 }
 
 describe('random 0/1 models against brute force', () => {
-  it('HiGHS, lp-solver (and GLPK when installed) find the exhaustive optimum', async () => {
+  it('HiGHS, lp-solver and the portfolio all find the exhaustive optimum', async () => {
     await fc.assert(
       fc.asyncProperty(modelArb, async (model) => {
         const expected = bruteForce(model);
@@ -369,14 +545,18 @@ describe('random 0/1 models against brute force', () => {
         expectMatches(byHighs, expected);
         const byLpSolver = await lpSolver.solve(model);
         expectMatches(byLpSolver, expected);
-        if (expected !== undefined) expect(objectivesAgree(byHighs, byLpSolver, 1e-9)).toBe(true);
-        if (glpkAvailable) {
-          const byGlpk = await glpk.solve(model);
-          // GLPK's MIP presolve occasionally calls an integer-infeasible model optimal (e.g. -2 <= -3 x0 <= -1);
-          // verification must then turn the point into an error rather than let it through.
-          if (expected === undefined && byGlpk.status === 'error')
-            expect(byGlpk.reason).toMatch(/infeasible point/);
-          else expectMatches(byGlpk, expected);
+        const byPortfolio = await portfolio.solve(model);
+        expectMatches(byPortfolio, expected);
+        if (expected !== undefined) {
+          expect(objectivesAgree(byHighs, byLpSolver, 1e-9)).toBe(true);
+          expect(objectivesAgree(byHighs, byPortfolio, 1e-9)).toBe(true);
+          // A feasible small model is answered by lp-solver itself.
+          expect(byPortfolio.solver).toBe('portfolio:lp-solver');
+        } else {
+          expect(byPortfolio.solver).toBe('portfolio:highs');
+          expect(byPortfolio.reason).toMatch(
+            /lp-solver passed over: lp-solver reported the model infeasible/,
+          );
         }
       }),
       { numRuns: 100 },

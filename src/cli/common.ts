@@ -6,8 +6,9 @@ import { loadMappings } from '../adapters/mappings.ts';
 import { loadMemory } from '../adapters/memory.ts';
 import { loadCostModel, parseWeightFlags, withWeights } from '../cost/presets.ts';
 import type { Catalog } from '../domain/types.ts';
-import type { RepairOptions, SolverName } from '../pipeline/types.ts';
-import { collect, oneOf, seconds } from './flags.ts';
+import type { Goals, RepairOptions, SolverName } from '../pipeline/types.ts';
+import { collect, integer, oneOf, seconds } from './flags.ts';
+import { parseStringForm } from '../adapters/string-form.ts';
 
 export interface RepairFlags {
   catalog?: string;
@@ -21,6 +22,12 @@ export interface RepairFlags {
   timeout?: string;
   types: string;
   resultName: string;
+  mode?: string;
+  goalApi?: string[];
+  goalField?: string[];
+  goalStep?: string[];
+  defensive?: boolean;
+  fixes?: string;
 }
 
 export function addRepairOptions(cmd: Command): Command {
@@ -30,12 +37,25 @@ export function addRepairOptions(cmd: Command): Command {
     .option('--mappings <file>', 'mapping table JSON ([{from, to, score}])')
     .option('--cost-model <name|file>', 'cost-model preset name or JSON file', 'default')
     .option('-w, --weight <name=value>', 'override one weight (repeatable)', collect)
-    .option('--solver <name>', 'highs | lp-solver | glpk', 'highs')
+    .option('--solver <name>', 'highs | lp-solver | portfolio', 'highs')
     .option('--given-only', 'only APIs already used in the sequence')
     .option('--no-insert', 'never insert new calls')
     .option('--timeout <seconds>', 'solve time limit in seconds')
     .option('--types <mode>', 'literal type/enum checks: off | warn | strict', 'warn')
-    .option('--result-name <name>', 'name of the answer pseudo-step', 'var_result');
+    .option('--result-name <name>', 'name of the answer pseudo-step', 'var_result')
+    .option(
+      '--mode <mode>',
+      'sound (executability) | valid (plus goals) | optimal (cheapest meeting the goals)',
+    )
+    .option('--goal-api <name>', 'goal: this API must be called (repeatable)', collect)
+    .option('--goal-field <name>', 'goal: this field must exist at the end (repeatable)', collect)
+    .option(
+      '--goal-step <call>',
+      'goal: a call with these values, in the string form: Api(p="v") (repeatable)',
+      collect,
+    )
+    .option('--defensive', 'add a confirm pseudo-step for every value the repair invented')
+    .option('--fixes <k>', 'return up to k distinct repairs in order of cost');
 }
 
 export interface Loaded {
@@ -52,12 +72,32 @@ export function loadRepairOptions(flags: RepairFlags): Loaded {
     cost,
     memory: flags.memory ? loadMemory(flags.memory) : undefined,
     mappings: flags.mappings ? loadMappings(flags.mappings) : undefined,
-    solver: oneOf<SolverName>('--solver', flags.solver, ['highs', 'lp-solver', 'glpk']),
+    solver: oneOf<SolverName>('--solver', flags.solver, ['highs', 'lp-solver', 'portfolio']),
     givenOnly: flags.givenOnly ?? false,
     allowInsert: flags.insert,
     timeout: flags.timeout === undefined ? undefined : seconds('--timeout', flags.timeout),
     types: oneOf('--types', flags.types, ['off', 'warn', 'strict'] as const),
     resultName: flags.resultName,
+    mode:
+      flags.mode === undefined
+        ? undefined
+        : oneOf('--mode', flags.mode, ['sound', 'valid', 'optimal'] as const),
+    goals: goalsFrom(flags),
+    defensive: flags.defensive ?? false,
+    fixes: flags.fixes === undefined ? undefined : integer('--fixes', flags.fixes, 1, 100),
   };
   return { catalog, options };
+}
+
+function goalsFrom(flags: RepairFlags): Goals | undefined {
+  if (!flags.goalApi?.length && !flags.goalField?.length && !flags.goalStep?.length) return undefined;
+  const steps = (flags.goalStep ?? []).map((text) => {
+    try {
+      const [step] = parseStringForm(text);
+      return { name: step.name, arguments: step.arguments };
+    } catch (error) {
+      throw new InputError('--goal-step', (error as Error).message);
+    }
+  });
+  return { apis: flags.goalApi, fields: flags.goalField, steps };
 }

@@ -1,6 +1,7 @@
 /** `refract validate` and `refract fix`: one sequence, or many (one JSON line per record, input order). */
 import type { Command } from 'commander';
 import { repair } from '../pipeline/repair.ts';
+import { compress } from '../pipeline/compress.ts';
 import { validate } from '../validate/validate.ts';
 import type { RepairResult } from '../pipeline/types.ts';
 import { addRepairOptions, loadRepairOptions, type RepairFlags } from './common.ts';
@@ -15,43 +16,70 @@ interface Flags extends RepairFlags {
 const EXIT = { valid: 0, repaired: 1, timeout: 1, error: 2 } as const;
 
 export function registerFix(program: Command): void {
-  addRepairOptions(
-    program
-      .command('fix')
-      .description('repair a sequence (or a file of records) at the lowest cost')
-      .argument('[file]', 'sequence or records file (default: standard input)')
-      .option('--format <format>', 'text | json', 'text'),
-  ).action(async (file: string | undefined, flags: Flags) => {
-    const format = oneOf('--format', flags.format, ['text', 'json'] as const);
-    const { catalog, options } = loadRepairOptions(flags);
-    const input = parseInput(readInput(file));
-    let exit = 0;
-    const counts: Record<string, number> = {};
-    const times: number[] = [];
-    for (const record of input.records) {
-      let result: RepairResult | undefined;
-      if (record.error || !record.sequence) {
-        exit = 2;
-        counts.error = (counts.error ?? 0) + 1;
-        print(format, { id: record.id, status: 'error', determination: null, reason: record.error }, `# ${record.id}: error: ${record.error}`);
-        continue;
-      }
-      result = await repair(record.sequence, record.catalog ?? catalog, { ...options, memory: record.memory ?? options.memory, goals: record.goals });
-      exit = Math.max(exit, EXIT[result.status]);
-      counts[result.status] = (counts[result.status] ?? 0) + 1;
-      times.push(result.timeMs);
-      if (input.single) print(format, resultJson(result), resultText(result));
-      else print(format, resultJson(result, record.id), `# ${record.id}\n${indent(resultText(result))}`);
-    }
-    if (!input.single && format === 'text') {
-      times.sort((a, b) => a - b);
-      const median = times.length ? times[times.length >> 1] : 0;
-      const parts = Object.entries(counts).map(([k, n]) => `${n} ${k}`);
-      console.log(`${input.records.length} sequences: ${parts.join(', ')}; median ${median.toFixed(1)} ms per sequence`);
-    }
-    process.exitCode = exit;
-  });
+  for (const [name, description] of [
+    ['fix', 'repair a sequence (or a file of records) at the lowest cost'],
+    ['compress', 'the cheapest sequence that meets the goals: repeated and unnecessary calls go'],
+  ] as const) {
+    addRepairOptions(
+      program
+        .command(name)
+        .description(description)
+        .argument('[file]', 'sequence or records file (default: standard input)')
+        .option('--format <format>', 'text | json', 'text'),
+    ).action((file: string | undefined, flags: Flags) => runFix(file, flags, name === 'compress'));
+  }
+  registerValidate(program);
+}
 
+async function runFix(file: string | undefined, flags: Flags, compressing: boolean): Promise<void> {
+  const format = oneOf('--format', flags.format, ['text', 'json'] as const);
+  const { catalog, options } = loadRepairOptions({
+    ...flags,
+    costModel: compressing && flags.costModel === 'default' ? 'compress' : flags.costModel,
+  });
+  const input = parseInput(readInput(file));
+  let exit = 0;
+  const counts: Record<string, number> = {};
+  const times: number[] = [];
+  for (const record of input.records) {
+    let result: RepairResult | undefined;
+    if (record.error || !record.sequence) {
+      exit = 2;
+      counts.error = (counts.error ?? 0) + 1;
+      print(
+        format,
+        { id: record.id, status: 'error', determination: null, reason: record.error },
+        `# ${record.id}: error: ${record.error}`,
+      );
+      continue;
+    }
+    const recordOptions = {
+      ...options,
+      memory: record.memory ?? options.memory,
+      goals: record.goals ?? options.goals,
+    };
+    const recordCatalog = record.catalog ?? catalog;
+    result = compressing
+      ? await compress(record.sequence, recordCatalog, recordOptions)
+      : await repair(record.sequence, recordCatalog, recordOptions);
+    exit = Math.max(exit, EXIT[result.status]);
+    counts[result.status] = (counts[result.status] ?? 0) + 1;
+    times.push(result.timeMs);
+    if (input.single) print(format, resultJson(result), resultText(result));
+    else print(format, resultJson(result, record.id), `# ${record.id}\n${indent(resultText(result))}`);
+  }
+  if (!input.single && format === 'text') {
+    times.sort((a, b) => a - b);
+    const median = times.length ? times[times.length >> 1] : 0;
+    const parts = Object.entries(counts).map(([k, n]) => `${n} ${k}`);
+    console.log(
+      `${input.records.length} sequences: ${parts.join(', ')}; median ${median.toFixed(1)} ms per sequence`,
+    );
+  }
+  process.exitCode = exit;
+}
+
+function registerValidate(program: Command): void {
   addRepairOptions(
     program
       .command('validate')
@@ -66,10 +94,17 @@ export function registerFix(program: Command): void {
     for (const record of input.records) {
       if (record.error || !record.sequence) {
         exit = 2;
-        print(format, { id: record.id, valid: null, determination: null, reason: record.error }, `# ${record.id}: error: ${record.error}`);
+        print(
+          format,
+          { id: record.id, valid: null, determination: null, reason: record.error },
+          `# ${record.id}: error: ${record.error}`,
+        );
         continue;
       }
-      const v = validate(record.sequence, record.catalog ?? catalog, { ...options, memory: record.memory ?? options.memory });
+      const v = validate(record.sequence, record.catalog ?? catalog, {
+        ...options,
+        memory: record.memory ?? options.memory,
+      });
       if (!v.valid) exit = Math.max(exit, 1);
       if (input.single) print(format, validationJson(v), validationText(v));
       else print(format, validationJson(v, record.id), `# ${record.id}: ${validationText(v)}`);

@@ -80,7 +80,9 @@ export function originalCalls(ctx: CompileContext, orphans: readonly string[]): 
       apis: apiChoices(ctx, step),
       labels: labelChoices(ctx, step.label, orphans, false),
     });
-    call.deleteVar = ctx.variable(w.deleteStep, 'deleteStep');
+    // In optimal mode deleting is free: the call's arguments are refunded with it.
+    const refund = ctx.optimal ? Object.keys(step.arguments).length * w.dropParam : 0;
+    call.deleteVar = ctx.variable(w.deleteStep - refund, 'deleteStep');
     const copy = movedCopy(ctx, step, i);
     const existence = [...ctx.active(call), call.deleteVar, ...(copy ? ctx.active(copy) : [])];
     b.equal(existence, 1);
@@ -96,7 +98,16 @@ function movedCopy(ctx: CompileContext, step: Step, i: number): Call | null {
   const api = ctx.index.byName.get(step.name);
   if (!api || step.label === undefined) return null;
   const label = step.label;
-  const first = ctx.steps.findIndex((s, k) => k < i && stepReferences(s.arguments).some((r) => r.ref.label === label));
+  // In optimal mode a call may also move before an earlier step that consumes a field it outputs, so that
+  // a call made only to produce that field can go.
+  const outputs = ctx.optimal ? new Set((api.outputs ?? []).map((f) => leafOf(f.path))) : new Set<string>();
+  const consumes = (s: Step) =>
+    stepReferences(s.arguments).some((r) => {
+      if (r.ref.label === label) return true;
+      const leaf = [...r.ref.path].reverse().find((x) => typeof x === 'string');
+      return typeof leaf === 'string' && outputs.has(leaf);
+    });
+  const first = ctx.steps.findIndex((s, k) => k < i && consumes(s));
   if (first === -1) return null;
   if (ctx.steps.slice(0, first).some((s) => s.label === label)) return null;
   const cost = ctx.weights.moveStep + ctx.weights.perCall;
@@ -134,7 +145,7 @@ export function labelUniqueness(ctx: CompileContext): void {
 }
 
 /** What a call needs that an inserted call could produce: (field leaf, position of the consumer). */
-interface Need {
+export interface Need {
   readonly leaf: string;
   readonly pos: number;
   readonly depth: number;
@@ -184,15 +195,31 @@ function producersFor(ctx: CompileContext, leaf: string): ApiSpec[] {
   return out.sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
+/** Adds an inserted candidate: `api` at `pos`, labelled with an orphan or a fresh label. */
+export function newInsertedCall(ctx: CompileContext, api: ApiSpec, pos: number, depth: number, need: string, orphans: readonly string[]): Call {
+  const cost = ctx.weights.insertCall + ctx.weights.perCall;
+  const call = newCall(ctx, {
+    kind: 'inserted',
+    origin: -1,
+    pos,
+    depth,
+    apis: [{ api, v: ctx.variable(cost, 'insertCall'), cost }],
+    labels: labelChoices(ctx, undefined, orphans, true),
+    need,
+  });
+  labelRows(ctx, call, true);
+  return call;
+}
+
 /**
- * Inserted candidates: for every need of every call, the catalog APIs that output the needed field,
- * placed just before the first consumer; their own needs recurse up to `insertDepth`.
+ * Inserted candidates: for every need of every call (and every extra `seeds` need, from goals), the
+ * catalog APIs that output the needed field, placed just before the first consumer; their own needs recurse
+ * up to `insertDepth`.
  */
-export function insertedCalls(ctx: CompileContext, orphans: readonly string[]): void {
-  if (ctx.options.allowInsert === false) return;
-  const w = ctx.weights;
+export function insertedCalls(ctx: CompileContext, orphans: readonly string[], seeds: readonly Need[] = []): void {
+  if (ctx.options.allowInsert === false && seeds.length === 0) return;
   const placed = new Map<string, number>(); // api name -> position
-  const queue = ctx.calls.flatMap((c) => needsOf(ctx, c));
+  const queue = [...seeds, ...(ctx.options.allowInsert === false ? [] : ctx.calls.flatMap((c) => needsOf(ctx, c)))];
   let count = 0;
   while (queue.length > 0 && count < ctx.cost.insertLimit) {
     const need = queue.shift()!;
@@ -203,19 +230,9 @@ export function insertedCalls(ctx: CompileContext, orphans: readonly string[]): 
       if (count >= ctx.cost.insertLimit) break;
       const pos = need.pos - 0.1 * (need.depth + 1);
       placed.set(api.name, pos);
-      const cost = w.insertCall + w.perCall;
-      const call = newCall(ctx, {
-        kind: 'inserted',
-        origin: -1,
-        pos,
-        depth: need.depth + 1,
-        apis: [{ api, v: ctx.variable(cost, 'insertCall'), cost }],
-        labels: labelChoices(ctx, undefined, orphans, true),
-        need: need.leaf,
-      });
-      labelRows(ctx, call, true);
+      const call = newInsertedCall(ctx, api, pos, need.depth + 1, need.leaf, orphans);
       count++;
-      queue.push(...needsOf(ctx, call));
+      if (ctx.options.allowInsert !== false) queue.push(...needsOf(ctx, call));
     }
   }
 }

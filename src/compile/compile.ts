@@ -10,6 +10,7 @@ import { insertedCalls, labelFacts, labelUniqueness, originalCalls } from './cal
 import { CompileContext, type CompileOptions } from './context.ts';
 import type { Plan } from './plan.ts';
 import { parameterSources } from './sources.ts';
+import { goalCandidates, goalRows } from './goals.ts';
 import { stepReferences } from '../reference/parse.ts';
 
 export type { CompileOptions };
@@ -20,12 +21,14 @@ export interface Compiled {
 }
 
 export function compile(steps: Sequence, catalog: Catalog, cost: CostModel, options: CompileOptions = {}): Compiled {
-  const ctx = new CompileContext(steps, catalog, cost, options);
+  const mode = options.mode ?? (options.goals ? 'valid' : 'sound');
+  const ctx = new CompileContext(steps, catalog, cost, { ...options, mode, goals: mode === 'sound' ? undefined : options.goals });
   const { produced, orphans } = labelFacts(ctx);
   originalCalls(ctx, orphans);
-  insertedCalls(ctx, orphans);
+  insertedCalls(ctx, orphans, goalCandidates(ctx, orphans));
   labelUniqueness(ctx);
   const offset = parameterSources(ctx);
+  goalRows(ctx);
   const model = ctx.builder.build();
   const taken = new Set<string>([...produced, ...orphans, ...Object.keys(ctx.memory)]);
   for (const s of steps) for (const site of stepReferences(s.arguments)) taken.add(site.ref.label);
@@ -39,6 +42,8 @@ export function compile(steps: Sequence, catalog: Catalog, cost: CostModel, opti
     dropResultCost: cost.weights.dropResult,
     takenLabels: taken,
     kinds: ctx.kinds,
+    defensive: options.defensive ?? false,
+    confirmCost: cost.weights.confirm,
   };
   return { model, plan };
 }

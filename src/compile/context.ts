@@ -1,9 +1,10 @@
 /** Shared state of one compilation: the builder, the calls so far, and lookups over them. */
 import type { ApiSpec, Catalog, EditKind, Mapping, Memory, PathSegment, Sequence } from '../domain/types.ts';
-import type { CostModel } from '../cost/model.ts';
+import type { CostModel, Weights } from '../cost/model.ts';
 import { indexCatalog, type CatalogIndex } from '../index/catalog-index.ts';
 import { apiProvides } from '../validate/outputs.ts';
 import { ModelBuilder } from './builder.ts';
+import type { Goals } from '../pipeline/types.ts';
 import type { Call } from './plan.ts';
 
 export interface CompileOptions {
@@ -13,8 +14,10 @@ export interface CompileOptions {
   readonly allowInsert?: boolean;
   readonly resultName?: string;
   readonly strictTypes?: boolean;
-  readonly goals?: { readonly apis?: readonly string[]; readonly fields?: readonly string[] };
+  readonly goals?: Goals;
   readonly mode?: 'sound' | 'valid' | 'optimal';
+  /** Charge and emit a `confirm` for every value the repair invents (maps, outputs of inserted calls). */
+  readonly defensive?: boolean;
 }
 
 export class CompileContext {
@@ -35,6 +38,8 @@ export class CompileContext {
     readonly options: CompileOptions,
   ) {
     this.index = indexCatalog(catalog);
+    const w = cost.weights;
+    this.weights = options.mode === 'optimal' ? { ...w, perCall: w.perCall > 0 ? w.perCall : 2, deleteStep: 0 } : w;
     this.memory = options.memory ?? {};
     for (const m of options.mappings ?? []) {
       let list = this.mappingsTo.get(m.to);
@@ -47,8 +52,11 @@ export class CompileContext {
     } else this.allowed = null;
   }
 
-  get weights() {
-    return this.cost.weights;
+  /** The weights in force: optimal mode prices every call and makes deleting one free. */
+  readonly weights: Weights;
+
+  get optimal(): boolean {
+    return this.options.mode === 'optimal';
   }
 
   /** A variable charged `cost` for an edit of `kind` (kind recorded for reports). */

@@ -50,7 +50,13 @@ export interface ParamPlan {
 }
 
 export type TokenOption =
-  | { readonly kind: 'keep'; readonly v: number; readonly cost: number }
+  | {
+      readonly kind: 'keep';
+      readonly v: number;
+      readonly cost: number;
+      /** Producer call, or null for a memory item. */
+      readonly call: number | null;
+    }
   | {
       readonly kind: 'reassign';
       readonly v: number;
@@ -98,6 +104,9 @@ export interface Plan {
   readonly dropResultCost: number;
   /** Labels that cannot be used for fresh names (input labels, memory items, referenced labels). */
   readonly takenLabels: ReadonlySet<string>;
+  /** Defensive mode: a `confirm` pseudo-step for every invented value. */
+  readonly defensive: boolean;
+  readonly confirmCost: number;
   /** Edit kind charged by each cost-carrying variable, for reporting. */
   readonly kinds: ReadonlyMap<number, EditKind>;
 }

@@ -12,6 +12,8 @@ import { stepReferences } from '../reference/parse.ts';
 import type { CompileContext } from './context.ts';
 import type { Call, Source } from './plan.ts';
 import { tokenPlans } from './tokens.ts';
+import { goalValue } from './goals.ts';
+import { typesCompatible } from '../validate/literals.ts';
 
 /** `author[].id` -> ['author', 0, 'id'] */
 export function segments(path: string): PathSegment[] {
@@ -63,7 +65,10 @@ export function parameterSources(ctx: CompileContext): number {
             sim === 1 ? useArg(q, 0) : useArg(q, w.renameParam + w.dissimilarity * (1 - sim), 'renameParam'),
           );
         }
-        if (p.required) sources.push(...fillSources(ctx, call, p, step));
+        const wanted = call.kind === 'inserted' ? goalValue(ctx, choice.api.name, p.name) : undefined;
+        if (wanted !== undefined) {
+          sources.push({ kind: 'literal', v: ctx.variable(0), cost: 0, value: wanted, fromStep: -1 });
+        } else if (p.required) sources.push(...fillSources(ctx, call, p, step));
         if (sources.length === 0) continue;
         call.params.push({ choice: ci, param: p.name, required: p.required, sources });
         const vars = sources.map((s) => s.v);
@@ -135,6 +140,7 @@ function fillSources(ctx: CompileContext, call: Call, p: ParamSpec, step: Step |
         const path = segments(f.path);
         const label = originalLabel(ctx, j);
         const depth = path.length - 1;
+        if (ctx.options.strictTypes && !typesCompatible(f.type, p.type)) continue;
         const cost = fc.cost + tie * (affinity(p.name, label, feeds) + 0.1 * depth + 0.1 * tieDistance(p.name, label));
         candidates.push({
           cost,

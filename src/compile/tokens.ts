@@ -29,13 +29,13 @@ export function tokenPlans(ctx: CompileContext, call: Call, arg: string, value: 
       const v = ctx.variable(0);
       b.atMost([v], [as.v]);
       b.atMost([v], provides);
-      options.push({ kind: 'keep', v, cost: 0 });
+      options.push({ kind: 'keep', v, cost: 0, call: j.id });
     }
     if (Object.prototype.hasOwnProperty.call(ctx.memory, label) && memoryProvides(ctx.memory[label], path)) {
       const v = ctx.variable(0);
       // A step labelled like a memory item shadows it.
       for (const s of shadowing) b.atMost([v, s], 1);
-      options.push({ kind: 'keep', v, cost: 0 });
+      options.push({ kind: 'keep', v, cost: 0, call: null });
     }
     options.push(...reassignments(ctx, call, arg, label, normalisePath(path), earlier));
     b.equal(

@@ -9,8 +9,10 @@ import { formatReference, mapReferences, normalisePath } from '../reference/pars
 export interface Decoded {
   readonly sequence: Step[];
   readonly edits: Edit[];
-  /** Objective recomputed from the values plus the plan's constant. */
+  /** Objective recomputed from the values plus the plan's constant, plus `confirmCost`. */
   readonly cost: number;
+  /** Defensive mode: the cost of the confirms, which annotate the optimum and are not part of the model. */
+  readonly confirmCost: number;
 }
 
 export const ASK = 'ask';
@@ -51,14 +53,20 @@ export function decode(plan: Plan, values: readonly number[]): Decoded {
   const sequence: Step[] = [];
   for (const call of order) {
     const asks: Step[] = [];
-    const step = buildStep(plan, call, chosen.get(call.id)!, values, labels, (param) => {
+    const confirms = new Set<string>();
+    const step = buildStep(plan, call, chosen.get(call.id)!, values, labels, confirms, (param) => {
       let slot = param;
       for (let n = 2; slots.has(slot); n++) slot = `${param}_${n}`;
       slots.add(slot);
       asks.push({ name: ASK, arguments: { slot: param }, label: slot });
       return slot;
     }, edits);
-    sequence.push(...asks, step);
+    sequence.push(...asks);
+    for (const param of confirms) {
+      sequence.push({ name: CONFIRM, arguments: { [param]: step.arguments[param] } });
+      edits.push({ kind: 'confirm', step: call.origin >= 0 ? call.origin : Math.ceil(call.pos), param, cost: plan.confirmCost, detail: `confirm ${param}=${short(step.arguments[param])}` });
+    }
+    sequence.push(step);
   }
   for (const call of plan.calls) {
     if (call.deleteVar !== undefined && on(values, call.deleteVar)) {
@@ -78,7 +86,8 @@ export function decode(plan: Plan, values: readonly number[]): Decoded {
   values.forEach((x, v) => {
     if (x > 0.5) cost += plan.costs[v];
   });
-  return { sequence, edits, cost };
+  const confirmCost = edits.filter((e) => e.kind === 'confirm').length * plan.confirmCost;
+  return { sequence, edits, cost: cost + confirmCost, confirmCost };
 }
 
 function buildStep(
@@ -87,9 +96,13 @@ function buildStep(
   k: number,
   values: readonly number[],
   labels: Map<number, string>,
+  confirms: Set<string>,
   ask: (param: string) => string,
   edits: Edit[],
 ): Step {
+  // Defensive mode: values from maps and inserted calls are invented and get a confirm.
+  const invented = (producer: number | null, mapped = false): boolean =>
+    plan.defensive && (mapped || (producer !== null && plan.calls[producer].kind === 'inserted'));
   const choice = call.apis[k];
   const original = call.origin >= 0 ? plan.steps[call.origin] : undefined;
   const at = call.origin >= 0 ? call.origin : Math.ceil(call.pos);
@@ -127,9 +140,15 @@ function buildStep(
     if (use.param !== arg) {
       edits.push({ kind: 'renameParam', step: at, param: use.param, from: arg, to: use.param, cost: use.source.cost, detail: `rename ${arg} -> ${use.param}` });
     }
-    args[use.param] = rewriteTokens(call, arg, value, values, labels, at, edits);
+    args[use.param] = rewriteTokens(call, arg, value, values, labels, at, edits, (producer) => {
+      if (invented(producer)) confirms.add(use.param);
+    });
   }
-  for (const { param, source } of filled) args[param] = fillValue(plan, source, labels, ask, at, param, edits);
+  for (const { param, source } of filled) {
+    const isInvented = source.kind === 'output' && invented(source.call, source.mapped);
+    if (isInvented) confirms.add(param);
+    args[param] = fillValue(plan, source, labels, ask, at, param, edits);
+  }
   return label === undefined ? { name, arguments: args } : { name, arguments: args, label };
 }
 
@@ -141,13 +160,16 @@ function rewriteTokens(
   labels: Map<number, string>,
   at: number,
   edits: Edit[],
+  confirm: (producer: number | null) => void,
 ): Json {
   const tokens = call.tokens.filter((t) => t.arg === arg);
   if (tokens.length === 0) return value;
   return mapReferences(value, (ref, path, index) => {
     const token = tokens.find((t) => t.site.index === index && sameAt(t.site.at, path));
     const option = token?.options.find((o) => on(values, o.v)) as TokenOption | undefined;
-    if (!option || option.kind === 'keep') return ref.raw;
+    if (!option) return ref.raw;
+    confirm(option.call);
+    if (option.kind === 'keep') return ref.raw;
     const target = option.call === null ? option.memoryLabel! : labels.get(option.call)!;
     const text = formatReference(target, option.path);
     edits.push({
@@ -163,7 +185,15 @@ function rewriteTokens(
   });
 }
 
-function fillValue(plan: Plan, source: Source, labels: Map<number, string>, ask: (p: string) => string, at: number, param: string, edits: Edit[]): Json {
+function fillValue(
+  plan: Plan,
+  source: Source,
+  labels: Map<number, string>,
+  ask: (p: string) => string,
+  at: number,
+  param: string,
+  edits: Edit[],
+): Json {
   switch (source.kind) {
     case 'output': {
       const text = formatReference(labels.get(source.call)!, source.path);
@@ -176,7 +206,14 @@ function fillValue(plan: Plan, source: Source, labels: Map<number, string>, ask:
       return text;
     }
     case 'literal':
-      edits.push({ kind: 'reuseLiteral', step: at, param, to: JSON.stringify(source.value), cost: source.cost, detail: `${param} = ${short(source.value)} (as passed at step ${source.fromStep + 1})` });
+      edits.push({
+        kind: 'reuseLiteral',
+        step: at,
+        param,
+        to: JSON.stringify(source.value),
+        cost: source.cost,
+        detail: `${param} = ${short(source.value)} ${source.fromStep >= 0 ? `(as passed at step ${source.fromStep + 1})` : '(goal value)'}`,
+      });
       return source.value;
     case 'ask': {
       const slot = ask(param);

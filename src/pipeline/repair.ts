@@ -4,13 +4,21 @@
  */
 import type { Catalog, Sequence } from '../domain/types.ts';
 import { compile, type Compiled } from '../compile/compile.ts';
-import { decode, type Decoded } from '../decode/decode.ts';
+import { excludePoint } from '../compile/cuts.ts';
+import { GoalError } from '../compile/goals.ts';
+import { ASK, CONFIRM, decode, type Decoded } from '../decode/decode.ts';
 import { diffSequences } from '../decode/diff.ts';
+import { formatStringForm } from '../adapters/string-form.ts';
 import { loadCostModel } from '../cost/presets.ts';
 import { solveVerified } from '../solvers/index.ts';
+import type { MilpModel, Solution } from '../solvers/model.ts';
 import { validate } from '../validate/validate.ts';
-import type { RepairOptions, RepairResult } from './types.ts';
-import { ASK, CONFIRM } from '../decode/decode.ts';
+import type { Fix, RepairOptions, RepairResult } from './types.ts';
+
+/** Models above this many variables are refused with a clear message (override with `maxModelVars`). */
+export const DEFAULT_MAX_MODEL_VARS = 200_000;
+/** Re-solves allowed per extra fix when cuts only exclude points that decode to a repair already found. */
+const CUT_ATTEMPTS = 25;
 
 /** Compiles a sequence with the options of a repair (exposed for benchmarks and the exhaustive tests). */
 export function compileFor(sequence: Sequence, catalog: Catalog, options: RepairOptions = {}): Compiled {
@@ -24,6 +32,7 @@ export function compileFor(sequence: Sequence, catalog: Catalog, options: Repair
     strictTypes: options.types === 'strict',
     goals: options.goals,
     mode: options.mode,
+    defensive: options.defensive,
   });
 }
 
@@ -34,84 +43,110 @@ export function isExecutable(sequence: Sequence): boolean {
 export async function repair(sequence: Sequence, catalog: Catalog, options: RepairOptions = {}): Promise<RepairResult> {
   const start = performance.now();
   const validation = validate(sequence, catalog, options);
-  const base = { issues: validation.issues, timeMs: 0 };
-  if (validation.valid && !options.goals && options.mode !== 'optimal') {
-    return {
-      ...base,
-      determination: true,
-      status: 'valid',
-      sequence,
-      edits: [],
-      cost: 0,
-      optimal: true,
-      diff: '',
-      solver: 'none',
-      isExecutable: true,
-      timeMs: performance.now() - start,
-    };
-  }
+  const elapsed = () => performance.now() - start;
   const solverName = options.solver ?? 'highs';
+  const base = { issues: validation.issues, sequence, edits: [], cost: 0, diff: '' };
+  const needsModel = options.goals !== undefined || options.mode === 'optimal';
+  if (validation.valid && !needsModel) {
+    return { ...base, determination: true, status: 'valid', optimal: true, solver: 'none', isExecutable: isExecutable(sequence), timeMs: elapsed() };
+  }
   const undecided = (status: 'timeout' | 'error', reason: string, extra: object = {}): RepairResult => ({
     ...base,
     determination: validation.valid ? true : null,
     status,
-    sequence,
-    edits: [],
-    cost: 0,
     optimal: false,
-    diff: '',
     solver: solverName,
     reason,
     ...extra,
-    timeMs: performance.now() - start,
+    timeMs: elapsed(),
   });
   let compiled: Compiled;
   try {
     compiled = compileFor(sequence, catalog, options);
   } catch (error) {
+    if (error instanceof GoalError) return undecided('error', error.message);
     return undecided('error', `compile failed: ${(error as Error).message}`);
   }
-  const { model, plan } = compiled;
+  const { plan } = compiled;
+  let model: MilpModel = compiled.model;
   const size = { vars: model.numVars, rows: model.rows.length };
-  const solution = await solveVerified(model, { solver: solverName, timeLimit: options.timeout });
-  if (!solution.values || (solution.status !== 'optimal' && solution.status !== 'timeout')) {
-    const status = solution.status === 'timeout' ? 'timeout' : 'error';
-    return undecided(status, solution.reason ?? `solver status ${solution.status}`, { model: size });
+  const cap = options.maxModelVars ?? DEFAULT_MAX_MODEL_VARS;
+  if (model.numVars > cap) return undecided('error', `model too large (${model.numVars} variables > cap ${cap})`, { model: size });
+
+  const deadline = options.timeout === undefined ? undefined : start + options.timeout * 1000;
+  const solve = (m: MilpModel): Promise<Solution> =>
+    solveVerified(m, { solver: solverName, timeLimit: deadline === undefined ? undefined : Math.max(0.05, (deadline - performance.now()) / 1000) });
+  const first = await solve(model);
+  if (!first.values || (first.status !== 'optimal' && first.status !== 'timeout')) {
+    const status = first.status === 'timeout' ? 'timeout' : 'error';
+    return undecided(status, first.reason ?? `solver status ${first.status}`, { model: size });
   }
-  let decoded: Decoded;
-  try {
-    decoded = decode(plan, solution.values);
-  } catch (error) {
-    return undecided('error', `decode failed: ${(error as Error).message}`, { model: size });
+  const checked = check(first, plan.offset);
+  if (typeof checked === 'string') return undecided('error', checked, { model: size });
+  const invalid = revalidate(checked, catalog, options);
+  if (invalid) return undecided('error', invalid, { model: size });
+
+  const fixes: Fix[] = [toFix(checked)];
+  const seen = new Set([formatStringForm(checked.sequence)]);
+  let values = first.values;
+  for (let attempts = 0; fixes.length < (options.fixes ?? 1) && attempts < CUT_ATTEMPTS * (options.fixes ?? 1); attempts++) {
+    model = excludePoint(model, values);
+    const next = await solve(model);
+    if (!next.values || next.status !== 'optimal') break;
+    values = next.values;
+    const decoded = check(next, plan.offset);
+    if (typeof decoded === 'string') return undecided('error', decoded, { model: size });
+    const key = formatStringForm(decoded.sequence);
+    if (seen.has(key)) continue;
+    const bad = revalidate(decoded, catalog, options);
+    if (bad) return undecided('error', bad, { model: size });
+    seen.add(key);
+    fixes.push(toFix(decoded));
   }
-  const expected = (solution.objective ?? NaN) + plan.offset;
-  if (!(Math.abs(decoded.cost - expected) <= 1e-6 * Math.max(1, Math.abs(expected)))) {
-    return undecided('error', `internal: decoded cost ${decoded.cost} differs from the objective ${expected}`, { model: size });
-  }
-  const check = validate(decoded.sequence, catalog, { ...options, pseudoSteps: true });
-  if (!check.valid) {
-    const first = check.issues.find((x) => x.severity === 'error')!;
-    return undecided('error', `internal: the repair does not validate (step ${first.step + 1}: ${first.message})`, {
-      model: size,
-    });
-  }
-  const repaired = decoded.sequence;
-  const cost = round(decoded.cost);
+
+  const unchanged = checked.edits.length === 0;
   return {
-    ...base,
+    issues: validation.issues,
     determination: validation.valid,
-    status: solution.status === 'timeout' ? 'timeout' : 'repaired',
-    sequence: repaired,
-    edits: decoded.edits.map((e) => ({ ...e, cost: round(e.cost) })),
-    cost,
-    optimal: solution.optimal,
-    diff: diffSequences(sequence, repaired),
-    solver: solution.solver,
-    isExecutable: isExecutable(repaired),
-    gap: solution.gap,
+    status: first.status === 'timeout' ? 'timeout' : unchanged ? 'valid' : 'repaired',
+    sequence: checked.sequence,
+    edits: checked.edits.map((e) => ({ ...e, cost: round(e.cost) })),
+    cost: round(checked.cost),
+    optimal: first.optimal,
+    diff: unchanged ? '' : diffSequences(sequence, checked.sequence),
+    solver: first.solver,
+    isExecutable: isExecutable(checked.sequence),
+    ...(first.gap !== undefined ? { gap: first.gap } : {}),
+    ...(options.fixes !== undefined ? { fixes } : {}),
     model: size,
-    timeMs: performance.now() - start,
+    timeMs: elapsed(),
   };
+
+  function check(solution: Solution, offset: number): Decoded | string {
+    let decoded: Decoded;
+    try {
+      decoded = decode(plan, solution.values!);
+    } catch (error) {
+      return `decode failed: ${(error as Error).message}`;
+    }
+    const expected = (solution.objective ?? NaN) + offset;
+    if (!(Math.abs(decoded.cost - decoded.confirmCost - expected) <= 1e-6 * Math.max(1, Math.abs(expected)))) {
+      return `internal: decoded cost ${decoded.cost} differs from the objective ${expected}`;
+    }
+    return decoded;
+  }
+}
+
+/** Every repair is validated again before it is returned; a failure is a bug, reported as such. */
+function revalidate(decoded: Decoded, catalog: Catalog, options: RepairOptions): string | null {
+  const check = validate(decoded.sequence, catalog, { ...options, pseudoSteps: true });
+  if (check.valid) return null;
+  const first = check.issues.find((x) => x.severity === 'error')!;
+  return `internal: the repair does not validate (step ${first.step + 1}: ${first.message})`;
+}
+
+function toFix(d: Decoded): Fix {
+  return { sequence: d.sequence, edits: d.edits.map((e) => ({ ...e, cost: round(e.cost) })), cost: round(d.cost) };
 }
 
 function round(x: number): number {

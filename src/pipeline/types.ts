@@ -2,7 +2,7 @@
  * The library's request and result types: what `validate` and `repair` take and return. Every front end
  * (CLI, batch, server, loop) speaks these.
  */
-import type { Catalog, Edit, Issue, Mapping, Memory, Sequence } from '../domain/types.ts';
+import type { Catalog, Edit, Issue, Json, Mapping, Memory, Sequence } from '../domain/types.ts';
 import type { CostModel } from '../cost/model.ts';
 
 export type Strictness = 'off' | 'warn' | 'strict';
@@ -24,12 +24,16 @@ export interface Validation {
   readonly issues: readonly Issue[];
 }
 
-export type SolverName = 'highs' | 'lp-solver' | 'glpk';
+export type SolverName = 'highs' | 'lp-solver' | 'portfolio';
 
-/** Goals for the modes issue: an API must be called, a field must exist at the end. */
+/**
+ * Goals (modes `valid` and `optimal`): APIs that must be called, fields that must exist at the end (produced
+ * by a kept call or already in memory), and calls that must be made with given parameter values.
+ */
 export interface Goals {
   readonly apis?: readonly string[];
   readonly fields?: readonly string[];
+  readonly steps?: readonly { readonly name: string; readonly arguments: { readonly [param: string]: Json } }[];
 }
 
 export interface RepairOptions extends ValidateOptions {
@@ -45,8 +49,10 @@ export interface RepairOptions extends ValidateOptions {
   readonly goals?: Goals;
   readonly mode?: 'sound' | 'valid' | 'optimal';
   readonly defensive?: boolean;
-  /** Return up to this many distinct repairs. */
+  /** Return up to this many distinct repairs (as sequences), in order of cost. */
   readonly fixes?: number;
+  /** Refuse models with more variables than this (default 200,000). */
+  readonly maxModelVars?: number;
 }
 
 export type Status = 'valid' | 'repaired' | 'timeout' | 'error';

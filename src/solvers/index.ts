@@ -1,13 +1,24 @@
-/** Solver backends behind the neutral model, and a process-wide cache of shared instances. */
+/**
+ * Solver backends behind the neutral model, and a process-wide cache of shared instances.
+ *
+ * glpk.js was evaluated as a backend and not shipped: it is GPL-3.0, and on 5,000 random 0/1 models its
+ * MIP presolve twice called an integer-infeasible model optimal.
+ */
 import type { MilpModel, Solution, SolveOptions, SolverBackend } from './model.ts';
 import { HighsBackend } from './highs.ts';
 import { LpSolverBackend } from './lp-solver.ts';
-import { GlpkBackend } from './glpk.ts';
+import { PortfolioBackend } from './portfolio.ts';
 
 export type * from './model.ts';
 export { HighsBackend, FAST_PROFILE, type HighsBackendOptions } from './highs.ts';
 export { LpSolverBackend, DEFAULT_LP_SOLVER_CAP, type LpSolverBackendOptions } from './lp-solver.ts';
-export { GlpkBackend } from './glpk.ts';
+export {
+  PortfolioBackend,
+  DEFAULT_SMALL_VARS,
+  PORTFOLIO_NAME,
+  type PortfolioBackendOptions,
+} from './portfolio.ts';
+export { FaultyBackend, type FaultMode, type FaultyBackendOptions } from './faulty.ts';
 export {
   verifySolution,
   roundBinaries,
@@ -19,8 +30,8 @@ export {
 } from './verify.ts';
 export { DEFAULT_TIME_LIMIT } from './common.ts';
 
-export type SolverName = 'highs' | 'lp-solver' | 'glpk';
-export const SOLVER_NAMES: readonly SolverName[] = ['highs', 'lp-solver', 'glpk'];
+export type SolverName = 'highs' | 'lp-solver' | 'portfolio';
+export const SOLVER_NAMES: readonly SolverName[] = ['highs', 'lp-solver', 'portfolio'];
 
 export function isSolverName(name: string): name is SolverName {
   return (SOLVER_NAMES as readonly string[]).includes(name);
@@ -33,8 +44,8 @@ export function createSolver(name: SolverName): SolverBackend {
       return new HighsBackend();
     case 'lp-solver':
       return new LpSolverBackend();
-    case 'glpk':
-      return new GlpkBackend();
+    case 'portfolio':
+      return new PortfolioBackend();
     default: {
       const unknown: never = name;
       throw new Error(`unknown solver ${String(unknown)}`);

@@ -40,7 +40,15 @@ export function openaiFixer(options: OpenAiFixerOptions): Fixer<Sequence> {
   return {
     async propose(state: Sequence, feedback: string): Promise<Sequence | Stalled> {
       const issues = openIssues(state, options.catalog, options.validate);
-      const messages = buildPrompt(state, options.catalog, feedback, options.format ?? 'issues', issues);
+      const format = options.format ?? 'issues';
+      const messages = buildPrompt(
+        state,
+        options.catalog,
+        feedback,
+        format,
+        issues,
+        options.validate?.resultName,
+      );
       const key = options.apiKey ?? process.env[options.apiKeyEnv ?? 'OPENAI_API_KEY'];
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (key) headers.authorization = `Bearer ${key}`;

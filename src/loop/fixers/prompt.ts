@@ -4,6 +4,8 @@ import { indexCatalog, leafOf } from '../../index/catalog-index.ts';
 import { errorMessage } from '../../adapters/errors.ts';
 import { stall, type Stalled } from '../engine.ts';
 import { parseReply } from './reply.ts';
+import { isPseudoStep } from '../issues.ts';
+import { DEFAULT_RESULT_NAME } from '../../validate/validate.ts';
 import { parseSequence } from '../../adapters/sequence.ts';
 
 export interface ChatMessage {
@@ -13,6 +15,9 @@ export interface ChatMessage {
 
 /** At most this many tool specifications go into a prompt. */
 export const MAX_PROMPT_TOOLS = 12;
+
+/** Names less similar than this to an unknown API are not worth showing. */
+const MIN_SIMILARITY = 0.5;
 
 export const SYSTEM_PROMPT = [
   'You repair sequences of tool calls so that they can be executed.',
@@ -27,7 +32,12 @@ export const SYSTEM_PROMPT = [
  * The tools worth showing: those the sequence calls, the closest names to calls of unknown APIs, and
  * the producers of fields the issues say are missing. The whole catalog when it is small.
  */
-export function relevantApis(sequence: Sequence, catalog: Catalog, issues: readonly Issue[]): ApiSpec[] {
+export function relevantApis(
+  sequence: Sequence,
+  catalog: Catalog,
+  issues: readonly Issue[],
+  resultName = DEFAULT_RESULT_NAME,
+): ApiSpec[] {
   if (catalog.apis.length <= MAX_PROMPT_TOOLS) return [...catalog.apis];
   const index = indexCatalog(catalog);
   const chosen = new Map<string, ApiSpec>();
@@ -36,7 +46,9 @@ export function relevantApis(sequence: Sequence, catalog: Catalog, issues: reado
   };
   for (const step of sequence) add(index.byName.get(step.name));
   for (const step of sequence) {
-    if (!index.byName.has(step.name)) for (const hit of index.similarApis(step.name, 3)) add(hit.api);
+    const own = index.byName.has(step.name) || step.name === resultName || isPseudoStep(step);
+    if (own) continue;
+    for (const hit of index.similarApis(step.name, 3)) if (hit.similarity >= MIN_SIMILARITY) add(hit.api);
   }
   for (const issue of issues) {
     const wanted =
@@ -73,8 +85,9 @@ export function buildPrompt(
   feedback: string,
   format: string,
   issues: readonly Issue[] = [],
+  resultName = DEFAULT_RESULT_NAME,
 ): ChatMessage[] {
-  const tools = relevantApis(sequence, catalog, issues).map(toolSpec);
+  const tools = relevantApis(sequence, catalog, issues, resultName).map(toolSpec);
   const user = [
     'Tools:',
     '```json',

@@ -1,0 +1,83 @@
+/**
+ * Vercel AI SDK adapter. `createRepairToolCall` is a ready `experimental_repairToolCall`: an unknown tool
+ * name becomes the closest catalog tool, bad arguments are healed, renamed or dropped by the optimiser, and
+ * `null` (no repair) is returned when no executable call results. `checkSteps` checks the tool calls of a
+ * whole multi-step run (`result.steps`) as one sequence.
+ */
+import type { ToolCallRepairFunction, ToolSet } from 'ai';
+import { parseCatalog } from '../adapters/catalog.ts';
+import type { Catalog } from '../domain/types.ts';
+import { checkCall, checkToolCalls, type CheckOptions, type CheckResult } from './hook.ts';
+import type { ToolCall } from './toolcalls.ts';
+
+export interface RepairToolCallOptions extends Omit<CheckOptions, 'catalog' | 'feedback'> {
+  /** The catalog to check against; default: built from the tools' input schemas. */
+  readonly catalog?: Catalog;
+  /** Called with every check, e.g. to log the edits or show the feedback. */
+  readonly onCheck?: (check: Awaited<ReturnType<typeof checkCall>>, toolCall: SdkToolCall) => void;
+}
+
+type RepairInput = Parameters<ToolCallRepairFunction<ToolSet>>[0];
+type InputSchema = RepairInput['inputSchema'];
+/** The SDK's failed tool call (`{toolCallId, toolName, input}`, input being JSON text). */
+export type SdkToolCall = RepairInput['toolCall'];
+
+const fromTools = new WeakMap<object, Promise<Catalog>>();
+
+/** The catalog of an AI SDK tool set (name, description, JSON Schema of the input), built once per set. */
+export function catalogFromTools(tools: ToolSet, inputSchema: InputSchema): Promise<Catalog> {
+  let catalog = fromTools.get(tools);
+  if (!catalog) {
+    catalog = Promise.all(
+      Object.entries(tools).map(async ([name, tool]) => ({
+        name,
+        description: tool.description ?? '',
+        parameters: await inputSchema({ toolName: name }),
+      })),
+    ).then((entries) => parseCatalog(entries));
+    fromTools.set(tools, catalog);
+  }
+  return catalog;
+}
+
+/** An `experimental_repairToolCall` function for `generateText` / `streamText`. */
+export function createRepairToolCall(options: RepairToolCallOptions = {}): ToolCallRepairFunction<ToolSet> {
+  const { catalog: given, onCheck, ...rest } = options;
+  return async ({ toolCall, tools, inputSchema }) => {
+    const catalog = given ?? (await catalogFromTools(tools, inputSchema));
+    const call: ToolCall = {
+      id: toolCall.toolCallId,
+      type: 'function',
+      function: { name: toolCall.toolName, arguments: toolCall.input },
+    };
+    const check = await checkCall(call, { ...rest, catalog, feedback: 'issues' });
+    onCheck?.(check, toolCall);
+    // `ok` means the catalog sees nothing to fix: the SDK's own schema rejected the call, so give up.
+    if (check.ok || !check.call) return null;
+    return { ...toolCall, toolName: check.call.function.name, input: check.call.function.arguments };
+  };
+}
+
+/** The tool calls of AI SDK steps (`result.steps`), in order. */
+export interface StepLike {
+  readonly toolCalls: readonly {
+    readonly toolCallId: string;
+    readonly toolName: string;
+    readonly input: unknown;
+  }[];
+}
+
+/** Checks the tool calls of all steps as one sequence (`var1`... in call order). */
+export function checkSteps(steps: readonly StepLike[], options: CheckOptions): Promise<CheckResult> {
+  const calls: ToolCall[] = steps.flatMap((step) =>
+    step.toolCalls.map((c) => ({
+      id: c.toolCallId,
+      type: 'function' as const,
+      function: {
+        name: c.toolName,
+        arguments: typeof c.input === 'string' ? c.input : JSON.stringify(c.input ?? {}),
+      },
+    })),
+  );
+  return checkToolCalls(calls, options);
+}

@@ -1,0 +1,147 @@
+/**
+ * The hook for agent loops: check the tool calls a model just emitted before executing them. Malformed
+ * argument JSON is healed, the calls are validated, and a broken list is repaired by the optimiser.
+ *
+ * ```ts
+ * const check = await checkToolCalls(message.tool_calls, { catalog, memory });
+ * if (check.executable) run(check.calls); else messages.push({ role: 'user', content: check.feedback });
+ * ```
+ */
+import { InputError } from '../adapters/errors.ts';
+import { isPlainObject, own } from '../adapters/json.ts';
+import type { Catalog, Sequence } from '../domain/types.ts';
+import { feedback, type FeedbackFormat } from '../feedback/index.ts';
+import { totalCost } from '../heal/index.ts';
+import type { HealEdit, HealOptions } from '../heal/types.ts';
+import { repair } from '../pipeline/repair.ts';
+import type { RepairOptions, RepairResult } from '../pipeline/types.ts';
+import { validate } from '../validate/validate.ts';
+import { originOf, toSequence, toToolCalls, type ExecutableCall, type ToolCall } from './toolcalls.ts';
+
+export interface CheckOptions extends RepairOptions, HealOptions {
+  readonly catalog: Catalog;
+  /** What `feedback` holds (default `suggestions`: the issues and the optimiser's fix). */
+  readonly feedback?: FeedbackFormat;
+}
+
+export interface CheckResult {
+  /** True when the calls can run exactly as given: readable, valid, nothing healed. */
+  readonly ok: boolean;
+  /** True when `calls` may be executed (as given or repaired); false when a value must come from the user. */
+  readonly executable: boolean;
+  /** The calls to execute: the input when `ok`, the healed/repaired ones when executable, else `[]`. */
+  readonly calls: readonly ExecutableCall[];
+  /** The optimiser's answer on the healed calls; `null` when `ok` or when the calls could not be read. */
+  readonly repair: RepairResult | null;
+  readonly heal: readonly HealEdit[];
+  /** `calls` as a sequence (labels `var1`...), or the healed input when nothing is executable. */
+  readonly sequence: Sequence;
+  /** Healing plus repair cost. */
+  readonly cost: number;
+  /** Text for the model: the chosen feedback format, preceded by the argument fixes. */
+  readonly feedback: string;
+}
+
+/** The input call itself when it is already in executable shape, else a normalised copy. */
+function asExecutable(call: unknown, step: Sequence[number], index: number): ExecutableCall {
+  if (isPlainObject(call) && typeof own(call, 'id') === 'string' && own(call, 'type') === 'function') {
+    const fn = own(call, 'function');
+    const args = isPlainObject(fn) ? own(fn, 'arguments') : undefined;
+    if (typeof args === 'string' && args.trim() !== '') return call as unknown as ExecutableCall;
+  }
+  return toToolCalls([step], [index], [call])[0];
+}
+
+function unreadable(error: InputError, format: FeedbackFormat): CheckResult {
+  const text =
+    format === 'verdict'
+      ? 'verdict: not valid'
+      : `not valid: 1 error, 0 warnings\n- [unreadable] ${error.message}`;
+  return {
+    ok: false,
+    executable: false,
+    calls: [],
+    repair: null,
+    heal: [],
+    sequence: [],
+    cost: 0,
+    feedback: text,
+  };
+}
+
+const clip = (s: string): string => (s.length > 80 ? `${s.slice(0, 77)}...` : s);
+
+/** `step 2: coerce adults "2" -> 2 (cost 0.25): string coerced to the declared type` (steps 1-based). */
+export function formatHealEdit(edit: HealEdit): string {
+  const param = edit.param === undefined ? '' : ` ${edit.param}`;
+  return `step ${edit.step + 1}: ${edit.kind}${param} ${clip(edit.from)} -> ${clip(edit.to)} (cost ${edit.cost}): ${edit.detail}`;
+}
+
+function withHealNotes(text: string, heal: readonly HealEdit[], format: FeedbackFormat): string {
+  if (heal.length === 0 || format === 'verdict') return text;
+  return ['argument fixes:', ...heal.map((e) => `- ${formatHealEdit(e)}`), text].join('\n');
+}
+
+/** Checks (and, when needed, heals and repairs) an OpenAI-style list of tool calls. */
+export async function checkToolCalls(
+  toolCalls: readonly (ToolCall | unknown)[],
+  options: CheckOptions,
+): Promise<CheckResult> {
+  const { catalog } = options;
+  const format = options.feedback ?? 'suggestions';
+  let parsed: ReturnType<typeof toSequence>;
+  try {
+    parsed = toSequence(toolCalls, catalog, options);
+  } catch (error) {
+    if (error instanceof InputError) return unreadable(error, format);
+    throw error;
+  }
+  const { sequence, heal } = parsed;
+  const validation = validate(sequence, catalog, options);
+  const context = { sequence, catalog, validation, memory: options.memory, resultName: options.resultName };
+  if (validation.valid && heal.length === 0) {
+    const calls = sequence.map((step, i) => asExecutable(toolCalls[i], step, i));
+    return {
+      ok: true,
+      executable: true,
+      calls,
+      repair: null,
+      heal,
+      sequence,
+      cost: 0,
+      feedback: feedback(format, context),
+    };
+  }
+  const repaired = await repair(sequence, catalog, options);
+  const executable = repaired.isExecutable === true;
+  const calls = executable
+    ? toToolCalls(repaired.sequence, originOf(sequence, repaired.sequence, repaired.edits), toolCalls)
+    : [];
+  return {
+    ok: false,
+    executable,
+    calls,
+    repair: repaired,
+    heal,
+    sequence: executable ? repaired.sequence : sequence,
+    cost: totalCost([...heal, { cost: repaired.cost }]),
+    feedback: withHealNotes(feedback(format, { ...context, repair: repaired }), heal, format),
+  };
+}
+
+export interface CallCheck extends Omit<CheckResult, 'calls'> {
+  /** The call to execute, or `null` when no single executable call results. */
+  readonly call: ExecutableCall | null;
+}
+
+/**
+ * Checks one call against the catalog and memory (labels already in memory are skipped when labelling).
+ * No calls are inserted unless `allowInsert` is set: the answer is one call or none.
+ */
+export async function checkCall(call: ToolCall | unknown, options: CheckOptions): Promise<CallCheck> {
+  const { calls, ...rest } = await checkToolCalls([call], { allowInsert: false, ...options });
+  const single = calls.length === 1 ? calls[0] : null;
+  return { ...rest, executable: single !== null, call: single };
+}
+
+export type { ExecutableCall, ToolCall } from './toolcalls.ts';

@@ -1,0 +1,87 @@
+/**
+ * LangChain.js adapter: validates and repairs an `AIMessage`'s tool calls before the tool node runs. Calls
+ * LangChain could not parse (`invalid_tool_calls`, malformed argument JSON) are healed too. The outcome is
+ * noted under `additional_kwargs.refract`; a list with no executable repair keeps its calls, so a graph can
+ * route on `refract.executable` and send `refract.feedback` back to the model.
+ */
+import { AIMessage, isAIMessage, type BaseMessage } from '@langchain/core/messages';
+import { RunnableLambda } from '@langchain/core/runnables';
+import type { Catalog, Edit } from '../domain/types.ts';
+import type { HealEdit } from '../heal/types.ts';
+import { checkToolCalls, type CheckOptions, type ExecutableCall } from './hook.ts';
+import type { ToolCall } from './toolcalls.ts';
+
+/** What the wrapper records in `additional_kwargs.refract`. */
+export interface RepairNote {
+  readonly ok: boolean;
+  readonly executable: boolean;
+  readonly heal: readonly HealEdit[];
+  readonly edits: readonly Edit[];
+  readonly cost: number;
+  readonly feedback: string;
+}
+
+function toolCallsOf(message: AIMessage): ToolCall[] {
+  const valid = (message.tool_calls ?? []).map((tc) => ({
+    id: tc.id,
+    type: 'function' as const,
+    function: { name: tc.name, arguments: JSON.stringify(tc.args ?? {}) },
+  }));
+  const invalid = (message.invalid_tool_calls ?? []).map((tc) => ({
+    id: tc.id,
+    type: 'function' as const,
+    function: { name: tc.name ?? '', arguments: tc.args ?? '' },
+  }));
+  return [...valid, ...invalid];
+}
+
+const asLangChain = (call: ExecutableCall) => ({
+  id: call.id,
+  name: call.function.name,
+  args: JSON.parse(call.function.arguments) as Record<string, unknown>,
+  type: 'tool_call' as const,
+});
+
+/** The message with its tool calls checked and, when needed and possible, repaired. */
+export async function repairAIMessage<M extends BaseMessage>(
+  message: M,
+  options: CheckOptions,
+): Promise<M | AIMessage> {
+  if (!isAIMessage(message)) return message;
+  const calls = toolCallsOf(message);
+  if (calls.length === 0) return message;
+  const check = await checkToolCalls(calls, options);
+  if (check.ok) return message;
+  const note: RepairNote = {
+    ok: check.ok,
+    executable: check.executable,
+    heal: check.heal,
+    edits: check.repair?.edits ?? [],
+    cost: check.cost,
+    feedback: check.feedback,
+  };
+  const kwargs: Record<string, unknown> = { ...message.additional_kwargs, refract: note };
+  if (check.executable && kwargs.tool_calls !== undefined) kwargs.tool_calls = check.calls;
+  return new AIMessage({
+    content: message.content,
+    id: message.id,
+    name: message.name,
+    additional_kwargs: kwargs,
+    response_metadata: message.response_metadata,
+    usage_metadata: message.usage_metadata,
+    tool_calls: check.executable ? check.calls.map(asLangChain) : message.tool_calls,
+    invalid_tool_calls: check.executable ? [] : message.invalid_tool_calls,
+  });
+}
+
+/** A Runnable mapping an AIMessage to the same message with checked (and repaired) tool calls. */
+export function repairToolCallsRunnable(
+  catalog: Catalog,
+  options: Omit<CheckOptions, 'catalog'> = {},
+): RunnableLambda<BaseMessage, BaseMessage> {
+  return RunnableLambda.from((message: BaseMessage) =>
+    repairAIMessage(message, { ...options, catalog }),
+  ).withConfig({
+    runName: 'refractRepairToolCalls',
+  }) as RunnableLambda<BaseMessage, BaseMessage>;
+}

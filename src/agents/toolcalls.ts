@@ -1,0 +1,114 @@
+/**
+ * OpenAI-style tool calls <-> `Sequence`. Calls are labelled `var1`, `var2`... by position, skipping labels
+ * already taken (by a call's own `label` or by memory), so a reference `$var1.x$` written by the model
+ * names the first call. Repaired steps map back to the input calls through their final labels.
+ */
+import { InputError } from '../adapters/errors.ts';
+import { isPlainObject, own } from '../adapters/json.ts';
+import { parseSequence } from '../adapters/sequence.ts';
+import type { Catalog, Edit, Memory, Sequence, Step } from '../domain/types.ts';
+import { healToolCalls } from '../heal/toolcalls.ts';
+import type { HealEdit, HealOptions } from '../heal/types.ts';
+import { healValues } from '../heal/values.ts';
+
+/** A tool call as OpenAI's chat API writes it; `arguments` may be malformed JSON. */
+export interface ToolCall {
+  readonly id?: string;
+  readonly type?: 'function';
+  readonly function: { readonly name: string; readonly arguments?: string | object };
+}
+
+/** A tool call ready to execute: arguments are JSON text of an object. */
+export interface ExecutableCall {
+  readonly id: string;
+  readonly type: 'function';
+  readonly function: { readonly name: string; readonly arguments: string };
+}
+
+/** Gives every unlabelled call (other than the answer step) the first free `var<n>`, n from its position. */
+function withLabels(calls: readonly unknown[], memory: Memory, resultName: string): unknown[] {
+  const used = new Set(Object.keys(memory));
+  for (const call of calls) {
+    const label = isPlainObject(call) ? own(call, 'label') : undefined;
+    if (typeof label === 'string') used.add(label);
+  }
+  return calls.map((call, i) => {
+    if (!isPlainObject(call) || own(call, 'label') !== undefined) return call;
+    const fn = own(call, 'function');
+    const name = isPlainObject(fn) ? own(fn, 'name') : own(call, 'name');
+    if (name === resultName) return call;
+    let n = i + 1;
+    while (used.has(`var${n}`)) n++;
+    used.add(`var${n}`);
+    return { ...call, label: `var${n}` };
+  });
+}
+
+export interface ParsedCalls {
+  readonly sequence: Sequence;
+  readonly heal: readonly HealEdit[];
+}
+
+/** Heals, labels and parses OpenAI tool calls; throws an `InputError` for calls that stay unreadable. */
+export function toSequence(
+  calls: readonly unknown[],
+  catalog: Catalog,
+  options: HealOptions & { readonly memory?: Memory } = {},
+): ParsedCalls {
+  if (!Array.isArray(calls)) throw new InputError('tool_calls', 'expected an array of tool calls');
+  const resultName = options.resultName ?? 'var_result';
+  const raw = healToolCalls(calls, options);
+  const labelled = withLabels(raw.calls, options.memory ?? {}, resultName);
+  const parsed = parseSequence(labelled, { root: 'tool_calls', resultName });
+  const values = healValues(parsed, catalog, options);
+  return { sequence: values.sequence, heal: [...raw.edits, ...values.edits] };
+}
+
+/** The final label of each input step that the repair kept (`undefined` = deleted). */
+function finalLabels(input: Sequence, edits: readonly Edit[]): (string | null | undefined)[] {
+  const labels: (string | null | undefined)[] = input.map((s) => s.label ?? null);
+  for (const e of edits) {
+    if (e.kind === 'deleteStep') labels[e.step] = undefined;
+    else if ((e.kind === 'relabel' || e.kind === 'addLabel') && e.to !== undefined) labels[e.step] = e.to;
+  }
+  return labels;
+}
+
+/** The input step each output step comes from (`-1` for an inserted call). */
+export function originOf(input: Sequence, output: Sequence, edits: readonly Edit[]): number[] {
+  const labels = finalLabels(input, edits);
+  const byLabel = new Map<string, number>();
+  labels.forEach((l, i) => {
+    if (typeof l === 'string' && !byLabel.has(l)) byLabel.set(l, i);
+  });
+  const unlabelled = labels.flatMap((l, i) => (l === null ? [i] : []));
+  return output.map((step) => {
+    if (step.label !== undefined) return byLabel.get(step.label) ?? -1;
+    const i = unlabelled.findIndex((k) => input[k].name === step.name);
+    return i === -1 ? -1 : unlabelled.splice(i, 1)[0];
+  });
+}
+
+function idOf(call: unknown): string | undefined {
+  const id = isPlainObject(call) ? own(call, 'id') : undefined;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** The steps as executable tool calls; ids come from the input calls they were made from. */
+export function toToolCalls(
+  steps: readonly Step[],
+  origin: readonly number[],
+  input: readonly unknown[],
+): ExecutableCall[] {
+  const taken = new Set(input.map(idOf).filter((id) => id !== undefined));
+  let fresh = 0;
+  return steps.map((step, k) => {
+    let id = origin[k] >= 0 ? idOf(input[origin[k]]) : undefined;
+    if (id === undefined) {
+      do id = `call_refract_${++fresh}`;
+      while (taken.has(id));
+      taken.add(id);
+    }
+    return { id, type: 'function', function: { name: step.name, arguments: JSON.stringify(step.arguments) } };
+  });
+}

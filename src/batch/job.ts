@@ -1,0 +1,71 @@
+/**
+ * One record → its result line: the repair result (`resultJson`), the step-by-step report when asked,
+ * or an error line. Runs inside a worker; kept apart from the worker plumbing so it can be tested alone.
+ */
+import type { RecordItem } from '../adapters/records.ts';
+import { errorMessage } from '../adapters/errors.ts';
+import type { Catalog } from '../domain/types.ts';
+import { repair } from '../pipeline/repair.ts';
+import type { RepairOptions } from '../pipeline/types.ts';
+import { resultJson } from '../cli/report.ts';
+import { checkStepByStep } from './step-by-step.ts';
+import { outcomeOf } from './summary.ts';
+import type { Outcome } from './types.ts';
+
+export interface JobContext {
+  readonly catalog: Catalog;
+  readonly options: RepairOptions;
+  readonly stepByStep: boolean;
+}
+
+export type JobResult =
+  | { readonly kind: 'done'; readonly line: string; readonly outcome: Outcome }
+  | { readonly kind: 'fault'; readonly reason: string };
+
+/** Reasons of an `error` status that come from a broken solver runtime rather than from the record. */
+const SOLVER_FAULT = /RuntimeError|Aborted\(|\bthrew:/;
+
+/** The line of a record that could not be processed. Same keys as a result line, plus `reason`. */
+export function errorLine(id: string, reason: string): Record<string, unknown> {
+  return {
+    id,
+    determination: null,
+    status: 'error',
+    sequence: null,
+    edits: [],
+    cost: 0,
+    optimal: false,
+    issues: [],
+    timeMs: 0,
+    reason,
+  };
+}
+
+export function errorDone(record: RecordItem, reason: string): { line: string; outcome: Outcome } {
+  const line = errorLine(record.id, reason);
+  return { line: JSON.stringify(line), outcome: outcomeOf(record, line) };
+}
+
+/** Repairs one record. A solver fault (or a throw) is returned as a fault, for the pool to retire the worker. */
+export async function runJob(record: RecordItem, ctx: JobContext): Promise<JobResult> {
+  if (record.error !== undefined || !record.sequence) {
+    return { kind: 'done', ...errorDone(record, record.error ?? 'the record has no sequence') };
+  }
+  const catalog = record.catalog ?? ctx.catalog;
+  const options: RepairOptions = {
+    ...ctx.options,
+    ...(record.memory ? { memory: record.memory } : {}),
+    ...(record.goals ? { goals: record.goals } : {}),
+  };
+  try {
+    const result = await repair(record.sequence, catalog, options);
+    if (result.status === 'error' && result.reason && SOLVER_FAULT.test(result.reason)) {
+      return { kind: 'fault', reason: result.reason };
+    }
+    const line = resultJson(result, record.id);
+    if (ctx.stepByStep) Object.assign(line, checkStepByStep(record.sequence, catalog, options));
+    return { kind: 'done', line: JSON.stringify(line), outcome: outcomeOf(record, line) };
+  } catch (error) {
+    return { kind: 'fault', reason: `the repair threw: ${errorMessage(error)}` };
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Progress on standard error: a redrawn bar on a terminal, a plain line every ~2 s otherwise (logs, CI),
+ * nothing when quiet. Rate and ETA count only the records processed by this run (not those resumed).
+ */
+
+export interface Progress {
+  /** Records finished by this run, and records an earlier run had already written (resumed). */
+  update(processed: number, resumed: number): void;
+  /** The total, once known (`undefined`: show the rate only). */
+  setTotal(total: number | undefined): void;
+  stop(): void;
+}
+
+export interface ProgressState {
+  readonly done: number;
+  readonly total?: number;
+  /** Records per second over this run. */
+  readonly rate: number;
+}
+
+const BAR = 24;
+
+function clock(seconds: number): string {
+  const s = Math.round(seconds);
+  const h = Math.floor(s / 3600);
+  const mm = String(Math.floor((s % 3600) / 60)).padStart(h > 0 ? 2 : 1, '0');
+  const ss = String(s % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+/** `[#######-----] 45% 12345/27000 3456 rec/s ETA 0:04` (bar only when `bar`). */
+export function progressText(state: ProgressState, bar: boolean): string {
+  const parts: string[] = [];
+  const { done, total, rate } = state;
+  if (total !== undefined && total > 0) {
+    const share = Math.min(1, done / total);
+    if (bar) parts.push(`[${'#'.repeat(Math.round(share * BAR)).padEnd(BAR, '-')}]`);
+    parts.push(`${Math.floor(share * 100)}%`, `${done}/${total} records`);
+  } else {
+    parts.push(`${done} records`);
+  }
+  parts.push(`${rate < 10 ? rate.toFixed(1) : Math.round(rate)} rec/s`);
+  if (total !== undefined && rate > 0 && done < total) parts.push(`ETA ${clock((total - done) / rate)}`);
+  return parts.join(' ');
+}
+
+const SILENT: Progress = { update() {}, setTotal() {}, stop() {} };
+
+export function createProgress(stream: NodeJS.WriteStream, options: { quiet?: boolean } = {}): Progress {
+  if (options.quiet) return SILENT;
+  const tty = stream.isTTY === true;
+  const began = performance.now();
+  let processed = 0;
+  let resumed = 0;
+  let total: number | undefined;
+  const state = (): ProgressState => {
+    const seconds = (performance.now() - began) / 1000;
+    return { done: processed + resumed, total, rate: seconds > 0 ? processed / seconds : 0 };
+  };
+  const draw = () => {
+    if (tty) stream.write(`\r${progressText(state(), true)}\x1b[K`);
+    else stream.write(`refract batch: ${progressText(state(), false)}\n`);
+  };
+  const timer = setInterval(draw, tty ? 100 : 2000);
+  timer.unref();
+  return {
+    update(n, r) {
+      processed = n;
+      resumed = r;
+    },
+    setTotal(n) {
+      total = n;
+    },
+    stop() {
+      clearInterval(timer);
+      if (tty) stream.write(`\r${progressText(state(), true)}\x1b[K\n`);
+    },
+  };
+}

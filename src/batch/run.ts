@@ -1,0 +1,150 @@
+/**
+ * A batch run: records stream in, go through the worker pool, come back into input order and are appended
+ * to the output. Memory is bounded by a window: reading waits while `window` records are unwritten, and
+ * while the output has more than a few batches queued.
+ */
+import { existsSync } from 'node:fs';
+import { readRecords, type RecordItem } from '../adapters/records.ts';
+import { InputError } from '../adapters/errors.ts';
+import type { RepairFlags } from '../cli/common.ts';
+import { countRecords } from './count.ts';
+import { errorDone } from './job.ts';
+import { fileSink, streamSink, type LineSink } from './output.ts';
+import { WorkerPool } from './pool.ts';
+import type { Progress } from './progress.ts';
+import { ReorderBuffer } from './reorder.ts';
+import { cutTornLine, PriorResults } from './resume.ts';
+import { outcomeOf, SummaryAccumulator, type Summary } from './summary.ts';
+import type { Done, InjectedFault } from './types.ts';
+
+export interface BatchOptions {
+  readonly input: NodeJS.ReadableStream;
+  /** The input's file, when it is one (lets the progress count records for an ETA). */
+  readonly inputPath?: string;
+  /** Output file; without it, results go to `output` (default standard output). */
+  readonly out?: string;
+  readonly output?: NodeJS.WritableStream;
+  /** Repair flags, loaded once in every worker (`--catalog` is required). */
+  readonly flags: RepairFlags;
+  readonly workers: number;
+  /** Skip the records `out` already holds and append the rest. */
+  readonly resume?: boolean;
+  readonly stepByStep?: boolean;
+  /** Per-record watchdog in ms (default 60 s). */
+  readonly recordTimeoutMs?: number;
+  readonly progress?: Progress;
+  /** Abort = stop reading, abandon the records in flight, write what is finished in order. */
+  readonly signal?: AbortSignal;
+  /** Records that may be unwritten at once (default max(64, 32 per worker)). */
+  readonly window?: number;
+  readonly fault?: InjectedFault;
+}
+
+export interface BatchReport {
+  readonly summary: Summary;
+  /** Records processed by this run. */
+  readonly processed: number;
+  /** Records skipped because the output already held them. */
+  readonly resumed: number;
+  readonly interrupted: boolean;
+}
+
+/** Output bytes that may be queued before reading waits for the disk. */
+const MAX_PENDING_BYTES = 4 * 1024 * 1024;
+
+async function openSink(options: BatchOptions): Promise<{ sink: LineSink; prior?: PriorResults }> {
+  if (!options.out) {
+    if (options.resume) throw new InputError('--resume', 'needs --out: the output file to resume');
+    return { sink: streamSink(options.output ?? process.stdout) };
+  }
+  if (options.resume && existsSync(options.out)) {
+    await cutTornLine(options.out);
+    return { sink: await fileSink(options.out, true), prior: new PriorResults(options.out) };
+  }
+  return { sink: await fileSink(options.out, false) };
+}
+
+export async function runBatch(options: BatchOptions): Promise<BatchReport> {
+  const { signal, progress } = options;
+  const window = options.window ?? Math.max(64, 32 * options.workers);
+  const summary = new SummaryAccumulator();
+  let { sink, prior } = await openSink(options);
+  let resumed = 0;
+  let failure: unknown;
+  let wake = () => {};
+  const changed = () => new Promise<void>((resolve) => (wake = resolve));
+  const reorder = new ReorderBuffer<Done>((done) => {
+    summary.add(done.outcome);
+    try {
+      sink.push(done.line);
+    } catch (error) {
+      failure ??= error;
+    }
+    progress?.update(reorder.emitted, resumed);
+  });
+  const deliver = (done: Done) => {
+    reorder.put(done.seq, done);
+    wake();
+  };
+  const pool = new WorkerPool({
+    size: options.workers,
+    setup: { flags: options.flags, stepByStep: options.stepByStep ?? false, fault: options.fault },
+    recordTimeoutMs: options.recordTimeoutMs ?? 60_000,
+    onDone: deliver,
+    onFatal: (error) => {
+      failure ??= error;
+      wake();
+    },
+  });
+  const stopped = () => signal?.aborted === true || failure !== undefined;
+  const onAbort = () => wake();
+  signal?.addEventListener('abort', onAbort);
+  if (options.inputPath && progress) void countRecords(options.inputPath).then((n) => progress.setTotal(n));
+
+  let seq = 0;
+  try {
+    const records = readRecords(options.input)[Symbol.asyncIterator]();
+    let reading: Promise<IteratorResult<RecordItem>> | undefined;
+    while (!stopped()) {
+      // Raced with wake-ups so that an abort is seen even while the input is idle (a terminal, a pipe).
+      reading ??= records.next();
+      const next = await Promise.race([reading, changed().then(() => undefined)]);
+      if (next === undefined) continue;
+      reading = undefined;
+      if (next.done) break;
+      const record: RecordItem = next.value;
+      if (prior) {
+        const line = await prior.next();
+        if (line) {
+          prior.expect(line, record.id);
+          summary.add(outcomeOf(record, line.value));
+          resumed++;
+          continue;
+        }
+        prior.close();
+        prior = undefined;
+      }
+      const task = { seq: seq++, attempt: 0, record };
+      if (record.error !== undefined || !record.sequence) {
+        deliver({ seq: task.seq, ...errorDone(record, record.error ?? 'the record has no sequence') });
+      } else pool.submit(task);
+      while (!stopped() && (seq - reorder.emitted >= window || sink.pendingBytes > MAX_PENDING_BYTES)) {
+        if (sink.pendingBytes > MAX_PENDING_BYTES) await sink.flush();
+        else await changed();
+      }
+    }
+    if (prior && !stopped() && (await prior.next())) {
+      throw new InputError('--resume', `${options.out} holds more results than the input has records`);
+    }
+    while (!stopped() && reorder.emitted < seq) await changed();
+    if (failure !== undefined) throw failure;
+    return { summary: summary.result(), processed: reorder.emitted, resumed, interrupted: signal?.aborted === true };
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    prior?.close();
+    await pool.close();
+    await sink.close();
+    progress?.stop();
+    if (signal?.aborted) (options.input as Partial<NodeJS.ReadStream>).destroy?.();
+  }
+}

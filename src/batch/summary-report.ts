@@ -1,0 +1,93 @@
+/** Renderings of a batch summary: one line for the terminal and a Markdown report. */
+import type { Summary } from './summary.ts';
+
+function percent(x: number): string {
+  return `${(x * 100).toFixed(1)}%`;
+}
+
+function ms(x: number): string {
+  return x >= 100 ? x.toFixed(0) : x.toFixed(2);
+}
+
+/** `1000 records: 700 valid, 290 repaired, 0 timeout, 10 error; success 98.5%; …`. */
+export function summaryLine(s: Summary): string {
+  const counts = Object.entries(s.statuses)
+    .map(([status, n]) => `${n} ${status}`)
+    .join(', ');
+  const parts = [`${s.records} records: ${counts}`, `success ${percent(s.successRate)}`];
+  if (s.compression !== null) parts.push(`compression ${s.compression.toFixed(3)}`);
+  if (s.latencyMs) {
+    const l = s.latencyMs;
+    parts.push(`p50 ${ms(l.p50)} ms, p90 ${ms(l.p90)} ms, p99 ${ms(l.p99)} ms, max ${ms(l.max)} ms`);
+  }
+  return parts.join('; ');
+}
+
+/** An id or API name as inline code that cannot break the table. */
+function code(text: string): string {
+  return `\`${text.replace(/`/g, "'").replace(/\|/g, '\\|').replace(/\s+/g, ' ')}\``;
+}
+
+function table(head: readonly string[], rows: readonly (readonly (string | number)[])[]): string[] {
+  if (rows.length === 0) return ['(none)'];
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => ' --- ').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
+}
+
+function tagList(tags: Readonly<Record<string, number>>): string {
+  return Object.entries(tags)
+    .map(([tag, n]) => `${tag} ${n}`)
+    .join(', ');
+}
+
+export function summaryMarkdown(s: Summary): string {
+  const l = s.latencyMs;
+  const lines = [
+    '# Batch summary',
+    '',
+    ...table(
+      ['records', ...Object.keys(s.statuses), 'success rate', 'compression'],
+      [
+        [
+          s.records,
+          ...Object.values(s.statuses),
+          percent(s.successRate),
+          s.compression === null ? '-' : s.compression.toFixed(3),
+        ],
+      ],
+    ),
+    '',
+    '## Latency (ms per record)',
+    '',
+    ...(l ? table(['p50', 'p90', 'p99', 'max'], [[ms(l.p50), ms(l.p90), ms(l.p99), ms(l.max)]]) : ['(none)']),
+    '',
+    '## Input issues (errors)',
+    '',
+    ...table(
+      ['tag', 'count'],
+      Object.entries(s.issueTags).map(([tag, n]) => [tag, n]),
+    ),
+    '',
+    '## Input issues (warnings)',
+    '',
+    ...table(
+      ['tag', 'count'],
+      Object.entries(s.warningTags).map(([tag, n]) => [tag, n]),
+    ),
+    '',
+    '## APIs that fail most',
+    '',
+    ...table(
+      ['API', 'errors', 'tags'],
+      s.failingApis.map((a) => [code(a.api), a.errors, tagList(a.tags)]),
+    ),
+    '',
+    '## Records that needed the most edits',
+    '',
+    ...table(
+      ['id', 'edits'],
+      s.mostEdits.map((r) => [code(r.id), r.edits]),
+    ),
+    '',
+  ];
+  return lines.join('\n');
+}

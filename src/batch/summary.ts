@@ -1,0 +1,169 @@
+/**
+ * The summary of a batch, built by streaming accumulators: memory stays bounded whatever the number of
+ * records (latencies go through a fixed-size reservoir, exact up to its size; API names are capped).
+ */
+import type { RecordItem } from '../adapters/records.ts';
+import type { IssueTag } from '../domain/types.ts';
+import type { Status } from '../pipeline/types.ts';
+import { mulberry32, type Rng } from '../bench/prng.ts';
+import type { Outcome } from './types.ts';
+
+export interface Summary {
+  readonly records: number;
+  readonly statuses: Readonly<Record<Status, number>>;
+  /** Share of records that are valid or repaired into an executable sequence. */
+  readonly successRate: number;
+  /** Over repaired records: total repaired length / total input length (null when none was repaired). */
+  readonly compression: number | null;
+  /** Repair time per record in ms (records that reached the repair); null when none did. */
+  readonly latencyMs: { readonly p50: number; readonly p90: number; readonly p99: number; readonly max: number } | null;
+  /** Error tags of the input sequences, most frequent first. */
+  readonly issueTags: Readonly<Record<string, number>>;
+  readonly warningTags: Readonly<Record<string, number>>;
+  /** The APIs whose calls carry the most errors, and which. */
+  readonly failingApis: readonly { readonly api: string; readonly errors: number; readonly tags: Readonly<Record<string, number>> }[];
+  /** The records that needed the most edits. */
+  readonly mostEdits: readonly { readonly id: string; readonly edits: number }[];
+}
+
+export interface SummaryOptions {
+  /** Latency samples kept (percentiles are exact up to this many records). Default 65,536. */
+  readonly reservoir?: number;
+  /** Distinct API names tracked before the rest are pooled under `(other)`. Default 5,000. */
+  readonly maxApis?: number;
+  /** Length of the top lists. Default 10. */
+  readonly top?: number;
+}
+
+const OTHER_API = '(other)';
+
+function bump<K>(map: Map<K, number>, key: K, by = 1): void {
+  map.set(key, (map.get(key) ?? 0) + by);
+}
+
+function sortedObject(map: ReadonlyMap<string, number>): Record<string, number> {
+  return Object.fromEntries([...map].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
+}
+
+/** Nearest-rank percentile of an ascending list. */
+function percentile(sorted: Float64Array, p: number): number {
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
+}
+
+export class SummaryAccumulator {
+  readonly #reservoir: Float64Array;
+  readonly #maxApis: number;
+  readonly #top: number;
+  readonly #rng: Rng = mulberry32(0x5eed);
+  #records = 0;
+  #timed = 0;
+  #maxMs = 0;
+  #success = 0;
+  #repairedIn = 0;
+  #repairedOut = 0;
+  readonly #statuses = new Map<Status, number>();
+  readonly #tags = new Map<string, number>();
+  readonly #warnings = new Map<string, number>();
+  readonly #apis = new Map<string, Map<IssueTag, number>>();
+  #mostEdits: { id: string; edits: number }[] = [];
+
+  constructor(options: SummaryOptions = {}) {
+    this.#reservoir = new Float64Array(options.reservoir ?? 65_536);
+    this.#maxApis = options.maxApis ?? 5_000;
+    this.#top = options.top ?? 10;
+  }
+
+  add(outcome: Outcome): void {
+    this.#records++;
+    bump(this.#statuses, outcome.status);
+    if (outcome.success) this.#success++;
+    if (outcome.status === 'repaired') {
+      this.#repairedIn += outcome.inputLength;
+      this.#repairedOut += outcome.outputLength;
+    }
+    if (outcome.status !== 'error' || outcome.timeMs > 0) this.#sample(outcome.timeMs);
+    for (const issue of outcome.issues) {
+      if (issue.severity === 'warning') {
+        bump(this.#warnings, issue.tag);
+        continue;
+      }
+      bump(this.#tags, issue.tag);
+      if (issue.api !== undefined) this.#apiTag(issue.api, issue.tag);
+    }
+    if (outcome.edits > 0) this.#rankEdits(outcome.id, outcome.edits);
+  }
+
+  /** Reservoir sampling (algorithm R): every latency has the same chance to be kept. */
+  #sample(ms: number): void {
+    this.#maxMs = Math.max(this.#maxMs, ms);
+    const size = this.#reservoir.length;
+    if (this.#timed < size) this.#reservoir[this.#timed] = ms;
+    else {
+      const j = Math.floor(this.#rng() * (this.#timed + 1));
+      if (j < size) this.#reservoir[j] = ms;
+    }
+    this.#timed++;
+  }
+
+  #apiTag(api: string, tag: IssueTag): void {
+    const key = this.#apis.has(api) || this.#apis.size < this.#maxApis ? api : OTHER_API;
+    let tags = this.#apis.get(key);
+    if (!tags) this.#apis.set(key, (tags = new Map()));
+    bump(tags, tag);
+  }
+
+  /** Keeps the top list sorted by edits, earlier records first among equals. */
+  #rankEdits(id: string, edits: number): void {
+    const list = this.#mostEdits;
+    if (list.length === this.#top && edits <= list[list.length - 1].edits) return;
+    let at = list.length;
+    while (at > 0 && list[at - 1].edits < edits) at--;
+    list.splice(at, 0, { id, edits });
+    if (list.length > this.#top) list.pop();
+  }
+
+  result(): Summary {
+    const n = this.#records;
+    const statuses = { valid: 0, repaired: 0, timeout: 0, error: 0 };
+    for (const [status, count] of this.#statuses) statuses[status] = count;
+    const kept = this.#reservoir.slice(0, Math.min(this.#timed, this.#reservoir.length)).sort();
+    const failingApis = [...this.#apis]
+      .map(([api, tags]) => ({ api, errors: [...tags.values()].reduce((a, b) => a + b, 0), tags: sortedObject(tags) }))
+      .sort((a, b) => b.errors - a.errors || (a.api < b.api ? -1 : 1))
+      .slice(0, this.#top);
+    return {
+      records: n,
+      statuses,
+      successRate: n === 0 ? 0 : this.#success / n,
+      compression: this.#repairedIn === 0 ? null : this.#repairedOut / this.#repairedIn,
+      latencyMs:
+        kept.length === 0
+          ? null
+          : { p50: percentile(kept, 0.5), p90: percentile(kept, 0.9), p99: percentile(kept, 0.99), max: this.#maxMs },
+      issueTags: sortedObject(this.#tags),
+      warningTags: sortedObject(this.#warnings),
+      failingApis,
+      mostEdits: this.#mostEdits.map((x) => ({ ...x })),
+    };
+  }
+}
+
+/** The digest of a result line (as written, or re-read on resume) of `record`. */
+export function outcomeOf(record: RecordItem | undefined, line: Readonly<Record<string, unknown>>): Outcome {
+  const status = line.status as Status;
+  const issues = Array.isArray(line.issues) ? (line.issues as { tag: IssueTag; severity: 'error' | 'warning'; step: number }[]) : [];
+  const steps = record?.sequence;
+  return {
+    id: String(line.id),
+    status,
+    success: status === 'valid' || (status === 'repaired' && line.isExecutable === true),
+    inputLength: steps?.length ?? 0,
+    outputLength: Array.isArray(line.sequence) ? line.sequence.length : 0,
+    edits: Array.isArray(line.edits) ? line.edits.length : 0,
+    timeMs: typeof line.timeMs === 'number' ? line.timeMs : 0,
+    issues: issues.map((x) => {
+      const api = steps?.[x.step]?.name;
+      return { tag: x.tag, severity: x.severity, ...(api === undefined ? {} : { api }) };
+    }),
+  };
+}

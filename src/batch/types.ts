@@ -1,0 +1,65 @@
+/**
+ * Shapes shared by the batch run, its workers and its summary. Everything a worker receives or sends is
+ * structured-clonable.
+ */
+import type { RecordItem } from '../adapters/records.ts';
+import type { IssueTag } from '../domain/types.ts';
+import type { Status } from '../pipeline/types.ts';
+import type { RepairFlags } from '../cli/common.ts';
+
+/** The digest of one result that the summary needs (computed where the result is made, or re-read). */
+export interface Outcome {
+  readonly id: string;
+  readonly status: Status;
+  /** Valid, or repaired into a sequence without `ask`/`confirm` steps. */
+  readonly success: boolean;
+  /** Steps of the input sequence (0 when it could not be read). */
+  readonly inputLength: number;
+  /** Steps of the result sequence (0 when there is none). */
+  readonly outputLength: number;
+  readonly edits: number;
+  readonly timeMs: number;
+  /** The input's issues, each with the API of its step when that step exists. */
+  readonly issues: readonly { readonly tag: IssueTag; readonly severity: 'error' | 'warning'; readonly api?: string }[];
+}
+
+/**
+ * A fault to inject into the workers, to exercise retirement and retry: the record `id` fails in the
+ * given way on its first `times` attempts. `throw` = uncaught exception, `exit` = the worker exits,
+ * `hang` = a busy loop (caught by the watchdog), `abort` = a WebAssembly abort inside the repair.
+ */
+export interface InjectedFault {
+  readonly id: string;
+  readonly mode: 'throw' | 'exit' | 'hang' | 'abort';
+  readonly times: number;
+}
+
+/** What every worker is started with: it loads the catalog and options once from these. */
+export interface WorkerSetup {
+  /** The repair flags (catalog path, cost model, …), loaded with `loadRepairOptions`. */
+  readonly flags: RepairFlags;
+  readonly stepByStep: boolean;
+  readonly fault?: InjectedFault;
+}
+
+/** One record to process; `attempt` counts from 0 (a retry after a worker fault has attempt 1). */
+export interface Task {
+  readonly seq: number;
+  readonly attempt: number;
+  readonly record: RecordItem;
+}
+
+/** A finished record: its JSON line (without newline) and its digest. */
+export interface Done {
+  readonly seq: number;
+  readonly line: string;
+  readonly outcome: Outcome;
+}
+
+export type ToWorker = { readonly type: 'task'; readonly task: Task };
+
+export type FromWorker =
+  | { readonly type: 'ready' }
+  | { readonly type: 'done'; readonly seq: number; readonly line: string; readonly outcome: Outcome }
+  /** The record met a solver fault (or the repair threw): the worker is retired and the record retried. */
+  | { readonly type: 'fault'; readonly seq: number; readonly reason: string };

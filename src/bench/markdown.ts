@@ -1,0 +1,54 @@
+/** Markdown helpers for the result pages: tables, number formats, and the machine header every page has. */
+import { availableParallelism, cpus, totalmem } from 'node:os';
+
+export function table(headers: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
+  const align = headers.map((_, i) => (rows.length > 0 && typeof rows[0][i] === 'number' ? '---:' : '---'));
+  const line = (cells: readonly (string | number)[]) => `| ${cells.map(String).join(' | ')} |`;
+  return [line(headers), line(align), ...rows.map(line)].join('\n');
+}
+
+/** A share as a percentage with one decimal (`97.3%`); `–` for no data. */
+export function pct(part: number, whole: number): string {
+  return whole === 0 ? '–' : `${((100 * part) / whole).toFixed(1)}%`;
+}
+
+/** Milliseconds with sensible precision. */
+export function ms(x: number): string {
+  if (!Number.isFinite(x)) return '–';
+  if (x < 1) return x.toFixed(3);
+  if (x < 100) return x.toFixed(2);
+  return x.toFixed(0);
+}
+
+export function num(x: number, digits = 2): string {
+  return Number.isFinite(x) ? x.toFixed(digits) : '–';
+}
+
+export interface Machine {
+  readonly nproc: number;
+  readonly cpu: string;
+  readonly memoryGiB: number;
+  readonly node: string;
+  readonly date: string;
+}
+
+export function machine(now = new Date()): Machine {
+  return {
+    nproc: availableParallelism(),
+    cpu: cpus()[0]?.model.trim() ?? 'unknown',
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    date: now.toISOString().replace(/\.\d+Z$/, 'Z'),
+  };
+}
+
+/** The header block of a result page: title, machine and the command that regenerates it. */
+export function pageHeader(title: string, m: Machine, command: string): string {
+  return [
+    `# ${title}`,
+    '',
+    `Machine: ${m.nproc} cores (${m.cpu}), ${m.memoryGiB} GiB, Node ${m.node}; run ${m.date}.`,
+    `Regenerate: \`${command}\`. Timings are wall-clock, in-process, after warm-up; medians unless stated.`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,135 @@
+/**
+ * `refract batch`: repair a large dataset of records on all cores, one JSON line per record in input
+ * order. Exit codes: 0 all valid, 1 some repaired (or timed out), 2 input or internal errors, 130 when
+ * interrupted (rerun with --resume to finish).
+ */
+import { createReadStream, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import type { Command } from 'commander';
+import { InputError } from '../adapters/errors.ts';
+import { createProgress } from '../batch/progress.ts';
+import { runBatch, type BatchReport } from '../batch/run.ts';
+import { summaryLine, summaryMarkdown } from '../batch/summary-report.ts';
+import { addRepairOptions, loadRepairOptions, type RepairFlags } from './common.ts';
+import { integer, seconds } from './flags.ts';
+
+interface Flags extends RepairFlags {
+  out?: string;
+  workers?: string;
+  resume?: boolean;
+  quiet?: boolean;
+  summary?: string;
+  stepByStep?: boolean;
+  recordTimeout?: string;
+}
+
+const MAX_WORKERS = 256;
+
+function openInput(file: string | undefined): { stream: NodeJS.ReadableStream; path?: string } {
+  if (file === undefined || file === '-') {
+    if (process.stdin.isTTY) throw new InputError('input', 'no input file given and standard input is a terminal');
+    return { stream: process.stdin };
+  }
+  try {
+    if (!statSync(file).isFile()) throw new InputError('input', `${file} is not a file`);
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    throw new InputError('input', `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  return { stream: createReadStream(file), path: file };
+}
+
+/** The watchdog must leave the solver its own time limit (default 10 s) several times over. */
+function recordTimeoutMs(flags: Flags, solveSeconds: number | undefined): number {
+  if (flags.recordTimeout !== undefined) return seconds('--record-timeout', flags.recordTimeout) * 1000;
+  return Math.max(60, 3 * (solveSeconds ?? 10)) * 1000;
+}
+
+function exitCode(report: BatchReport): number {
+  if (report.interrupted) return 130;
+  const s = report.summary.statuses;
+  if (s.error > 0) return 2;
+  return s.repaired + s.timeout > 0 ? 1 : 0;
+}
+
+function writeSummary(base: string, report: BatchReport): void {
+  const stem = base.replace(/\.(json|md)$/, '');
+  try {
+    writeFileSync(`${stem}.json`, JSON.stringify(report.summary, null, 2) + '\n');
+    writeFileSync(`${stem}.md`, summaryMarkdown(report.summary));
+  } catch (error) {
+    throw new InputError('--summary', `cannot write ${stem}.json/.md (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+/** The repair flags alone (plain data: they are sent to every worker). */
+function repairFlags(f: Flags): RepairFlags {
+  const { catalog, memory, mappings, costModel, weight, solver, givenOnly, insert, timeout, types, resultName } = f;
+  return { catalog, memory, mappings, costModel, weight, solver, givenOnly, insert, timeout, types, resultName };
+}
+
+/** First Ctrl-C: stop reading and write what is finished; a second one exits at once. */
+function interruptible(): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (controller.signal.aborted) process.exit(130);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    release: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+export function registerBatch(program: Command): void {
+  addRepairOptions(
+    program
+      .command('batch')
+      .description('repair a large dataset of records (JSONL or a NESTFUL data array) on all cores')
+      .argument('[file]', 'records file (default: standard input)')
+      .option('-o, --out <file>', 'output JSONL file (default: standard output)')
+      .option('--workers <n>', 'worker threads (default: number of cores)')
+      .option('--resume', 'keep the results --out already holds and append the rest')
+      .option('-q, --quiet', 'no progress and no summary line')
+      .option('--summary <file>', 'write a summary to FILE.json and FILE.md')
+      .option('--step-by-step', 'also check each call against the memory the earlier calls leave')
+      .option('--record-timeout <seconds>', 'watchdog per record (default max(60, 3 x --timeout))'),
+  ).action(async (file: string | undefined, flags: Flags) => {
+    // Loaded here once so that bad flags fail before any worker starts; each worker loads them again.
+    const { options } = loadRepairOptions(flags);
+    const workers =
+      flags.workers === undefined ? availableParallelism() : integer('--workers', flags.workers, 1, MAX_WORKERS);
+    const timeoutMs = recordTimeoutMs(flags, options.timeout);
+    const input = openInput(file);
+    const progress = createProgress(process.stderr, { quiet: flags.quiet });
+    const { signal, release } = interruptible();
+    let report: BatchReport;
+    try {
+      report = await runBatch({
+        input: input.stream,
+        inputPath: input.path,
+        out: flags.out,
+        flags: repairFlags(flags),
+        workers,
+        resume: flags.resume,
+        stepByStep: flags.stepByStep,
+        recordTimeoutMs: timeoutMs,
+        progress,
+        signal,
+      });
+    } finally {
+      release();
+    }
+    if (flags.summary) writeSummary(flags.summary, report);
+    if (!flags.quiet) {
+      const note = report.interrupted ? ' (interrupted: rerun with --resume to finish)' : '';
+      process.stderr.write(`refract batch: ${summaryLine(report.summary)}${note}\n`);
+    }
+    process.exitCode = exitCode(report);
+  });
+}

@@ -1,0 +1,272 @@
+/**
+ * Portfolio backend. Models with at most `smallVars` variables go to lp-solver first (several times quicker
+ * than HiGHS on tiny 0/1 models); anything short of a verified optimum from it sends the same model to
+ * HiGHS with the remaining time. Larger models go straight to HiGHS.
+ *
+ * The models compiled here are always feasible, so an 'infeasible' verdict from the small-model backend is
+ * treated as a fault like any other. Every point either backend returns is verified again here; a backend
+ * that throws, or that never answers, counts as a fault too. The answer's `solver` names the backend
+ * behind it (`portfolio:lp-solver`, `portfolio:highs`) and, after a fallback, its `reason` says why the
+ * small-model backend was passed over.
+ */
+import type { MilpModel, Solution, SolveOptions, SolverBackend } from './model.ts';
+import { elapsedMs, errorMessage, errorSolution, resolveTimeLimit } from './common.ts';
+import { HighsBackend } from './highs.ts';
+import { LpSolverBackend } from './lp-solver.ts';
+import { acceptPoint, validateModel } from './verify.ts';
+
+export const PORTFOLIO_NAME = 'portfolio';
+
+/** Default largest model (in variables) tried on the small-model backend first. */
+export const DEFAULT_SMALL_VARS = 150;
+
+export interface PortfolioBackendOptions {
+  /** Largest model (in variables) tried on the small-model backend first (default 150). */
+  readonly smallVars?: number;
+  /** Share of the time limit the small-model attempt may use (default 0.5, at most `smallMaxSeconds`). */
+  readonly smallTimeShare?: number;
+  /** Upper bound in seconds on the small-model attempt, whatever the share (default 1). */
+  readonly smallMaxSeconds?: number;
+  /**
+   * Seconds a backend may run past its own limit before it is given up as hung (default 1). Only a
+   * backend that yields to the event loop can be abandoned; a synchronous one is bounded by its own limit.
+   */
+  readonly graceSeconds?: number;
+  /** Backend for small models (default: a new lp-solver backend). */
+  readonly small?: SolverBackend;
+  /** Backend for large models and for fallbacks (default: a new HiGHS backend). */
+  readonly large?: SolverBackend;
+}
+
+/** The fallback always gets at least this many seconds, even when the small attempt used up its share. */
+const MIN_FALLBACK_SECONDS = 0.05;
+/** Longest delay `setTimeout` honours (larger ones fire at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+type Outcome =
+  | { readonly kind: 'answered'; readonly solution: Solution }
+  | { readonly kind: 'threw'; readonly message: string }
+  | { readonly kind: 'hung'; readonly seconds: number };
+
+function seconds(x: number): string {
+  return Number.isFinite(x) ? String(Number(x.toPrecision(3))) : String(x);
+}
+
+/**
+ * Runs one backend, turning a rejection (or a synchronous throw) into `threw` and a promise still pending
+ * `graceSeconds` after its limit into `hung`.
+ */
+async function attempt(
+  backend: SolverBackend,
+  model: MilpModel,
+  limit: number,
+  graceSeconds: number,
+): Promise<Outcome> {
+  const waitMs = (limit + graceSeconds) * 1000;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hung = new Promise<Outcome>((resolve) => {
+    if (waitMs <= MAX_TIMER_MS) {
+      timer = setTimeout(() => resolve({ kind: 'hung', seconds: limit + graceSeconds }), waitMs);
+    }
+  });
+  const solving = (async () => backend.solve(model, { timeLimit: limit }))().then(
+    (solution): Outcome => ({ kind: 'answered', solution }),
+    (error: unknown): Outcome => ({ kind: 'threw', message: errorMessage(error) }),
+  );
+  try {
+    return await Promise.race([solving, hung]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * A backend's answer re-checked under the portfolio's name: any point passes through `acceptPoint` again,
+ * so a backend that skips verification (or lies) cannot get an unchecked point through.
+ */
+function recheck(
+  model: MilpModel,
+  answer: unknown,
+  backendName: string,
+  solver: string,
+  timeMs: number,
+): Solution {
+  if (typeof answer !== 'object' || answer === null) {
+    return { status: 'error', optimal: false, reason: `${backendName} returned no solution`, solver, timeMs };
+  }
+  const solution = answer as Solution;
+  const reason = solution.reason !== undefined ? { reason: solution.reason } : {};
+  switch (solution.status) {
+    case 'optimal':
+    case 'timeout': {
+      if (solution.values === undefined) {
+        if (solution.status === 'optimal') {
+          return {
+            status: 'error',
+            optimal: false,
+            reason: `${backendName} reported optimal without a point`,
+            solver,
+            timeMs,
+          };
+        }
+        return { status: 'timeout', optimal: false, ...reason, solver, timeMs };
+      }
+      const checked = acceptPoint(model, solution.values, {
+        solver,
+        status: solution.status,
+        optimal: solution.status === 'optimal',
+        gap: solution.gap,
+        timeMs,
+      });
+      return checked.status === 'error' ? checked : { ...checked, ...reason };
+    }
+    case 'infeasible':
+      return { status: 'infeasible', optimal: false, ...reason, solver, timeMs };
+    case 'error':
+      return {
+        status: 'error',
+        optimal: false,
+        reason: solution.reason ?? `${backendName} failed without a reason`,
+        solver,
+        timeMs,
+      };
+    default:
+      return {
+        status: 'error',
+        optimal: false,
+        reason: `${backendName} returned unknown status ${String(solution.status)}`,
+        solver,
+        timeMs,
+      };
+  }
+}
+
+/** Why a re-checked small-model answer (anything but 'optimal') was not taken. */
+function passedOverBecause(solution: Solution, backendName: string, limit: number): string {
+  const detail = solution.reason !== undefined ? ` (${solution.reason})` : '';
+  switch (solution.status) {
+    case 'infeasible':
+      return `${backendName} reported the model infeasible${detail}, taken as a fault`;
+    case 'timeout':
+      return `${backendName} reached its ${seconds(limit)} s limit${solution.values ? ' with an unproven incumbent' : ''}`;
+    default:
+      return `${backendName} failed${detail}`;
+  }
+}
+
+function joinReasons(...reasons: (string | undefined)[]): string | undefined {
+  const kept = reasons.filter((r): r is string => r !== undefined && r !== '');
+  return kept.length > 0 ? kept.join('; ') : undefined;
+}
+
+function withReason(solution: Solution, reason: string | undefined, timeMs: number): Solution {
+  const { reason: _dropped, ...rest } = solution;
+  return { ...rest, ...(reason !== undefined ? { reason } : {}), timeMs };
+}
+
+export class PortfolioBackend implements SolverBackend {
+  readonly name = PORTFOLIO_NAME;
+  readonly smallVars: number;
+  readonly small: SolverBackend;
+  readonly large: SolverBackend;
+  readonly #smallTimeShare: number;
+  readonly #smallMaxSeconds: number;
+  readonly #graceSeconds: number;
+  /** Backends created here (and so disposed here); injected ones belong to the caller. */
+  readonly #owned: SolverBackend[] = [];
+
+  /** Throws a RangeError for option values outside their domain. */
+  constructor(options: PortfolioBackendOptions = {}) {
+    this.smallVars = options.smallVars ?? DEFAULT_SMALL_VARS;
+    this.#smallTimeShare = options.smallTimeShare ?? 0.5;
+    this.#smallMaxSeconds = options.smallMaxSeconds ?? 1;
+    this.#graceSeconds = options.graceSeconds ?? 1;
+    if (!(Number.isInteger(this.smallVars) && this.smallVars >= 0))
+      throw new RangeError(`smallVars must be a non-negative integer, got ${this.smallVars}`);
+    if (!(this.#smallTimeShare > 0 && this.#smallTimeShare <= 1))
+      throw new RangeError(`smallTimeShare must lie in (0, 1], got ${this.#smallTimeShare}`);
+    if (!(this.#smallMaxSeconds > 0))
+      throw new RangeError(`smallMaxSeconds must be positive, got ${this.#smallMaxSeconds}`);
+    if (!(this.#graceSeconds >= 0))
+      throw new RangeError(`graceSeconds must be non-negative, got ${this.#graceSeconds}`);
+
+    if (options.small) {
+      this.small = options.small;
+    } else {
+      this.small = new LpSolverBackend();
+      this.#owned.push(this.small);
+    }
+    if (options.large) {
+      this.large = options.large;
+    } else {
+      this.large = new HighsBackend();
+      this.#owned.push(this.large);
+    }
+  }
+
+  /** Disposes the backends this portfolio created (injected backends are left to their owner). */
+  dispose(): void {
+    for (const backend of this.#owned) backend.dispose?.();
+  }
+
+  async solve(model: MilpModel, options?: SolveOptions): Promise<Solution> {
+    const start = performance.now();
+    const invalid = validateModel(model);
+    if (invalid) return errorSolution(this.name, start, `invalid model: ${invalid}`);
+    const limit = resolveTimeLimit(options);
+    if (typeof limit === 'string') return errorSolution(this.name, start, limit);
+    if (model.numVars > this.smallVars) return this.#solveLarge(model, limit, start);
+
+    const small = this.small.name;
+    const smallLimit = Math.min(limit * this.#smallTimeShare, this.#smallMaxSeconds);
+    const outcome = await attempt(this.small, model, smallLimit, this.#graceSeconds);
+    let why: string;
+    let incumbent: Solution | undefined;
+    if (outcome.kind === 'answered') {
+      const solver = `${this.name}:${small}`;
+      const checked = recheck(model, outcome.solution, small, solver, elapsedMs(start));
+      if (checked.status === 'optimal') return checked;
+      why = passedOverBecause(checked, small, smallLimit);
+      if (checked.status === 'timeout' && checked.values) incumbent = checked;
+    } else if (outcome.kind === 'threw') {
+      why = `${small} threw: ${outcome.message}`;
+    } else {
+      why = `${small} gave no answer within ${seconds(outcome.seconds)} s`;
+    }
+    const passedOver = `${small} passed over: ${why}`;
+
+    const remaining = Math.max(limit - elapsedMs(start) / 1000, MIN_FALLBACK_SECONDS);
+    const fallback = await this.#solveLarge(model, remaining, start);
+    const timeMs = elapsedMs(start);
+    if (!incumbent || fallback.status === 'optimal')
+      return withReason(fallback, joinReasons(fallback.reason, passedOver), timeMs);
+
+    // The small-model backend left a verified incumbent: keep whichever verified point is better.
+    const large = this.large.name;
+    if (fallback.values !== undefined && fallback.objective! <= incumbent.objective!)
+      return withReason(fallback, joinReasons(fallback.reason, passedOver), timeMs);
+    const fallbackNote =
+      fallback.status === 'timeout'
+        ? fallback.values
+          ? `${large} found no better point`
+          : `${large} found no point in time`
+        : fallback.status === 'infeasible'
+          ? `${large} reported the model infeasible although this point is verified feasible`
+          : `${large} failed${fallback.reason !== undefined ? ` (${fallback.reason})` : ''}`;
+    return withReason(incumbent, joinReasons(incumbent.reason, passedOver, fallbackNote), timeMs);
+  }
+
+  async #solveLarge(model: MilpModel, limit: number, start: number): Promise<Solution> {
+    const large = this.large.name;
+    const solver = `${this.name}:${large}`;
+    const outcome = await attempt(this.large, model, limit, this.#graceSeconds);
+    switch (outcome.kind) {
+      case 'answered':
+        return recheck(model, outcome.solution, large, solver, elapsedMs(start));
+      case 'threw':
+        return errorSolution(solver, start, `${large} threw: ${outcome.message}`);
+      case 'hung':
+        return errorSolution(solver, start, `${large} gave no answer within ${seconds(outcome.seconds)} s`);
+    }
+  }
+}

@@ -1,0 +1,148 @@
+/** Modes of the same compiler: goals, optimal/compress, defensive confirms, several fixes, strict types, limits. */
+import { describe, expect, it } from 'vitest';
+import { repair } from '../src/pipeline/repair.ts';
+import { compress } from '../src/pipeline/compress.ts';
+import { loadCostModel, withWeights } from '../src/cost/presets.ts';
+import { validate } from '../src/validate/validate.ts';
+import { formatStringForm } from '../src/adapters/sequence.ts';
+import type { Catalog } from '../src/domain/types.ts';
+import { AIRPORT_MAPPINGS, GOLD, corrupt, executable, seq, text } from './helpers.ts';
+
+const p = (name: string, required = true) => ({ name, type: 'string' as const, required });
+const o = (path: string) => ({ path, type: 'string' as const });
+/** The HR/travel catalog: hr_bot takes either input (both optional), so w3 can be dropped. */
+const HR: Catalog = {
+  apis: [
+    { name: 'w3', description: 'directory lookup', params: [p('email')], outputs: [o('id')] },
+    { name: 'author_workbench', description: 'papers by author', params: [p('id')], outputs: [o('papers')] },
+    { name: 'hr_bot', description: 'employee record', params: [p('id', false), p('email', false)], outputs: [o('info'), o('id')] },
+    { name: 'concur', description: 'travel request', params: [p('employee_info'), p('travel_justification')], outputs: [o('request_id')] },
+  ],
+};
+const HR_SEQUENCE = `var1 = w3(email="jo@example.com")
+var2 = author_workbench(id="$var1.id$")
+var3 = hr_bot(id="$var1.id$", email="jo@example.com")
+var4 = concur(employee_info="$var3.info$", travel_justification="$var2.papers$")`;
+const INFO_MAP = [{ from: 'info', to: 'employee_info', score: 1 }];
+// Slot-filling switched off (by weight) and re-pointing cheap, so a call that only fed an id can go.
+const HR_COST = withWeights(loadCostModel('compress'), { perCall: 3, slotFill: 20, reassign: 1, moveStep: 1 });
+
+describe('goals and optimal mode', () => {
+  it('a valid sequence meeting its goals in valid mode is valid, with no edits', async () => {
+    const r = await repair(seq(HR_SEQUENCE), HR, { goals: { apis: ['concur'] }, mode: 'valid' });
+    expect(r.status).toBe('valid');
+    expect(r.edits).toEqual([]);
+  });
+
+  it('valid mode inserts a call an API goal requires', async () => {
+    const r = await repair(seq(GOLD), executable, { goals: { apis: ['TripadvisorSearchRestaurants'] }, mode: 'valid' });
+    expect(r.status).toBe('repaired');
+    expect(r.sequence.some((s) => s.name === 'TripadvisorSearchRestaurants')).toBe(true);
+    expect(validate(r.sequence, executable, { pseudoSteps: true }).valid).toBe(true);
+  });
+
+  it('optimal mode with the goal "call concur": w3 goes, hr_bot takes the email and feeds author_workbench', async () => {
+    const r = await repair(seq(HR_SEQUENCE), HR, { goals: { apis: ['concur'] }, mode: 'optimal', cost: HR_COST });
+    expect(text(r.sequence)).toBe(`var3 = hr_bot(email="jo@example.com")
+var2 = author_workbench(id="$var3.id$")
+var4 = concur(employee_info="$var3.info$", travel_justification="$var2.papers$")`);
+    expect(r.edits.map((e) => e.kind).sort()).toEqual(['deleteStep', 'dropParam', 'moveStep', 'reassign']);
+  });
+
+  it('optimal mode with the memory goal "employee_info known": only hr_bot(email) remains', async () => {
+    const r = await repair(seq(HR_SEQUENCE), HR, { goals: { fields: ['employee_info'] }, mode: 'optimal', cost: HR_COST, mappings: INFO_MAP });
+    expect(text(r.sequence)).toBe('var3 = hr_bot(email="jo@example.com")');
+  });
+
+  it('a step goal forces a call with the given values', async () => {
+    const r = await repair(seq(HR_SEQUENCE), HR, { goals: { steps: [{ name: 'w3', arguments: { email: 'al@example.com' } }] }, mode: 'valid' });
+    expect(r.sequence.filter((s) => s.name === 'w3').map((s) => s.arguments.email)).toContain('al@example.com');
+  });
+
+  it('an impossible goal is an error with the reason, not a crash', async () => {
+    const r = await repair(seq(HR_SEQUENCE), HR, { goals: { apis: ['nope'] }, mode: 'valid' });
+    expect(r).toMatchObject({ status: 'error', determination: true });
+    expect(r.reason).toMatch(/nope/);
+  });
+});
+
+describe('compress', () => {
+  it('consolidates the thrashing ReAct trajectory into five calls, origin from New York, destination from Costa Rica', async () => {
+    const react = `var1 = TripadvisorSearchLocation(query="Costa Rica")
+var2 = TripadvisorSearchHotels(geoId="$var1.geoId$", checkIn="2024-12-01", checkOut="2024-12-15")
+var3 = SkyScrapperSearchAirport(query="New York")
+var4 = SkyScrapperSearchAirport(query="Costa Rica")
+var5 = SkyScrapperFlightSearch(originSkyId="$var3.skyId$", destinationSkyId="$var4.skyId$", date="2024-12-01")
+var6 = SkyScrapperSearchAirport(query="New York")
+var7 = SkyScrapperFlightSearch(originEntityId="$var6.entityId$", destinationSkyId="$var4.skyId$", date="2024-12-01")
+var8 = SkyScrapperSearchAirport(query="New York")
+var9 = SkyScrapperFlightSearch(originSkyId="$var8.skyId$", destinationSkyId="$var4.skyId$", originEntityId="$var8.entityId$", date="2024-12-01")`;
+    const r = await compress(seq(react), executable, { mappings: [{ from: 'entityId', to: 'destinationEntityId', score: 1 }] });
+    expect(text(r.sequence)).toBe(`var1 = TripadvisorSearchLocation(query="Costa Rica")
+var2 = TripadvisorSearchHotels(geoId="$var1.geoId$", checkIn="2024-12-01", checkOut="2024-12-15")
+var4 = SkyScrapperSearchAirport(query="Costa Rica")
+var8 = SkyScrapperSearchAirport(query="New York")
+var9 = SkyScrapperFlightSearch(originSkyId="$var8.skyId$", destinationSkyId="$var4.skyId$", originEntityId="$var8.entityId$", date="2024-12-01", destinationEntityId="$var4.entityId$")`);
+    expect(r.isExecutable).toBe(true);
+    expect(r.optimal).toBe(true);
+  });
+
+  it('keeps a gold sequence with an answer step whole', async () => {
+    const r = await compress(seq(GOLD), executable);
+    expect(text(r.sequence)).toBe(GOLD);
+  });
+});
+
+describe('defensive repair', () => {
+  it('adds a confirm only for the value the repair invented (example 12)', async () => {
+    const broken = corrupt(GOLD, 'originSkyId="$var1.skyId$", ', '');
+    const r = await repair(seq(broken), executable, { mappings: AIRPORT_MAPPINGS, defensive: true });
+    const confirms = r.sequence.filter((s) => s.name === 'confirm');
+    expect(confirms).toEqual([{ name: 'confirm', arguments: { originSkyId: '$var1.skyId$' } }]);
+    expect(r.sequence[r.sequence.findIndex((s) => s.name === 'confirm') + 1].name).toBe('SkyScrapperFlightSearch');
+    expect(r.isExecutable).toBe(false);
+    expect(r.edits.map((e) => e.kind).sort()).toEqual(['confirm', 'newMap']);
+  });
+
+  it('confirms values taken from an inserted call', async () => {
+    const r = await repair(seq(corrupt(GOLD, 'var4 = TripadvisorSearchLocation(query="London")\n', '')), executable, { defensive: true });
+    expect(r.sequence.filter((s) => s.name === 'confirm')).toEqual([{ name: 'confirm', arguments: { geoId: '$var4.geoId$' } }]);
+  });
+
+  it('adds nothing to a repair that invents nothing', async () => {
+    const r = await repair(seq(corrupt(GOLD, 'originSkyId=', 'originalSkyId=')), executable, { defensive: true });
+    expect(r.sequence.some((s) => s.name === 'confirm')).toBe(false);
+  });
+});
+
+describe('several fixes', () => {
+  it('--fixes 3 on a made-up parameter: three distinct valid repairs in non-decreasing cost, the first the main one', async () => {
+    const r = await repair(seq(corrupt(GOLD, 'originSkyId=', 'originalSkyId=')), executable, { fixes: 3, mappings: AIRPORT_MAPPINGS });
+    expect(r.fixes).toHaveLength(3);
+    const fixes = r.fixes!;
+    expect(formatStringForm(fixes[0].sequence)).toBe(formatStringForm(r.sequence));
+    expect(new Set(fixes.map((f) => formatStringForm(f.sequence))).size).toBe(3);
+    for (let i = 1; i < fixes.length; i++) expect(fixes[i].cost).toBeGreaterThanOrEqual(fixes[i - 1].cost - 1e-9);
+    for (const f of fixes) expect(validate(f.sequence, executable, { pseudoSteps: true }).valid).toBe(true);
+  });
+});
+
+describe('types and limits', () => {
+  it('strict types: an enum-violating literal is replaced, warn mode only reports it', async () => {
+    const bad = corrupt(GOLD, 'date="2024-08-15")', 'date="2024-08-15", cabinClass="luxury")');
+    const warn = await repair(seq(bad), executable);
+    expect(warn.status).toBe('valid');
+    expect(warn.issues.map((x) => [x.tag, x.severity])).toEqual([['enum_mismatch', 'warning']]);
+    const strict = await repair(seq(bad), executable, { types: 'strict' });
+    expect(strict.status).toBe('repaired');
+    expect(strict.sequence[2].arguments.cabinClass).toBeUndefined();
+    expect(strict.edits.map((e) => e.kind)).toEqual(['dropParam']);
+  });
+
+  it('a model over the size cap is refused with a clear message', async () => {
+    const r = await repair(seq(corrupt(GOLD, 'originSkyId=', 'originalSkyId=')), executable, { maxModelVars: 10 });
+    expect(r.status).toBe('error');
+    expect(r.determination).toBeNull();
+    expect(r.reason).toMatch(/model too large \(\d+ variables > cap 10\)/);
+  });
+});
