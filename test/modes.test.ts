@@ -146,3 +146,29 @@ describe('types and limits', () => {
     expect(r.reason).toMatch(/model too large \(\d+ variables > cap 10\)/);
   });
 });
+
+describe('memory and one call at a time', () => {
+  it('executed calls become memory shaped like their outputs', async () => {
+    const { memoryFromCalls } = await import('../src/pipeline/step.ts');
+    const memory = memoryFromCalls(seq('var1 = SkyScrapperSearchAirport(query="New York")'), executable);
+    expect(memory.var1).toMatchObject({ skyId: null, entityId: null, navigation: { entityId: null } });
+  });
+
+  it('checks call 3 against the memory calls 1 and 2 left, and corrects it', async () => {
+    const { checkStep } = await import('../src/pipeline/step.ts');
+    const executed = seq(GOLD).slice(0, 2);
+    const broken = seq(corrupt(GOLD, 'destinationSkyId="$var2.skyId$"', 'destinationSkyId="$var2.skyayeId$"'))[2];
+    const r = await checkStep(broken, executable, { executed });
+    expect(r.valid).toBe(false);
+    expect(r.corrected).toEqual(seq(GOLD)[2]);
+    expect(r.pending).toEqual([]);
+    const ok = await checkStep(seq(GOLD)[2], executable, { executed });
+    expect(ok.valid).toBe(true);
+  });
+
+  it('a repair reuses a nested field from memory: $var9.datetime.date$', async () => {
+    const memory = { var9: { datetime: { date: '2024-08-15' } } };
+    const r = await repair(seq(corrupt(GOLD, ', date="2024-08-15"', '')), executable, { memory });
+    expect(r.sequence.find((s) => s.name === 'SkyScrapperFlightSearch')!.arguments.date).toBe('$var9.datetime.date$');
+  });
+});

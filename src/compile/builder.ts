@@ -42,13 +42,23 @@ export class ModelBuilder {
 
   /** sum(vars) == rhs */
   equal(vars: readonly number[], rhs: number | readonly number[]): void {
-    if (typeof rhs === 'number') this.row(vars.map((v) => [v, 1] as const), rhs, rhs);
+    if (typeof rhs === 'number')
+      this.row(
+        vars.map((v) => [v, 1] as const),
+        rhs,
+        rhs,
+      );
     else this.row([...vars.map((v) => [v, 1] as const), ...rhs.map((v) => [v, -1] as const)], 0, 0);
   }
 
   /** sum(vars) <= sum(bound) (a constant when `bound` is a number). */
   atMost(vars: readonly number[], bound: number | readonly number[]): void {
-    if (typeof bound === 'number') this.row(vars.map((v) => [v, 1] as const), -Infinity, bound);
+    if (typeof bound === 'number')
+      this.row(
+        vars.map((v) => [v, 1] as const),
+        -Infinity,
+        bound,
+      );
     else this.row([...vars.map((v) => [v, 1] as const), ...bound.map((v) => [v, -1] as const)], -Infinity, 0);
   }
 

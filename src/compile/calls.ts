@@ -41,14 +41,20 @@ function apiChoices(ctx: CompileContext, step: Step): ApiChoice[] {
   return choices;
 }
 
-function labelChoices(ctx: CompileContext, original: string | undefined, orphans: readonly string[], free: boolean): LabelChoice[] {
+function labelChoices(
+  ctx: CompileContext,
+  original: string | undefined,
+  orphans: readonly string[],
+  free: boolean,
+): LabelChoice[] {
   const w = ctx.weights;
   const change = free ? 0 : original === undefined ? w.addLabel : w.relabel;
   const kind = original === undefined ? 'addLabel' : 'relabel';
   const choices: LabelChoice[] = [];
   if (original !== undefined) choices.push({ label: original, v: ctx.variable(0), cost: 0 });
   for (const l of orphans) {
-    if (l !== original) choices.push({ label: l, v: ctx.variable(change, free ? undefined : kind), cost: change });
+    if (l !== original)
+      choices.push({ label: l, v: ctx.variable(change, free ? undefined : kind), cost: change });
   }
   choices.push({ label: null, v: ctx.variable(change, free ? undefined : kind), cost: change });
   return choices;
@@ -69,7 +75,14 @@ export function originalCalls(ctx: CompileContext, orphans: readonly string[]): 
     if (step.name === resultName && i === ctx.steps.length - 1) {
       const v = ctx.variable(0);
       b.equal([v], 1);
-      newCall(ctx, { kind: 'result', origin: i, pos: i, depth: 0, apis: [{ api: null, v, cost: 0 }], labels: [] });
+      newCall(ctx, {
+        kind: 'result',
+        origin: i,
+        pos: i,
+        depth: 0,
+        apis: [{ api: null, v, cost: 0 }],
+        labels: [],
+      });
       return;
     }
     const call = newCall(ctx, {
@@ -196,7 +209,14 @@ function producersFor(ctx: CompileContext, leaf: string): ApiSpec[] {
 }
 
 /** Adds an inserted candidate: `api` at `pos`, labelled with an orphan or a fresh label. */
-export function newInsertedCall(ctx: CompileContext, api: ApiSpec, pos: number, depth: number, need: string, orphans: readonly string[]): Call {
+export function newInsertedCall(
+  ctx: CompileContext,
+  api: ApiSpec,
+  pos: number,
+  depth: number,
+  need: string,
+  orphans: readonly string[],
+): Call {
   const cost = ctx.weights.insertCall + ctx.weights.perCall;
   const call = newCall(ctx, {
     kind: 'inserted',
@@ -216,10 +236,17 @@ export function newInsertedCall(ctx: CompileContext, api: ApiSpec, pos: number, 
  * catalog APIs that output the needed field, placed just before the first consumer; their own needs recurse
  * up to `insertDepth`.
  */
-export function insertedCalls(ctx: CompileContext, orphans: readonly string[], seeds: readonly Need[] = []): void {
+export function insertedCalls(
+  ctx: CompileContext,
+  orphans: readonly string[],
+  seeds: readonly Need[] = [],
+): void {
   if (ctx.options.allowInsert === false && seeds.length === 0) return;
   const placed = new Map<string, number>(); // api name -> position
-  const queue = [...seeds, ...(ctx.options.allowInsert === false ? [] : ctx.calls.flatMap((c) => needsOf(ctx, c)))];
+  const queue = [
+    ...seeds,
+    ...(ctx.options.allowInsert === false ? [] : ctx.calls.flatMap((c) => needsOf(ctx, c))),
+  ];
   let count = 0;
   while (queue.length > 0 && count < ctx.cost.insertLimit) {
     const need = queue.shift()!;

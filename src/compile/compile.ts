@@ -20,9 +20,18 @@ export interface Compiled {
   readonly plan: Plan;
 }
 
-export function compile(steps: Sequence, catalog: Catalog, cost: CostModel, options: CompileOptions = {}): Compiled {
+export function compile(
+  steps: Sequence,
+  catalog: Catalog,
+  cost: CostModel,
+  options: CompileOptions = {},
+): Compiled {
   const mode = options.mode ?? (options.goals ? 'valid' : 'sound');
-  const ctx = new CompileContext(steps, catalog, cost, { ...options, mode, goals: mode === 'sound' ? undefined : options.goals });
+  const ctx = new CompileContext(steps, catalog, cost, {
+    ...options,
+    mode,
+    goals: mode === 'sound' ? undefined : options.goals,
+  });
   const { produced, orphans } = labelFacts(ctx);
   originalCalls(ctx, orphans);
   insertedCalls(ctx, orphans, goalCandidates(ctx, orphans));

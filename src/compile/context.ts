@@ -39,7 +39,8 @@ export class CompileContext {
   ) {
     this.index = indexCatalog(catalog);
     const w = cost.weights;
-    this.weights = options.mode === 'optimal' ? { ...w, perCall: w.perCall > 0 ? w.perCall : 2, deleteStep: 0 } : w;
+    this.weights =
+      options.mode === 'optimal' ? { ...w, perCall: w.perCall > 0 ? w.perCall : 2, deleteStep: 0 } : w;
     this.memory = options.memory ?? {};
     for (const m of options.mappings ?? []) {
       let list = this.mappingsTo.get(m.to);

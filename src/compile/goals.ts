@@ -19,16 +19,21 @@ function endPosition(ctx: CompileContext): number {
 }
 
 /** Field names that satisfy a field goal: the field itself or an output mapped onto it. */
-const namesFor = (ctx: CompileContext, field: string) => new Set([field, ...ctx.mappedFrom(field).map((m) => m.from)]);
+const namesFor = (ctx: CompileContext, field: string) =>
+  new Set([field, ...ctx.mappedFrom(field).map((m) => m.from)]);
 
 const fieldOutputs = (ctx: CompileContext, call: Call, field: string) => {
   const names = namesFor(ctx, field);
-  return call.apis.filter((a) => a.api?.outputs?.some((f) => f.path === field || names.has(leafOf(f.path)))).map((a) => a.v);
+  return call.apis
+    .filter((a) => a.api?.outputs?.some((f) => f.path === field || names.has(leafOf(f.path))))
+    .map((a) => a.v);
 };
 
 const inMemory = (ctx: CompileContext, field: string) => {
   const names = namesFor(ctx, field);
-  return Object.values(ctx.memory).some((v) => memoryPaths(v as Json).some((p) => p === field || names.has(leafOf(p))));
+  return Object.values(ctx.memory).some((v) =>
+    memoryPaths(v as Json).some((p) => p === field || names.has(leafOf(p))),
+  );
 };
 
 /** Inserts candidates for goal APIs no call can run; returns the needs (goal fields) for insertion. */
@@ -39,9 +44,14 @@ export function goalCandidates(ctx: CompileContext, orphans: readonly string[]):
   const same = (a: Json, b: Json) => JSON.stringify(a) === JSON.stringify(b);
   // A step goal no input step already meets (same API, same literal values) gets a call of its own.
   const unmet = (goals.steps ?? []).filter(
-    (g) => !ctx.steps.some((s) => s.name === g.name && Object.entries(g.arguments).every(([k, v]) => same(s.arguments[k], v))),
+    (g) =>
+      !ctx.steps.some(
+        (s) => s.name === g.name && Object.entries(g.arguments).every(([k, v]) => same(s.arguments[k], v)),
+      ),
   );
-  const missing = (goals.apis ?? []).filter((name) => !ctx.calls.some((c) => c.apis.some((a) => a.api?.name === name)));
+  const missing = (goals.apis ?? []).filter(
+    (name) => !ctx.calls.some((c) => c.apis.some((a) => a.api?.name === name)),
+  );
   for (const name of [...new Set(missing), ...unmet.map((g) => g.name)]) {
     const api = ctx.index.byName.get(name);
     if (!api) throw new GoalError(`goal API ${JSON.stringify(name)} is not in the catalog`);
@@ -60,13 +70,21 @@ export function goalRows(ctx: CompileContext): void {
   for (const name of goals.apis ?? []) {
     const vars = ctx.calls.flatMap((c) => c.apis.filter((a) => a.api?.name === name).map((a) => a.v));
     if (vars.length === 0) throw new GoalError(`no call can run ${name}`);
-    b.row(vars.map((v) => [v, 1] as const), 1, Infinity);
+    b.row(
+      vars.map((v) => [v, 1] as const),
+      1,
+      Infinity,
+    );
   }
   for (const field of goals.fields ?? []) {
     if (inMemory(ctx, field)) continue;
     const vars = ctx.calls.flatMap((c) => fieldOutputs(ctx, c, field));
     if (vars.length === 0) throw new GoalError(`no call in the catalog outputs ${field}`);
-    b.row(vars.map((v) => [v, 1] as const), 1, Infinity);
+    b.row(
+      vars.map((v) => [v, 1] as const),
+      1,
+      Infinity,
+    );
   }
   for (const goal of goals.steps ?? []) {
     const met: number[] = [];
@@ -85,11 +103,20 @@ export function goalRows(ctx: CompileContext): void {
       });
     }
     if (met.length === 0) throw new GoalError(`no call can be ${goal.name} with the given values`);
-    b.row(met.map((v) => [v, 1] as const), 1, Infinity);
+    b.row(
+      met.map((v) => [v, 1] as const),
+      1,
+      Infinity,
+    );
   }
 }
 
-function yields(ctx: CompileContext, call: Call, source: Call['params'][number]['sources'][number], value: Json): boolean {
+function yields(
+  ctx: CompileContext,
+  call: Call,
+  source: Call['params'][number]['sources'][number],
+  value: Json,
+): boolean {
   const same = (a: Json) => JSON.stringify(a) === JSON.stringify(value);
   if (source.kind === 'literal') return same(source.value);
   if (source.kind === 'arg') return call.origin >= 0 && same(ctx.steps[call.origin].arguments[source.arg]);
@@ -99,7 +126,8 @@ function yields(ctx: CompileContext, call: Call, source: Call['params'][number][
 /** Literal values a goal asks for, by API and parameter (offered as zero-cost sources to inserted calls). */
 export function goalValue(ctx: CompileContext, api: string, param: string): Json | undefined {
   for (const goal of ctx.options.goals?.steps ?? []) {
-    if (goal.name === api && Object.prototype.hasOwnProperty.call(goal.arguments, param)) return goal.arguments[param];
+    if (goal.name === api && Object.prototype.hasOwnProperty.call(goal.arguments, param))
+      return goal.arguments[param];
   }
   return undefined;
 }

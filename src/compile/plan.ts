@@ -38,7 +38,13 @@ export type Source =
       readonly path: readonly PathSegment[];
       readonly mapped: boolean;
     }
-  | { readonly kind: 'literal'; readonly v: number; readonly cost: number; readonly value: Json; readonly fromStep: number }
+  | {
+      readonly kind: 'literal';
+      readonly v: number;
+      readonly cost: number;
+      readonly value: Json;
+      readonly fromStep: number;
+    }
   | { readonly kind: 'ask'; readonly v: number; readonly cost: number };
 
 export interface ParamPlan {

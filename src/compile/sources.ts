@@ -3,7 +3,7 @@
  * output (same name or mapped), memory, a literal reused from the sequence, or `ask`.
  */
 import type { Json, ParamSpec, PathSegment, Step } from '../domain/types.ts';
-import { leafOf } from '../index/catalog-index.ts';
+import { leafOf, outputsByLeaf } from '../index/catalog-index.ts';
 import { role, similarity, tieDistance } from '../similarity/names.ts';
 import { DEFAULT_RESULT_NAME, isLiteral } from '../validate/validate.ts';
 import { literalMismatch } from '../validate/literals.ts';
@@ -123,34 +123,45 @@ function fillSources(ctx: CompileContext, call: Call, p: ParamSpec, step: Step |
   const w = ctx.weights;
   const tie = w.tieBreak;
   const feeds = siblingFeeds(step);
-  const candidates: { cost: number; make: (v: number) => Source; rows?: (v: number) => void; kind: 'reassign' | 'newMap' | 'fromMemory' | 'reuseLiteral' }[] = [];
+  const candidates: {
+    cost: number;
+    make: (v: number) => Source;
+    rows?: (v: number) => void;
+    kind: 'reassign' | 'newMap' | 'fromMemory' | 'reuseLiteral';
+  }[] = [];
   const mapped = new Map(ctx.mappedFrom(p.name).map((m) => [m.from, m.score]));
   const fieldCost = (leaf: string): { cost: number; mapped: boolean } | null => {
     if (leaf === p.name) return { cost: w.reassign, mapped: false };
     const score = mapped.get(leaf);
     return score === undefined ? null : { cost: w.newMap * (2 - score), mapped: true };
   };
+  const names = [p.name, ...mapped.keys()];
   for (const j of ctx.before(call.pos)) {
     const seen = new Set<string>();
     for (const choice of j.apis) {
-      for (const f of choice.api?.outputs ?? []) {
-        const fc = fieldCost(leafOf(f.path));
-        if (!fc || seen.has(f.path)) continue;
-        seen.add(f.path);
-        const path = segments(f.path);
-        const label = originalLabel(ctx, j);
-        const depth = path.length - 1;
-        if (ctx.options.strictTypes && !typesCompatible(f.type, p.type)) continue;
-        const cost = fc.cost + tie * (affinity(p.name, label, feeds) + 0.1 * depth + 0.1 * tieDistance(p.name, label));
-        candidates.push({
-          cost,
-          kind: fc.mapped ? 'newMap' : 'reassign',
-          make: (v) => ({ kind: 'output', v, cost, call: j.id, path, mapped: fc.mapped }),
-          rows: (v) => {
-            ctx.builder.atMost([v], ctx.provides(j, path));
-            ctx.builder.atMost([v], ctx.labelled(j));
-          },
-        });
+      if (!choice.api) continue;
+      const byLeaf = outputsByLeaf(choice.api);
+      for (const name of names) {
+        for (const f of byLeaf.get(name) ?? []) {
+          const fc = fieldCost(name);
+          if (!fc || seen.has(f.path)) continue;
+          seen.add(f.path);
+          if (ctx.options.strictTypes && !typesCompatible(f.type, p.type)) continue;
+          const path = segments(f.path);
+          const label = originalLabel(ctx, j);
+          const depth = path.length - 1;
+          const cost =
+            fc.cost + tie * (affinity(p.name, label, feeds) + 0.1 * depth + 0.1 * tieDistance(p.name, label));
+          candidates.push({
+            cost,
+            kind: fc.mapped ? 'newMap' : 'reassign',
+            make: (v) => ({ kind: 'output', v, cost, call: j.id, path, mapped: fc.mapped }),
+            rows: (v) => {
+              ctx.builder.atMost([v], ctx.provides(j, path));
+              ctx.builder.atMost([v], ctx.labelled(j));
+            },
+          });
+        }
       }
     }
   }
@@ -161,7 +172,11 @@ function fillSources(ctx: CompileContext, call: Call, p: ParamSpec, step: Step |
       const path = segments(mp);
       const extra = fc.mapped ? fc.cost - w.newMap : 0;
       const cost = w.fromMemory + extra + tie * (affinity(p.name, label, feeds) + 0.1 * (path.length - 1));
-      candidates.push({ cost, kind: 'fromMemory', make: (v) => ({ kind: 'memory', v, cost, label, path, mapped: fc.mapped }) });
+      candidates.push({
+        cost,
+        kind: 'fromMemory',
+        make: (v) => ({ kind: 'memory', v, cost, label, path, mapped: fc.mapped }),
+      });
     }
   }
   const literals = new Set<string>();
@@ -173,7 +188,11 @@ function fillSources(ctx: CompileContext, call: Call, p: ParamSpec, step: Step |
     literals.add(JSON.stringify(value));
     const distance = Math.abs(call.pos - k) / Math.max(ctx.steps.length, 1);
     const cost = w.reuseLiteral + tie * distance;
-    candidates.push({ cost, kind: 'reuseLiteral', make: (v) => ({ kind: 'literal', v, cost, value, fromStep: k }) });
+    candidates.push({
+      cost,
+      kind: 'reuseLiteral',
+      make: (v) => ({ kind: 'literal', v, cost, value, fromStep: k }),
+    });
   });
   candidates.sort((a, b) => a.cost - b.cost);
   const sources: Source[] = candidates.slice(0, 12).map((c) => {

@@ -3,7 +3,7 @@
  * reassigned to another output (same field of another label, or another field of the same label).
  */
 import type { Json } from '../domain/types.ts';
-import { leafOf } from '../index/catalog-index.ts';
+import { leafOf, outputsByLeaf } from '../index/catalog-index.ts';
 import { normalisePath, referenceSites } from '../reference/parse.ts';
 import { similarity, tieDistance } from '../similarity/names.ts';
 import { memoryPaths, memoryProvides } from '../validate/outputs.ts';
@@ -13,7 +13,13 @@ import { originalLabel, segments } from './sources.ts';
 
 const MAX_REASSIGN = 8;
 
-export function tokenPlans(ctx: CompileContext, call: Call, arg: string, value: Json, uses: readonly number[]): void {
+export function tokenPlans(
+  ctx: CompileContext,
+  call: Call,
+  arg: string,
+  value: Json,
+  uses: readonly number[],
+): void {
   const b = ctx.builder;
   const earlier = ctx.before(call.pos);
   for (const site of referenceSites(arg, value)) {
@@ -60,24 +66,37 @@ function reassignments(
   const found: { cost: number; call: number | null; memoryLabel?: string; path: string }[] = [];
   // How close a field is to the broken one: the same path, or a leaf close to the broken leaf or the argument.
   // A different path with the same leaf (`navigation.skyId` for `skyId`) ranks just below the same path.
+  const byLeaf = new Map<string, number>();
+  const leafCloseness = (other: string): number => {
+    let c = byLeaf.get(other);
+    if (c === undefined) {
+      c = 0.95 * Math.max(similarity(other, leaf), other === arg ? 1 : similarity(other, arg) * 0.9);
+      byLeaf.set(other, c);
+    }
+    return c;
+  };
   const closeness = (path: string): number =>
-    path === norm
-      ? 1
-      : 0.95 * Math.max(similarity(leafOf(path), leaf), leafOf(path) === arg ? 1 : similarity(leafOf(path), arg) * 0.9) -
-        0.01 * (path.split(/\.|\[\]/).length - 1);
+    path === norm ? 1 : leafCloseness(leafOf(path)) - 0.01 * (path.split(/\.|\[\]/).length - 1);
   for (const j of earlier) {
     const sameLabel = originalLabel(ctx, j) === label;
     const seen = new Set<string>();
     for (const choice of j.apis) {
-      for (const f of choice.api?.outputs ?? []) {
-        if (seen.has(f.path)) continue;
-        seen.add(f.path);
-        if (sameLabel && f.path === norm) continue; // that is a keep
-        const close = closeness(f.path);
-        if (close < min) continue;
-        // Same label, other field first; then the same field under the closest other label.
-        const tie = sameLabel ? 0.5 * (1 - close) : 0.5 + 0.5 * tieDistance(label, originalLabel(ctx, j)) + (1 - close);
-        found.push({ cost: w.reassign + w.tieBreak * tie, call: j.id, path: f.path });
+      if (!choice.api) continue;
+      for (const [other, fields] of outputsByLeaf(choice.api)) {
+        // Cheap filter first: the leaf must be close enough before any path is looked at.
+        if (leafCloseness(other) < min - 0.05 && !fields.some((f) => f.path === norm)) continue;
+        for (const f of fields) {
+          if (seen.has(f.path)) continue;
+          seen.add(f.path);
+          if (sameLabel && f.path === norm) continue; // that is a keep
+          const close = closeness(f.path);
+          if (close < min) continue;
+          // Same label, other field first; then the same field under the closest other label.
+          const tie = sameLabel
+            ? 0.5 * (1 - close)
+            : 0.5 + 0.5 * tieDistance(label, originalLabel(ctx, j)) + (1 - close);
+          found.push({ cost: w.reassign + w.tieBreak * tie, call: j.id, path: f.path });
+        }
       }
     }
   }

@@ -20,6 +20,23 @@ export interface CatalogIndex {
 }
 
 const cache = new WeakMap<Catalog, CatalogIndex>();
+const byLeaf = new WeakMap<ApiSpec, Map<string, OutputField[]>>();
+
+/** An API's output fields grouped by leaf name (built once per API). */
+export function outputsByLeaf(api: ApiSpec): Map<string, OutputField[]> {
+  let index = byLeaf.get(api);
+  if (!index) {
+    index = new Map();
+    for (const f of api.outputs ?? []) {
+      const leaf = leafOf(f.path);
+      const list = index.get(leaf);
+      if (list) list.push(f);
+      else index.set(leaf, [f]);
+    }
+    byLeaf.set(api, index);
+  }
+  return index;
+}
 
 /** Last key of a normalised path: `navigation.entityId` -> `entityId`, `author[].id` -> `id`. */
 const leaves = new Map<string, string>();

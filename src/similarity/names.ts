@@ -106,7 +106,13 @@ export function trigrams(name: string): string[] {
 }
 
 /** The first word of a multi-word name (`origin` in `originSkyId`), used to match sibling roles. */
+const roles = new Map<string, string | undefined>();
+
 export function role(name: string): string | undefined {
+  if (roles.has(name)) return roles.get(name);
   const w = words(name);
-  return w.length > 1 ? w[0] : undefined;
+  const r = w.length > 1 ? w[0] : undefined;
+  if (roles.size > 100_000) roles.clear();
+  roles.set(name, r);
+  return r;
 }

@@ -1,0 +1,15 @@
+/** `refract mcp`: the MCP server (validate, fix, compress) over standard input/output. */
+import type { Command } from 'commander';
+import { loadCatalog } from '../adapters/catalog.ts';
+import { serveStdio } from '../mcp/server.ts';
+
+export function registerMcp(program: Command): void {
+  program
+    .command('mcp')
+    .description('serve the validate, fix and compress tools over MCP (stdio)')
+    .option('-c, --catalog <file>', 'default tool catalog for calls that pass none')
+    .action(async (flags: { catalog?: string }) => {
+      const catalog = flags.catalog ? loadCatalog(flags.catalog) : undefined;
+      await serveStdio({ catalog });
+    });
+}

@@ -1,0 +1,119 @@
+/** `refract serve`: the HTTP API (src/server/) on a host and port, until SIGTERM or SIGINT. */
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { parseCatalog } from '../adapters/catalog.ts';
+import { InputError } from '../adapters/errors.ts';
+import { buildServer, SERVER_DEFAULTS, type ServerOptions } from '../server/app.ts';
+import { checkCatalogName } from '../server/catalogs.ts';
+import { collect, integer, oneOf, seconds } from './flags.ts';
+
+interface ServeFlags {
+  host: string;
+  port: string;
+  token?: string;
+  workers?: string;
+  catalogDir?: string;
+  catalog?: string[];
+  bodyLimit: string;
+  maxInflight: string;
+  requestTimeout: string;
+  logLevel: string;
+}
+
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Bytes: `1048576`, `512k`, `1m` (binary units). */
+export function byteSize(flag: string, value: string): number {
+  const m = /^\s*(\d+)\s*([km]?)i?b?\s*$/i.exec(value);
+  const n = m ? Number(m[1]) * (m[2].toLowerCase() === 'm' ? 1 << 20 : m[2].toLowerCase() === 'k' ? 1 << 10 : 1) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > 1 << 30) {
+    throw new InputError(flag, `expected a size in bytes (1 to 1g, e.g. 1048576, 512k, 1m), received ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+/** `name=file` → [name, catalog JSON]. */
+function catalogFlag(value: string): [string, unknown] {
+  const at = value.indexOf('=');
+  if (at < 1) throw new InputError('--catalog', `expected name=file, received ${JSON.stringify(value)}`);
+  const name = checkCatalogName(value.slice(0, at), '--catalog');
+  const file = value.slice(at + 1);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new InputError('--catalog', `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new InputError('--catalog', `${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  try {
+    parseCatalog(json);
+  } catch (error) {
+    throw error instanceof InputError ? error.from(file) : error;
+  }
+  return [name, json];
+}
+
+export function serveOptions(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env): ServerOptions {
+  const token = flags.token ?? env.REFRACT_TOKEN;
+  if (token !== undefined && token.trim() === '') throw new InputError('--token', 'must not be empty');
+  return {
+    token,
+    workers: flags.workers === undefined ? undefined : integer('--workers', flags.workers, 1, 256),
+    catalogDir: flags.catalogDir,
+    catalogs: Object.fromEntries((flags.catalog ?? []).map(catalogFlag)),
+    bodyLimit: byteSize('--body-limit', flags.bodyLimit),
+    maxInflight: integer('--max-inflight', flags.maxInflight, 1, 1_000_000),
+    requestTimeoutMs: seconds('--request-timeout', flags.requestTimeout) * 1000,
+    logLevel: oneOf('--log-level', flags.logLevel, LEVELS),
+  };
+}
+
+export function registerServe(program: Command): Command {
+  return program
+    .command('serve')
+    .description('serve the HTTP API: /v1/validate, /v1/fix, /v1/compress, /v1/loop, /v1/catalogs, /openapi.json')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port (0 = any free port)', '8080')
+    .option('--token <token>', 'bearer token required on every route but /v1/health (or env REFRACT_TOKEN)')
+    .option('--workers <n>', 'solve worker threads (default: number of cores)')
+    .option('--catalog-dir <dir>', 'persist registered catalogs here and load them at start-up')
+    .option('--catalog <name=file>', 'register a catalog at start-up (repeatable)', collect)
+    .option('--body-limit <bytes>', 'largest request body (e.g. 1m, 512k)', String(SERVER_DEFAULTS.bodyLimit))
+    .option('--max-inflight <n>', 'most solve requests running or queued; more get 503', String(SERVER_DEFAULTS.maxInflight))
+    .option('--request-timeout <seconds>', 'time limit of one request', String(SERVER_DEFAULTS.requestTimeoutMs / 1000))
+    .option('--log-level <level>', LEVELS.join(' | '), 'info')
+    .action(async (flags: ServeFlags) => {
+      const options = serveOptions(flags);
+      const port = integer('--port', flags.port, 0, 65_535);
+      const app = buildServer(options);
+      await app.listen({ host: flags.host, port });
+      let stopping = false;
+      const stop = (signal: string) => {
+        if (stopping) {
+          app.log.warn({ signal }, 'second signal: exiting now');
+          process.exit(1);
+        }
+        stopping = true;
+        app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+        // A request still running after its own time limit is cut off.
+        setTimeout(() => process.exit(1), (options.requestTimeoutMs ?? 30_000) + 5_000).unref();
+        app.close().then(
+          () => {
+            app.log.info('stopped');
+            process.exit(0);
+          },
+          (error: unknown) => {
+            app.log.error({ err: error }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
+      };
+      process.on('SIGTERM', () => stop('SIGTERM'));
+      process.on('SIGINT', () => stop('SIGINT'));
+    });
+}
