@@ -70,7 +70,7 @@ function reassignments(
   const leafCloseness = (other: string): number => {
     let c = byLeaf.get(other);
     if (c === undefined) {
-      c = 0.95 * Math.max(similarity(other, leaf), other === arg ? 1 : similarity(other, arg) * 0.9);
+      c = 0.95 * Math.max(similarity(other, leaf), other === arg ? 0.9 : similarity(other, arg) * 0.85);
       byLeaf.set(other, c);
     }
     return c;

@@ -26,10 +26,11 @@ export function diffSequences(before: Sequence, after: Sequence): string {
     if (i < n && j < m && a[i] === b[j]) {
       lines.push(`  ${a[i++]}`);
       j++;
-    } else if (j < m && (i >= n || lcs[i][j + 1] >= lcs[i + 1][j])) {
-      lines.push(`${pseudo(after[j]) ? '?' : '+'} ${b[j++]}`);
-    } else {
+    } else if (i < n && (j >= m || lcs[i + 1][j] >= lcs[i][j + 1])) {
+      // Removed lines first, then what replaces them.
       lines.push(`- ${a[i++]}`);
+    } else {
+      lines.push(`${pseudo(after[j]) ? '?' : '+'} ${b[j++]}`);
     }
   }
   return lines.join('\n');

@@ -1,0 +1,65 @@
+/** Cost models: presets, overrides, validation, and the documented effect of changing weights. */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadCostModel, parseCostModel, parseWeightFlags, presetNames, withWeights } from '../src/cost/presets.ts';
+import { InputError } from '../src/adapters/errors.ts';
+import { repair } from '../src/pipeline/repair.ts';
+import { AIRPORT_MAPPINGS, executable, seq } from './helpers.ts';
+
+const MADE_UP = readFileSync('samples/made-up-parameter.txt', 'utf8');
+const WRONG_LABEL = readFileSync('samples/wrong-label.txt', 'utf8');
+
+describe('cost models', () => {
+  it('ships the presets the docs name, all valid', () => {
+    expect(presetNames()).toEqual(['allow-deletes', 'compress', 'default', 'prefer-maps', 'prefer-slot-fill']);
+    for (const name of presetNames()) expect(loadCostModel(name).name).toBe(name);
+  });
+
+  it('loads a model from a path and rejects unknown names with the list of presets', () => {
+    expect(loadCostModel('models/prefer-maps.json').weights.newMap).toBe(0.5);
+    expect(() => loadCostModel('nope')).toThrow(/no preset or file named "nope" \(presets: allow-deletes/);
+  });
+
+  it('rejects bad models and bad overrides naming the field', () => {
+    const model = loadCostModel('default');
+    expect(() => parseCostModel({ ...model, weights: { ...model.weights, slotFill: -1 } })).toThrow(/costModel\.weights\.slotFill/);
+    expect(() => withWeights(model, { sloFill: 1 })).toThrow(InputError);
+    expect(() => withWeights(model, { sloFill: 1 })).toThrow(/weight\.sloFill/);
+    expect(() => parseWeightFlags(['slotFill=abc'])).toThrow(/expected name=number/);
+    expect(parseWeightFlags(['slotFill=1', 'newMap=0.5'])).toEqual({ slotFill: 1, newMap: 0.5 });
+  });
+
+  it('overrides leave the preset itself untouched', () => {
+    const model = loadCostModel('default');
+    const changed = withWeights(model, { slotFill: 1 });
+    expect(changed.weights.slotFill).toBe(1);
+    expect(loadCostModel('default').weights.slotFill).toBe(4);
+  });
+
+  it('docs/cost-model.md holds the current weight table', () => {
+    const table = execFileSync('npx', ['tsx', 'scripts/weights-table.ts'], { encoding: 'utf8' }).trim();
+    expect(readFileSync('docs/cost-model.md', 'utf8')).toContain(table);
+  });
+});
+
+describe('the documented worked examples', () => {
+  it('a wrong label: relabel by default, delete under allow-deletes', async () => {
+    const byDefault = await repair(seq(WRONG_LABEL), executable);
+    expect(byDefault.edits.map((e) => e.kind)).toEqual(['relabel']);
+    const deletes = await repair(seq(WRONG_LABEL), executable, { cost: loadCostModel('allow-deletes') });
+    expect(deletes.edits.map((e) => e.kind)).toEqual(['deleteStep', 'reassign', 'reassign']);
+    expect(deletes.sequence[1].arguments).toMatchObject({ destinationSkyId: '$var1.skyId$', destinationEntityId: '$var1.entityId$' });
+  });
+
+  it('a made-up parameter: rename, then ask when renames cost 6, then map when a mapping exists', async () => {
+    const renamed = await repair(seq(MADE_UP), executable);
+    expect(renamed.edits.map((e) => e.kind)).toEqual(['renameParam']);
+    const cost = withWeights(loadCostModel('default'), { renameParam: 6 });
+    const asked = await repair(seq(MADE_UP), executable, { cost });
+    expect(asked.edits.map((e) => e.kind)).toEqual(['dropParam', 'slotFill']);
+    const mapped = await repair(seq(MADE_UP), executable, { cost, mappings: AIRPORT_MAPPINGS });
+    expect(mapped.edits.map((e) => e.kind)).toEqual(['dropParam', 'newMap']);
+    expect(mapped.sequence[2].arguments.originSkyId).toBe('$var1.skyId$');
+  });
+});
