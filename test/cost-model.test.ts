@@ -2,7 +2,13 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadCostModel, parseCostModel, parseWeightFlags, presetNames, withWeights } from '../src/cost/presets.ts';
+import {
+  loadCostModel,
+  parseCostModel,
+  parseWeightFlags,
+  presetNames,
+  withWeights,
+} from '../src/cost/presets.ts';
 import { InputError } from '../src/adapters/errors.ts';
 import { repair } from '../src/pipeline/repair.ts';
 import { AIRPORT_MAPPINGS, executable, seq } from './helpers.ts';
@@ -12,7 +18,13 @@ const WRONG_LABEL = readFileSync('samples/wrong-label.txt', 'utf8');
 
 describe('cost models', () => {
   it('ships the presets the docs name, all valid', () => {
-    expect(presetNames()).toEqual(['allow-deletes', 'compress', 'default', 'prefer-maps', 'prefer-slot-fill']);
+    expect(presetNames()).toEqual([
+      'allow-deletes',
+      'compress',
+      'default',
+      'prefer-maps',
+      'prefer-slot-fill',
+    ]);
     for (const name of presetNames()) expect(loadCostModel(name).name).toBe(name);
   });
 
@@ -23,7 +35,9 @@ describe('cost models', () => {
 
   it('rejects bad models and bad overrides naming the field', () => {
     const model = loadCostModel('default');
-    expect(() => parseCostModel({ ...model, weights: { ...model.weights, slotFill: -1 } })).toThrow(/costModel\.weights\.slotFill/);
+    expect(() => parseCostModel({ ...model, weights: { ...model.weights, slotFill: -1 } })).toThrow(
+      /costModel\.weights\.slotFill/,
+    );
     expect(() => withWeights(model, { sloFill: 1 })).toThrow(InputError);
     expect(() => withWeights(model, { sloFill: 1 })).toThrow(/weight\.sloFill/);
     expect(() => parseWeightFlags(['slotFill=abc'])).toThrow(/expected name=number/);
@@ -49,7 +63,10 @@ describe('the documented worked examples', () => {
     expect(byDefault.edits.map((e) => e.kind)).toEqual(['relabel']);
     const deletes = await repair(seq(WRONG_LABEL), executable, { cost: loadCostModel('allow-deletes') });
     expect(deletes.edits.map((e) => e.kind)).toEqual(['deleteStep', 'reassign', 'reassign']);
-    expect(deletes.sequence[1].arguments).toMatchObject({ destinationSkyId: '$var1.skyId$', destinationEntityId: '$var1.entityId$' });
+    expect(deletes.sequence[1].arguments).toMatchObject({
+      destinationSkyId: '$var1.skyId$',
+      destinationEntityId: '$var1.entityId$',
+    });
   });
 
   it('a made-up parameter: rename, then ask when renames cost 6, then map when a mapping exists', async () => {

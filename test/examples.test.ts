@@ -18,7 +18,9 @@ async function fix(broken: string, options: RepairOptions = {}) {
   expect(result.status).toBe('repaired');
   expect(result.determination).toBe(false);
   expect(result.optimal).toBe(true);
-  expect(validate(result.sequence, executable, { pseudoSteps: true, memory: options.memory }).valid).toBe(true);
+  expect(validate(result.sequence, executable, { pseudoSteps: true, memory: options.memory }).valid).toBe(
+    true,
+  );
   return result;
 }
 
@@ -31,7 +33,9 @@ describe('worked examples on the NESTFUL executable catalog', () => {
   it('1: misspelt API is renamed in place, order kept', async () => {
     const r = await fix(corrupt(GOLD, 'SkyScrapperFlightSearch', 'SkyCrapperFlightSearch'));
     expect(text(r.sequence)).toBe(GOLD);
-    expect(r.edits.map((e) => [e.kind, e.from, e.to])).toEqual([['renameApi', 'SkyCrapperFlightSearch', 'SkyScrapperFlightSearch']]);
+    expect(r.edits.map((e) => [e.kind, e.from, e.to])).toEqual([
+      ['renameApi', 'SkyCrapperFlightSearch', 'SkyScrapperFlightSearch'],
+    ]);
   });
 
   it('2: a wrong label is relabelled, no duplicate call', async () => {
@@ -49,7 +53,11 @@ describe('worked examples on the NESTFUL executable catalog', () => {
   it('4: a missing parameter is asked for by default, mapped with mappings, asked under prefer-slot-fill', async () => {
     const broken = corrupt(GOLD, 'originSkyId="$var1.skyId$", ', '');
     const asked = await fix(broken);
-    expect(asked.sequence[2]).toEqual({ name: 'ask', arguments: { slot: 'originSkyId' }, label: 'originSkyId' });
+    expect(asked.sequence[2]).toEqual({
+      name: 'ask',
+      arguments: { slot: 'originSkyId' },
+      label: 'originSkyId',
+    });
     expect(asked.sequence[3].arguments.originSkyId).toBe('$originSkyId$');
     expect(asked.isExecutable).toBe(false);
     const mapped = await fix(broken, { mappings: AIRPORT_MAPPINGS });
@@ -63,13 +71,17 @@ describe('worked examples on the NESTFUL executable catalog', () => {
   it('5: a misnamed parameter is renamed, its value kept', async () => {
     const r = await fix(corrupt(GOLD, 'originSkyId=', 'originalSkyId='));
     expect(text(r.sequence)).toBe(GOLD);
-    expect(r.edits.map((e) => [e.kind, e.from, e.to])).toEqual([['renameParam', 'originalSkyId', 'originSkyId']]);
+    expect(r.edits.map((e) => [e.kind, e.from, e.to])).toEqual([
+      ['renameParam', 'originalSkyId', 'originSkyId'],
+    ]);
   });
 
   it('6: a reference to a made-up label goes to the closest label with that field', async () => {
     const r = await fix(corrupt(GOLD, '$var2.skyId$', '$var20.skyId$'));
     expect(text(r.sequence)).toBe(GOLD);
-    expect(r.edits.map((e) => [e.kind, e.from, e.to])).toEqual([['reassign', '$var20.skyId$', '$var2.skyId$']]);
+    expect(r.edits.map((e) => [e.kind, e.from, e.to])).toEqual([
+      ['reassign', '$var20.skyId$', '$var2.skyId$'],
+    ]);
   });
 
   it('7: a reference to a made-up field goes to the closest field of the same label', async () => {
@@ -99,7 +111,9 @@ describe('worked examples on the NESTFUL executable catalog', () => {
 
   it('10: under allow-deletes the mislabelled step is deleted and its consumers point at var1', async () => {
     const r = await fix(corrupt(GOLD, 'var2 = Sky', 'var20 = Sky'), { cost: loadCostModel('allow-deletes') });
-    const flight = FLIGHT(GOLD_FLIGHT_ARGS).replace('$var2.skyId$', '$var1.skyId$').replace('$var2.entityId$', '$var1.entityId$');
+    const flight = FLIGHT(GOLD_FLIGHT_ARGS)
+      .replace('$var2.skyId$', '$var1.skyId$')
+      .replace('$var2.entityId$', '$var1.entityId$');
     expect(text(r.sequence).split('\n')).toEqual([
       'var1 = SkyScrapperSearchAirport(query="New York")',
       flight,
@@ -129,7 +143,10 @@ describe('worked examples on the NESTFUL executable catalog', () => {
 var5 = TripadvisorSearchLocation(query="London")
 var6 = TripadvisorSearchHotels(checkIn="2024-08-15", checkOut="2024-08-18")`;
     const r = await fix(broken, { memory, mappings: AIRPORT_MAPPINGS, givenOnly: true });
-    expect(r.sequence[0].arguments).toMatchObject({ destinationSkyId: '$var2.skyId$', date: '$var3.datetime.date$' });
+    expect(r.sequence[0].arguments).toMatchObject({
+      destinationSkyId: '$var2.skyId$',
+      date: '$var3.datetime.date$',
+    });
     expect(r.sequence[2].arguments.geoId).toBe('$var5.geoId$');
     expect(r.isExecutable).toBe(true);
   });

@@ -19,7 +19,13 @@ export interface Exhaustive {
   leaves: number;
 }
 
-export function exhaustiveOptimum(plan: Plan, numVars: number, catalog: Catalog, memory: Memory = {}, limit = 2_000_000): Exhaustive | null {
+export function exhaustiveOptimum(
+  plan: Plan,
+  numVars: number,
+  catalog: Catalog,
+  memory: Memory = {},
+  limit = 2_000_000,
+): Exhaustive | null {
   const calls = plan.calls;
   // Existence groups: an original call with its moved copy (plus deletion); inserted calls alone (or absent).
   const groups: { options: { call: number; api: number; cost: number; vars: number[] }[] }[] = [];
@@ -61,7 +67,10 @@ export function exhaustiveOptimum(plan: Plan, numVars: number, catalog: Catalog,
       decisions.push(labels);
     }
     for (const p of c.params.filter((x) => x.choice === api)) {
-      const options: Choice[] = p.sources.map((s) => ({ vars: [s.v], cost: s.kind === 'arg' ? s.cost : s.cost }));
+      const options: Choice[] = p.sources.map((s) => ({
+        vars: [s.v],
+        cost: s.kind === 'arg' ? s.cost : s.cost,
+      }));
       if (!p.required) options.push({ vars: [], cost: 0 });
       decisions.push(options);
     }
@@ -103,14 +112,16 @@ export function exhaustiveOptimum(plan: Plan, numVars: number, catalog: Catalog,
       const c = calls[a.call];
       const used = new Map<string, number>();
       for (const p of c.params.filter((x) => x.choice === a.api)) {
-        for (const s of p.sources) if (s.kind === 'arg' && on.has(s.v)) used.set(s.arg, (used.get(s.arg) ?? 0) + 1);
+        for (const s of p.sources)
+          if (s.kind === 'arg' && on.has(s.v)) used.set(s.arg, (used.get(s.arg) ?? 0) + 1);
       }
       if ([...used.values()].some((n) => n > 1)) return;
       const step = c.origin >= 0 ? plan.steps[c.origin] : undefined;
       for (const arg of Object.keys(step?.arguments ?? {})) {
         if (!used.has(arg)) drops += c.kind === 'result' ? plan.dropResultCost : plan.dropCost;
       }
-      for (const t of c.tokens) if (used.has(t.arg)) decisions.push(t.options.map((o) => ({ vars: [o.v], cost: o.cost })));
+      for (const t of c.tokens)
+        if (used.has(t.arg)) decisions.push(t.options.map((o) => ({ vars: [o.v], cost: o.cost })));
     }
     const inner = (d: number, c: number) => {
       if (c >= best - 1e-9) return;

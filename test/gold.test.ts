@@ -51,7 +51,9 @@ describe('NESTFUL gold sequences', () => {
   }
 
   it('counts: 85 executable, 169 glaive, 46 sgd samples', () => {
-    const counts = SETS.map((set) => (JSON.parse(readFileSync(`data/nestful/${set}-data.json`, 'utf8')) as unknown[]).length);
+    const counts = SETS.map(
+      (set) => (JSON.parse(readFileSync(`data/nestful/${set}-data.json`, 'utf8')) as unknown[]).length,
+    );
     expect(counts).toEqual([85, 169, 46]);
   });
 });

@@ -15,8 +15,18 @@ const HR: Catalog = {
   apis: [
     { name: 'w3', description: 'directory lookup', params: [p('email')], outputs: [o('id')] },
     { name: 'author_workbench', description: 'papers by author', params: [p('id')], outputs: [o('papers')] },
-    { name: 'hr_bot', description: 'employee record', params: [p('id', false), p('email', false)], outputs: [o('info'), o('id')] },
-    { name: 'concur', description: 'travel request', params: [p('employee_info'), p('travel_justification')], outputs: [o('request_id')] },
+    {
+      name: 'hr_bot',
+      description: 'employee record',
+      params: [p('id', false), p('email', false)],
+      outputs: [o('info'), o('id')],
+    },
+    {
+      name: 'concur',
+      description: 'travel request',
+      params: [p('employee_info'), p('travel_justification')],
+      outputs: [o('request_id')],
+    },
   ],
 };
 const HR_SEQUENCE = `var1 = w3(email="jo@example.com")
@@ -25,7 +35,12 @@ var3 = hr_bot(id="$var1.id$", email="jo@example.com")
 var4 = concur(employee_info="$var3.info$", travel_justification="$var2.papers$")`;
 const INFO_MAP = [{ from: 'info', to: 'employee_info', score: 1 }];
 // Slot-filling switched off (by weight) and re-pointing cheap, so a call that only fed an id can go.
-const HR_COST = withWeights(loadCostModel('compress'), { perCall: 3, slotFill: 20, reassign: 1, moveStep: 1 });
+const HR_COST = withWeights(loadCostModel('compress'), {
+  perCall: 3,
+  slotFill: 20,
+  reassign: 1,
+  moveStep: 1,
+});
 
 describe('goals and optimal mode', () => {
   it('a valid sequence meeting its goals in valid mode is valid, with no edits', async () => {
@@ -35,14 +50,21 @@ describe('goals and optimal mode', () => {
   });
 
   it('valid mode inserts a call an API goal requires', async () => {
-    const r = await repair(seq(GOLD), executable, { goals: { apis: ['TripadvisorSearchRestaurants'] }, mode: 'valid' });
+    const r = await repair(seq(GOLD), executable, {
+      goals: { apis: ['TripadvisorSearchRestaurants'] },
+      mode: 'valid',
+    });
     expect(r.status).toBe('repaired');
     expect(r.sequence.some((s) => s.name === 'TripadvisorSearchRestaurants')).toBe(true);
     expect(validate(r.sequence, executable, { pseudoSteps: true }).valid).toBe(true);
   });
 
   it('optimal mode with the goal "call concur": w3 goes, hr_bot takes the email and feeds author_workbench', async () => {
-    const r = await repair(seq(HR_SEQUENCE), HR, { goals: { apis: ['concur'] }, mode: 'optimal', cost: HR_COST });
+    const r = await repair(seq(HR_SEQUENCE), HR, {
+      goals: { apis: ['concur'] },
+      mode: 'optimal',
+      cost: HR_COST,
+    });
     expect(text(r.sequence)).toBe(`var3 = hr_bot(email="jo@example.com")
 var2 = author_workbench(id="$var3.id$")
 var4 = concur(employee_info="$var3.info$", travel_justification="$var2.papers$")`);
@@ -50,13 +72,23 @@ var4 = concur(employee_info="$var3.info$", travel_justification="$var2.papers$")
   });
 
   it('optimal mode with the memory goal "employee_info known": only hr_bot(email) remains', async () => {
-    const r = await repair(seq(HR_SEQUENCE), HR, { goals: { fields: ['employee_info'] }, mode: 'optimal', cost: HR_COST, mappings: INFO_MAP });
+    const r = await repair(seq(HR_SEQUENCE), HR, {
+      goals: { fields: ['employee_info'] },
+      mode: 'optimal',
+      cost: HR_COST,
+      mappings: INFO_MAP,
+    });
     expect(text(r.sequence)).toBe('var3 = hr_bot(email="jo@example.com")');
   });
 
   it('a step goal forces a call with the given values', async () => {
-    const r = await repair(seq(HR_SEQUENCE), HR, { goals: { steps: [{ name: 'w3', arguments: { email: 'al@example.com' } }] }, mode: 'valid' });
-    expect(r.sequence.filter((s) => s.name === 'w3').map((s) => s.arguments.email)).toContain('al@example.com');
+    const r = await repair(seq(HR_SEQUENCE), HR, {
+      goals: { steps: [{ name: 'w3', arguments: { email: 'al@example.com' } }] },
+      mode: 'valid',
+    });
+    expect(r.sequence.filter((s) => s.name === 'w3').map((s) => s.arguments.email)).toContain(
+      'al@example.com',
+    );
   });
 
   it('an impossible goal is an error with the reason, not a crash', async () => {
@@ -77,7 +109,9 @@ var6 = SkyScrapperSearchAirport(query="New York")
 var7 = SkyScrapperFlightSearch(originEntityId="$var6.entityId$", destinationSkyId="$var4.skyId$", date="2024-12-01")
 var8 = SkyScrapperSearchAirport(query="New York")
 var9 = SkyScrapperFlightSearch(originSkyId="$var8.skyId$", destinationSkyId="$var4.skyId$", originEntityId="$var8.entityId$", date="2024-12-01")`;
-    const r = await compress(seq(react), executable, { mappings: [{ from: 'entityId', to: 'destinationEntityId', score: 1 }] });
+    const r = await compress(seq(react), executable, {
+      mappings: [{ from: 'entityId', to: 'destinationEntityId', score: 1 }],
+    });
     expect(text(r.sequence)).toBe(`var1 = TripadvisorSearchLocation(query="Costa Rica")
 var2 = TripadvisorSearchHotels(geoId="$var1.geoId$", checkIn="2024-12-01", checkOut="2024-12-15")
 var4 = SkyScrapperSearchAirport(query="Costa Rica")
@@ -99,30 +133,44 @@ describe('defensive repair', () => {
     const r = await repair(seq(broken), executable, { mappings: AIRPORT_MAPPINGS, defensive: true });
     const confirms = r.sequence.filter((s) => s.name === 'confirm');
     expect(confirms).toEqual([{ name: 'confirm', arguments: { originSkyId: '$var1.skyId$' } }]);
-    expect(r.sequence[r.sequence.findIndex((s) => s.name === 'confirm') + 1].name).toBe('SkyScrapperFlightSearch');
+    expect(r.sequence[r.sequence.findIndex((s) => s.name === 'confirm') + 1].name).toBe(
+      'SkyScrapperFlightSearch',
+    );
     expect(r.isExecutable).toBe(false);
     expect(r.edits.map((e) => e.kind).sort()).toEqual(['confirm', 'newMap']);
   });
 
   it('confirms values taken from an inserted call', async () => {
-    const r = await repair(seq(corrupt(GOLD, 'var4 = TripadvisorSearchLocation(query="London")\n', '')), executable, { defensive: true });
-    expect(r.sequence.filter((s) => s.name === 'confirm')).toEqual([{ name: 'confirm', arguments: { geoId: '$var4.geoId$' } }]);
+    const r = await repair(
+      seq(corrupt(GOLD, 'var4 = TripadvisorSearchLocation(query="London")\n', '')),
+      executable,
+      { defensive: true },
+    );
+    expect(r.sequence.filter((s) => s.name === 'confirm')).toEqual([
+      { name: 'confirm', arguments: { geoId: '$var4.geoId$' } },
+    ]);
   });
 
   it('adds nothing to a repair that invents nothing', async () => {
-    const r = await repair(seq(corrupt(GOLD, 'originSkyId=', 'originalSkyId=')), executable, { defensive: true });
+    const r = await repair(seq(corrupt(GOLD, 'originSkyId=', 'originalSkyId=')), executable, {
+      defensive: true,
+    });
     expect(r.sequence.some((s) => s.name === 'confirm')).toBe(false);
   });
 });
 
 describe('several fixes', () => {
   it('--fixes 3 on a made-up parameter: three distinct valid repairs in non-decreasing cost, the first the main one', async () => {
-    const r = await repair(seq(corrupt(GOLD, 'originSkyId=', 'originalSkyId=')), executable, { fixes: 3, mappings: AIRPORT_MAPPINGS });
+    const r = await repair(seq(corrupt(GOLD, 'originSkyId=', 'originalSkyId=')), executable, {
+      fixes: 3,
+      mappings: AIRPORT_MAPPINGS,
+    });
     expect(r.fixes).toHaveLength(3);
     const fixes = r.fixes!;
     expect(formatStringForm(fixes[0].sequence)).toBe(formatStringForm(r.sequence));
     expect(new Set(fixes.map((f) => formatStringForm(f.sequence))).size).toBe(3);
-    for (let i = 1; i < fixes.length; i++) expect(fixes[i].cost).toBeGreaterThanOrEqual(fixes[i - 1].cost - 1e-9);
+    for (let i = 1; i < fixes.length; i++)
+      expect(fixes[i].cost).toBeGreaterThanOrEqual(fixes[i - 1].cost - 1e-9);
     for (const f of fixes) expect(validate(f.sequence, executable, { pseudoSteps: true }).valid).toBe(true);
   });
 });
@@ -140,7 +188,9 @@ describe('types and limits', () => {
   });
 
   it('a model over the size cap is refused with a clear message', async () => {
-    const r = await repair(seq(corrupt(GOLD, 'originSkyId=', 'originalSkyId=')), executable, { maxModelVars: 10 });
+    const r = await repair(seq(corrupt(GOLD, 'originSkyId=', 'originalSkyId=')), executable, {
+      maxModelVars: 10,
+    });
     expect(r.status).toBe('error');
     expect(r.determination).toBeNull();
     expect(r.reason).toMatch(/model too large \(\d+ variables > cap 10\)/);
@@ -157,7 +207,9 @@ describe('memory and one call at a time', () => {
   it('checks call 3 against the memory calls 1 and 2 left, and corrects it', async () => {
     const { checkStep } = await import('../src/pipeline/step.ts');
     const executed = seq(GOLD).slice(0, 2);
-    const broken = seq(corrupt(GOLD, 'destinationSkyId="$var2.skyId$"', 'destinationSkyId="$var2.skyayeId$"'))[2];
+    const broken = seq(
+      corrupt(GOLD, 'destinationSkyId="$var2.skyId$"', 'destinationSkyId="$var2.skyayeId$"'),
+    )[2];
     const r = await checkStep(broken, executable, { executed });
     expect(r.valid).toBe(false);
     expect(r.corrected).toEqual(seq(GOLD)[2]);
@@ -169,6 +221,8 @@ describe('memory and one call at a time', () => {
   it('a repair reuses a nested field from memory: $var9.datetime.date$', async () => {
     const memory = { var9: { datetime: { date: '2024-08-15' } } };
     const r = await repair(seq(corrupt(GOLD, ', date="2024-08-15"', '')), executable, { memory });
-    expect(r.sequence.find((s) => s.name === 'SkyScrapperFlightSearch')!.arguments.date).toBe('$var9.datetime.date$');
+    expect(r.sequence.find((s) => s.name === 'SkyScrapperFlightSearch')!.arguments.date).toBe(
+      '$var9.datetime.date$',
+    );
   });
 });

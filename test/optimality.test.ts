@@ -38,7 +38,9 @@ function goldFor(catalog: Catalog, picks: number[]): Step[] {
     const args: Record<string, Json> = {};
     for (const p of api.params) {
       if (!p.required) continue;
-      const j = steps.findIndex((s) => catalog.apis.find((a) => a.name === s.name)!.outputs!.some((f) => f.path === p.name));
+      const j = steps.findIndex((s) =>
+        catalog.apis.find((a) => a.name === s.name)!.outputs!.some((f) => f.path === p.name),
+      );
       args[p.name] = j === -1 ? `v${i}` : `$${steps[j].label}.${p.name}$`;
     }
     steps.push({ name: api.name, arguments: args, label: `var${i + 1}` });
@@ -74,7 +76,10 @@ const CORRUPTIONS: Record<string, Corruption> = {
 const caseArb = fc.record({
   catalog: catalogArb,
   picks: fc.array(fc.nat(2), { minLength: 2, maxLength: 3 }),
-  corruptions: fc.array(fc.tuple(fc.constantFrom(...Object.keys(CORRUPTIONS)), fc.nat(2)), { minLength: 1, maxLength: 2 }),
+  corruptions: fc.array(fc.tuple(fc.constantFrom(...Object.keys(CORRUPTIONS)), fc.nat(2)), {
+    minLength: 1,
+    maxLength: 2,
+  }),
 });
 
 function corrupted(c: typeof caseArb extends fc.Arbitrary<infer T> ? T : never): Step[] {

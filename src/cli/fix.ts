@@ -42,7 +42,6 @@ async function runFix(file: string | undefined, flags: Flags, compressing: boole
   const counts: Record<string, number> = {};
   const times: number[] = [];
   for (const record of input.records) {
-    let result: RepairResult | undefined;
     if (record.error || !record.sequence) {
       exit = 2;
       counts.error = (counts.error ?? 0) + 1;
@@ -59,7 +58,7 @@ async function runFix(file: string | undefined, flags: Flags, compressing: boole
       goals: record.goals ?? options.goals,
     };
     const recordCatalog = record.catalog ?? catalog;
-    result = compressing
+    const result: RepairResult = compressing
       ? await compress(record.sequence, recordCatalog, recordOptions)
       : await repair(record.sequence, recordCatalog, recordOptions);
     exit = Math.max(exit, EXIT[result.status]);

@@ -21,7 +21,10 @@ export function integer(flag: string, value: string, min: number, max = Number.M
 export function seconds(flag: string, value: string): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 86_400) {
-    throw new InputError(flag, `expected a number of seconds in (0, 86400], received ${JSON.stringify(value)}`);
+    throw new InputError(
+      flag,
+      `expected a number of seconds in (0, 86400], received ${JSON.stringify(value)}`,
+    );
   }
   return n;
 }
@@ -33,12 +36,16 @@ export function collect(value: string, previous: string[] = []): string[] {
 /** The text of a file, or of standard input when no file (or `-`) is given. */
 export function readInput(file: string | undefined): string {
   if (file === undefined || file === '-') {
-    if (process.stdin.isTTY) throw new InputError('input', 'no input file given and standard input is a terminal');
+    if (process.stdin.isTTY)
+      throw new InputError('input', 'no input file given and standard input is a terminal');
     return readFileSync(0, 'utf8');
   }
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    throw new InputError('input', `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new InputError(
+      'input',
+      `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   }
 }

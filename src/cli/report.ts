@@ -32,13 +32,18 @@ export function issueLine(x: Issue): string {
 export function resultText(result: RepairResult): string {
   const lines: string[] = [];
   const head = [`${result.status}`, `determination ${result.determination}`];
-  if (result.status !== 'valid') head.push(`cost ${result.cost}`, result.optimal ? 'optimal' : 'not proven optimal');
+  if (result.status !== 'valid')
+    head.push(`cost ${result.cost}`, result.optimal ? 'optimal' : 'not proven optimal');
   head.push(`${round(result.timeMs)} ms`, result.solver);
   if (result.model) head.push(`${result.model.vars} vars x ${result.model.rows} rows`);
   lines.push(head.join(', '));
   if (result.reason) lines.push(`reason: ${result.reason}`);
   if (result.issues.length) lines.push('issues:', ...result.issues.map((x) => `  ${issueLine(x)}`));
-  if (result.edits.length) lines.push('edits:', ...result.edits.map((e) => `  ${e.kind} (step ${e.step + 1}, ${e.cost}): ${e.detail}`));
+  if (result.edits.length)
+    lines.push(
+      'edits:',
+      ...result.edits.map((e) => `  ${e.kind} (step ${e.step + 1}, ${e.cost}): ${e.detail}`),
+    );
   if (result.diff) lines.push('diff:', ...result.diff.split('\n').map((l) => `  ${l}`));
   return lines.join('\n');
 }

@@ -13,17 +13,23 @@ export const WeightsSchema = z
     renameParam: weight.describe('keep a value, change its parameter name; scaled up by dissimilarity'),
     dropParam: weight.describe('remove an argument the API does not accept (or lost with its step)'),
     dropResult: weight.describe('remove a reference from the answer pseudo-step (var_result)'),
-    reassign: weight.describe('point a reference at another existing output, or fill a parameter from an output of its own name'),
+    reassign: weight.describe(
+      'point a reference at another existing output, or fill a parameter from an output of its own name',
+    ),
     newMap: weight.describe('fill a parameter from an output of another name through the mapping table'),
     slotFill: weight.describe('ask(p): the value must come from the user'),
     fromMemory: weight.describe('fill a parameter from an item already in memory'),
-    reuseLiteral: weight.describe('fill a parameter with a literal the sequence passes to a same-named parameter'),
+    reuseLiteral: weight.describe(
+      'fill a parameter with a literal the sequence passes to a same-named parameter',
+    ),
     insertCall: weight.describe('add a new catalog call (its own inputs are charged as well)'),
     relabel: weight.describe('change the output label of a step'),
     addLabel: weight.describe('give an unlabelled step a label'),
     moveStep: weight.describe('move a call earlier so its output exists before it is used'),
     confirm: weight.describe('defensive mode: confirm a value the repair invented'),
-    perCall: weight.describe('cost of every call kept or added, in any mode (optimal mode uses 2 when this is 0): unnecessary calls go'),
+    perCall: weight.describe(
+      'cost of every call kept or added, in any mode (optimal mode uses 2 when this is 0): unnecessary calls go',
+    ),
     dissimilarity: weight.describe('extra cost per unit of name dissimilarity (1 - similarity) on renames'),
     tieBreak: weight.describe('tiny cost per unit of lexical distance, so ties break by closeness'),
   })

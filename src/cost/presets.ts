@@ -30,7 +30,10 @@ export function loadCostModel(nameOrPath = 'default'): CostModel {
   const isName = /^[a-z0-9-]+$/.test(nameOrPath) && existsSync(join(MODELS_DIR, `${nameOrPath}.json`));
   const path = isName ? join(MODELS_DIR, `${nameOrPath}.json`) : nameOrPath;
   if (!existsSync(path)) {
-    throw new InputError('cost-model', `no preset or file named ${JSON.stringify(nameOrPath)} (presets: ${presetNames().join(', ')})`);
+    throw new InputError(
+      'cost-model',
+      `no preset or file named ${JSON.stringify(nameOrPath)} (presets: ${presetNames().join(', ')})`,
+    );
   }
   let json: unknown;
   try {
@@ -47,7 +50,10 @@ export function loadCostModel(nameOrPath = 'default'): CostModel {
 export function withWeights(model: CostModel, overrides: Partial<Record<string, number>>): CostModel {
   for (const name of Object.keys(overrides)) {
     if (!Object.prototype.hasOwnProperty.call(model.weights, name)) {
-      throw new InputError(`weight.${name}`, `unknown weight (known: ${Object.keys(model.weights).join(', ')})`);
+      throw new InputError(
+        `weight.${name}`,
+        `unknown weight (known: ${Object.keys(model.weights).join(', ')})`,
+      );
     }
   }
   const weights = WeightsSchema.safeParse({ ...model.weights, ...overrides });
@@ -61,7 +67,8 @@ export function parseWeightFlags(flags: readonly string[]): Partial<Record<Weigh
   for (const flag of flags) {
     const m = /^([A-Za-z]+)=(.+)$/.exec(flag);
     const value = m ? Number(m[2]) : NaN;
-    if (!m || !Number.isFinite(value)) throw new InputError('weight', `expected name=number, got ${JSON.stringify(flag)}`);
+    if (!m || !Number.isFinite(value))
+      throw new InputError('weight', `expected name=number, got ${JSON.stringify(flag)}`);
     out[m[1] as WeightName] = value;
   }
   return out;

@@ -20,7 +20,11 @@ export const CONFIRM = 'confirm';
 
 const on = (values: readonly number[], v: number): boolean => values[v] > 0.5;
 
-function freshLabels(plan: Plan, values: readonly number[], chosen: Map<number, string | null>): Map<number, string> {
+function freshLabels(
+  plan: Plan,
+  values: readonly number[],
+  chosen: Map<number, string | null>,
+): Map<number, string> {
   const labels = new Map<number, string>();
   let next = 1;
   for (const l of plan.takenLabels) {
@@ -54,17 +58,32 @@ export function decode(plan: Plan, values: readonly number[]): Decoded {
   for (const call of order) {
     const asks: Step[] = [];
     const confirms = new Set<string>();
-    const step = buildStep(plan, call, chosen.get(call.id)!, values, labels, confirms, (param) => {
-      let slot = param;
-      for (let n = 2; slots.has(slot); n++) slot = `${param}_${n}`;
-      slots.add(slot);
-      asks.push({ name: ASK, arguments: { slot: param }, label: slot });
-      return slot;
-    }, edits);
+    const step = buildStep(
+      plan,
+      call,
+      chosen.get(call.id)!,
+      values,
+      labels,
+      confirms,
+      (param) => {
+        let slot = param;
+        for (let n = 2; slots.has(slot); n++) slot = `${param}_${n}`;
+        slots.add(slot);
+        asks.push({ name: ASK, arguments: { slot: param }, label: slot });
+        return slot;
+      },
+      edits,
+    );
     sequence.push(...asks);
     for (const param of confirms) {
       sequence.push({ name: CONFIRM, arguments: { [param]: step.arguments[param] } });
-      edits.push({ kind: 'confirm', step: call.origin >= 0 ? call.origin : Math.ceil(call.pos), param, cost: plan.confirmCost, detail: `confirm ${param}=${short(step.arguments[param])}` });
+      edits.push({
+        kind: 'confirm',
+        step: call.origin >= 0 ? call.origin : Math.ceil(call.pos),
+        param,
+        cost: plan.confirmCost,
+        detail: `confirm ${param}=${short(step.arguments[param])}`,
+      });
     }
     sequence.push(step);
   }
@@ -109,16 +128,43 @@ function buildStep(
   const name = choice.api?.name ?? original!.name;
   const label = labels.get(call.id);
   if (call.kind === 'inserted') {
-    edits.push({ kind: 'insertCall', step: at, to: name, cost: choice.cost, detail: `insert ${label} = ${name} before step ${at + 1} (produces ${call.need})` });
+    edits.push({
+      kind: 'insertCall',
+      step: at,
+      to: name,
+      cost: choice.cost,
+      detail: `insert ${label} = ${name} before step ${at + 1} (produces ${call.need})`,
+    });
   } else if (call.kind === 'moved') {
-    edits.push({ kind: 'moveStep', step: at, to: String(Math.ceil(call.pos)), cost: choice.cost, detail: `move step ${at + 1} (${original!.label}) before step ${Math.ceil(call.pos) + 1}` });
+    edits.push({
+      kind: 'moveStep',
+      step: at,
+      to: String(Math.ceil(call.pos)),
+      cost: choice.cost,
+      detail: `move step ${at + 1} (${original!.label}) before step ${Math.ceil(call.pos) + 1}`,
+    });
   } else if (original && name !== original.name) {
-    edits.push({ kind: 'renameApi', step: at, from: original.name, to: name, cost: choice.cost, detail: `call ${name} instead of ${original.name}` });
+    edits.push({
+      kind: 'renameApi',
+      step: at,
+      from: original.name,
+      to: name,
+      cost: choice.cost,
+      detail: `call ${name} instead of ${original.name}`,
+    });
   }
   const labelChoice = call.labels.find((l) => on(values, l.v));
   if (call.kind === 'original' && labelChoice && labelChoice.cost > 0) {
     const kind = original!.label === undefined ? 'addLabel' : 'relabel';
-    edits.push({ kind, step: at, from: original!.label, to: label, cost: labelChoice.cost, detail: kind === 'addLabel' ? `label step ${at + 1} as ${label}` : `relabel ${original!.label} -> ${label}` });
+    edits.push({
+      kind,
+      step: at,
+      from: original!.label,
+      to: label,
+      cost: labelChoice.cost,
+      detail:
+        kind === 'addLabel' ? `label step ${at + 1} as ${label}` : `relabel ${original!.label} -> ${label}`,
+    });
   }
   const args: Record<string, Json> = {};
   const params = call.params.filter((p) => p.choice === k);
@@ -138,7 +184,15 @@ function buildStep(
       continue;
     }
     if (use.param !== arg) {
-      edits.push({ kind: 'renameParam', step: at, param: use.param, from: arg, to: use.param, cost: use.source.cost, detail: `rename ${arg} -> ${use.param}` });
+      edits.push({
+        kind: 'renameParam',
+        step: at,
+        param: use.param,
+        from: arg,
+        to: use.param,
+        cost: use.source.cost,
+        detail: `rename ${arg} -> ${use.param}`,
+      });
     }
     args[use.param] = rewriteTokens(call, arg, value, values, labels, at, edits, (producer) => {
       if (invented(producer)) confirms.add(use.param);
@@ -197,12 +251,26 @@ function fillValue(
   switch (source.kind) {
     case 'output': {
       const text = formatReference(labels.get(source.call)!, source.path);
-      edits.push({ kind: source.mapped ? 'newMap' : 'reassign', step: at, param, to: text, cost: source.cost, detail: `${param} = ${text}${source.mapped ? ` (maps ${normalisePath(source.path)} -> ${param})` : ''}` });
+      edits.push({
+        kind: source.mapped ? 'newMap' : 'reassign',
+        step: at,
+        param,
+        to: text,
+        cost: source.cost,
+        detail: `${param} = ${text}${source.mapped ? ` (maps ${normalisePath(source.path)} -> ${param})` : ''}`,
+      });
       return text;
     }
     case 'memory': {
       const text = formatReference(source.label, source.path);
-      edits.push({ kind: 'fromMemory', step: at, param, to: text, cost: source.cost, detail: `${param} = ${text} from memory` });
+      edits.push({
+        kind: 'fromMemory',
+        step: at,
+        param,
+        to: text,
+        cost: source.cost,
+        detail: `${param} = ${text} from memory`,
+      });
       return text;
     }
     case 'literal':
@@ -217,7 +285,14 @@ function fillValue(
       return source.value;
     case 'ask': {
       const slot = ask(param);
-      edits.push({ kind: 'slotFill', step: at, param, to: `$${slot}$`, cost: source.cost, detail: `ask(${param})` });
+      edits.push({
+        kind: 'slotFill',
+        step: at,
+        param,
+        to: `$${slot}$`,
+        cost: source.cost,
+        detail: `ask(${param})`,
+      });
       return `$${slot}$`;
     }
     default:

@@ -8,15 +8,24 @@ import { DEFAULT_RESULT_NAME } from '../validate/validate.ts';
 import { repair } from './repair.ts';
 import type { RepairOptions, RepairResult } from './types.ts';
 
-export function compressOptions(sequence: Sequence, catalog: Catalog, options: RepairOptions = {}): RepairOptions {
+export function compressOptions(
+  sequence: Sequence,
+  catalog: Catalog,
+  options: RepairOptions = {},
+): RepairOptions {
   const resultName = options.resultName ?? DEFAULT_RESULT_NAME;
   const hasResult = sequence.at(-1)?.name === resultName;
   const known = new Set(catalog.apis.map((a) => a.name));
   const goals =
-    options.goals ?? (hasResult ? undefined : { apis: [...new Set(sequence.map((s) => s.name).filter((n) => known.has(n)))] });
+    options.goals ??
+    (hasResult ? undefined : { apis: [...new Set(sequence.map((s) => s.name).filter((n) => known.has(n)))] });
   return { ...options, cost: options.cost ?? loadCostModel('compress'), mode: 'optimal', goals };
 }
 
-export function compress(sequence: Sequence, catalog: Catalog, options: RepairOptions = {}): Promise<RepairResult> {
+export function compress(
+  sequence: Sequence,
+  catalog: Catalog,
+  options: RepairOptions = {},
+): Promise<RepairResult> {
   return repair(sequence, catalog, compressOptions(sequence, catalog, options));
 }

@@ -40,7 +40,11 @@ export function isExecutable(sequence: Sequence): boolean {
   return !sequence.some((s) => s.name === ASK || s.name === CONFIRM);
 }
 
-export async function repair(sequence: Sequence, catalog: Catalog, options: RepairOptions = {}): Promise<RepairResult> {
+export async function repair(
+  sequence: Sequence,
+  catalog: Catalog,
+  options: RepairOptions = {},
+): Promise<RepairResult> {
   const start = performance.now();
   const validation = validate(sequence, catalog, options);
   const elapsed = () => performance.now() - start;
@@ -48,7 +52,15 @@ export async function repair(sequence: Sequence, catalog: Catalog, options: Repa
   const base = { issues: validation.issues, sequence, edits: [], cost: 0, diff: '' };
   const needsModel = options.goals !== undefined || options.mode === 'optimal';
   if (validation.valid && !needsModel) {
-    return { ...base, determination: true, status: 'valid', optimal: true, solver: 'none', isExecutable: isExecutable(sequence), timeMs: elapsed() };
+    return {
+      ...base,
+      determination: true,
+      status: 'valid',
+      optimal: true,
+      solver: 'none',
+      isExecutable: isExecutable(sequence),
+      timeMs: elapsed(),
+    };
   }
   const undecided = (status: 'timeout' | 'error', reason: string, extra: object = {}): RepairResult => ({
     ...base,
@@ -71,11 +83,15 @@ export async function repair(sequence: Sequence, catalog: Catalog, options: Repa
   let model: MilpModel = compiled.model;
   const size = { vars: model.numVars, rows: model.rows.length };
   const cap = options.maxModelVars ?? DEFAULT_MAX_MODEL_VARS;
-  if (model.numVars > cap) return undecided('error', `model too large (${model.numVars} variables > cap ${cap})`, { model: size });
+  if (model.numVars > cap)
+    return undecided('error', `model too large (${model.numVars} variables > cap ${cap})`, { model: size });
 
   const deadline = options.timeout === undefined ? undefined : start + options.timeout * 1000;
   const solve = (m: MilpModel): Promise<Solution> =>
-    solveVerified(m, { solver: solverName, timeLimit: deadline === undefined ? undefined : Math.max(0.05, (deadline - performance.now()) / 1000) });
+    solveVerified(m, {
+      solver: solverName,
+      timeLimit: deadline === undefined ? undefined : Math.max(0.05, (deadline - performance.now()) / 1000),
+    });
   const first = await solve(model);
   if (!first.values || (first.status !== 'optimal' && first.status !== 'timeout')) {
     const status = first.status === 'timeout' ? 'timeout' : 'error';
@@ -89,7 +105,11 @@ export async function repair(sequence: Sequence, catalog: Catalog, options: Repa
   const fixes: Fix[] = [toFix(checked)];
   const seen = new Set([formatStringForm(checked.sequence)]);
   let values = first.values;
-  for (let attempts = 0; fixes.length < (options.fixes ?? 1) && attempts < CUT_ATTEMPTS * (options.fixes ?? 1); attempts++) {
+  for (
+    let attempts = 0;
+    fixes.length < (options.fixes ?? 1) && attempts < CUT_ATTEMPTS * (options.fixes ?? 1);
+    attempts++
+  ) {
     model = excludePoint(model, values);
     const next = await solve(model);
     if (!next.values || next.status !== 'optimal') break;
@@ -130,7 +150,9 @@ export async function repair(sequence: Sequence, catalog: Catalog, options: Repa
       return `decode failed: ${(error as Error).message}`;
     }
     const expected = (solution.objective ?? NaN) + offset;
-    if (!(Math.abs(decoded.cost - decoded.confirmCost - expected) <= 1e-6 * Math.max(1, Math.abs(expected)))) {
+    if (
+      !(Math.abs(decoded.cost - decoded.confirmCost - expected) <= 1e-6 * Math.max(1, Math.abs(expected)))
+    ) {
       return `internal: decoded cost ${decoded.cost} differs from the objective ${expected}`;
     }
     return decoded;
@@ -146,7 +168,11 @@ function revalidate(decoded: Decoded, catalog: Catalog, options: RepairOptions):
 }
 
 function toFix(d: Decoded): Fix {
-  return { sequence: d.sequence, edits: d.edits.map((e) => ({ ...e, cost: round(e.cost) })), cost: round(d.cost) };
+  return {
+    sequence: d.sequence,
+    edits: d.edits.map((e) => ({ ...e, cost: round(e.cost) })),
+    cost: round(d.cost),
+  };
 }
 
 function round(x: number): number {

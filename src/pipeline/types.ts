@@ -33,7 +33,10 @@ export type SolverName = 'highs' | 'lp-solver' | 'portfolio';
 export interface Goals {
   readonly apis?: readonly string[];
   readonly fields?: readonly string[];
-  readonly steps?: readonly { readonly name: string; readonly arguments: { readonly [param: string]: Json } }[];
+  readonly steps?: readonly {
+    readonly name: string;
+    readonly arguments: { readonly [param: string]: Json };
+  }[];
 }
 
 export interface RepairOptions extends ValidateOptions {

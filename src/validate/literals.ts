@@ -2,13 +2,22 @@
 import type { Json, ParamSpec, ValueType } from '../domain/types.ts';
 
 /** Why a literal does not fit a parameter, or null when it does. */
-export function literalMismatch(value: Json, param: ParamSpec): { tag: 'type_mismatch' | 'enum_mismatch'; message: string } | null {
+export function literalMismatch(
+  value: Json,
+  param: ParamSpec,
+): { tag: 'type_mismatch' | 'enum_mismatch'; message: string } | null {
   if (!fitsType(value, param.type)) {
     return { tag: 'type_mismatch', message: `${describe(value)} is not a ${param.type}` };
   }
   if (param.enum && param.enum.length > 0 && !param.enum.some((e) => sameLiteral(e, value))) {
-    const shown = param.enum.slice(0, 8).map((e) => JSON.stringify(e)).join(', ');
-    return { tag: 'enum_mismatch', message: `${JSON.stringify(value)} is not one of ${shown}${param.enum.length > 8 ? ', …' : ''}` };
+    const shown = param.enum
+      .slice(0, 8)
+      .map((e) => JSON.stringify(e))
+      .join(', ');
+    return {
+      tag: 'enum_mismatch',
+      message: `${JSON.stringify(value)} is not one of ${shown}${param.enum.length > 8 ? ', …' : ''}`,
+    };
   }
   return null;
 }
@@ -21,7 +30,10 @@ export function fitsType(value: Json, type: ValueType): boolean {
     case 'string':
       return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
     case 'number':
-      return typeof value === 'number' || (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)));
+      return (
+        typeof value === 'number' ||
+        (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
+      );
     case 'integer':
       return (
         (typeof value === 'number' && Number.isInteger(value)) ||
@@ -32,7 +44,9 @@ export function fitsType(value: Json, type: ValueType): boolean {
     case 'array':
       return Array.isArray(value) || typeof value === 'string';
     case 'object':
-      return (value !== null && typeof value === 'object' && !Array.isArray(value)) || typeof value === 'string';
+      return (
+        (value !== null && typeof value === 'object' && !Array.isArray(value)) || typeof value === 'string'
+      );
   }
 }
 

@@ -46,7 +46,8 @@ export function memoryProvides(value: Json, path: readonly PathSegment[]): boole
       v = typeof seg === 'number' ? v[seg] : (v[0] as Json | undefined);
       if (typeof seg !== 'number' && v !== undefined) v = memoryAt(v, seg);
     } else {
-      v = typeof seg === 'string' && Object.prototype.hasOwnProperty.call(v, seg) ? (v as any)[seg] : undefined;
+      v =
+        typeof seg === 'string' && Object.prototype.hasOwnProperty.call(v, seg) ? (v as any)[seg] : undefined;
     }
     if (v === undefined) return false;
   }
@@ -54,7 +55,10 @@ export function memoryProvides(value: Json, path: readonly PathSegment[]): boole
 }
 
 function memoryAt(v: Json, key: string): Json | undefined {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) && Object.prototype.hasOwnProperty.call(v, key)
+  return v !== null &&
+    typeof v === 'object' &&
+    !Array.isArray(v) &&
+    Object.prototype.hasOwnProperty.call(v, key)
     ? (v as any)[key]
     : undefined;
 }

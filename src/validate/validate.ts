@@ -30,7 +30,8 @@ const PSEUDO = new Set(['ask', 'confirm']);
 export function isLiteral(value: Json): boolean {
   if (typeof value === 'string') return findReferences(value).length === 0;
   if (Array.isArray(value)) return value.every(isLiteral);
-  if (value !== null && typeof value === 'object') return Object.values(value).every((v) => isLiteral(v as Json));
+  if (value !== null && typeof value === 'object')
+    return Object.values(value).every((v) => isLiteral(v as Json));
   return true;
 }
 
@@ -46,8 +47,13 @@ export function validate(sequence: Sequence, catalog: Catalog, options: Validate
   sequence.forEach((s, i) => {
     if (s.label !== undefined && !laterLabels.has(s.label)) laterLabels.set(s.label, i);
   });
-  const add = (tag: IssueTag, step: number, message: string, extra: Partial<Issue> = {}, severity: Issue['severity'] = 'error') =>
-    issues.push({ tag, severity, step, message, ...extra });
+  const add = (
+    tag: IssueTag,
+    step: number,
+    message: string,
+    extra: Partial<Issue> = {},
+    severity: Issue['severity'] = 'error',
+  ) => issues.push({ tag, severity, step, message, ...extra });
 
   if (sequence.length === 0) add('empty_sequence', 0, 'the sequence has no step', {}, 'warning');
 
@@ -60,10 +66,24 @@ export function validate(sequence: Sequence, catalog: Catalog, options: Validate
       add('unknown_api', i, `unknown API ${JSON.stringify(step.name)}`);
     }
     if (api) checkArguments(step, api, i, strictness, add);
-    checkReferences(step, i, { api, apis, sequence, defined, laterLabels, memory, strictness, add, isResult });
+    checkReferences(step, i, {
+      api,
+      apis,
+      sequence,
+      defined,
+      laterLabels,
+      memory,
+      strictness,
+      add,
+      isResult,
+    });
     if (!isResult && step.label !== undefined) {
       if (defined.has(step.label)) {
-        add('duplicate_label', i, `label ${step.label} is already used by step ${defined.get(step.label)! + 1}`);
+        add(
+          'duplicate_label',
+          i,
+          `label ${step.label} is already used by step ${defined.get(step.label)! + 1}`,
+        );
       }
       defined.set(step.label, i);
     }
@@ -71,9 +91,21 @@ export function validate(sequence: Sequence, catalog: Catalog, options: Validate
   return { valid: !issues.some((x) => x.severity === 'error'), issues };
 }
 
-type Add = (tag: IssueTag, step: number, message: string, extra?: Partial<Issue>, severity?: Issue['severity']) => void;
+type Add = (
+  tag: IssueTag,
+  step: number,
+  message: string,
+  extra?: Partial<Issue>,
+  severity?: Issue['severity'],
+) => void;
 
-function checkArguments(step: Step, api: ApiSpec, i: number, strictness: ValidateOptions['types'], add: Add): void {
+function checkArguments(
+  step: Step,
+  api: ApiSpec,
+  i: number,
+  strictness: ValidateOptions['types'],
+  add: Add,
+): void {
   const params = new Map(api.params.map((p) => [p.name, p]));
   for (const [name, value] of Object.entries(step.arguments)) {
     const param = params.get(name);
@@ -83,7 +115,14 @@ function checkArguments(step: Step, api: ApiSpec, i: number, strictness: Validat
     }
     if (strictness !== 'off' && isLiteral(value)) {
       const bad = literalMismatch(value, param);
-      if (bad) add(bad.tag, i, `${name}: ${bad.message}`, { param: name }, strictness === 'strict' ? 'error' : 'warning');
+      if (bad)
+        add(
+          bad.tag,
+          i,
+          `${name}: ${bad.message}`,
+          { param: name },
+          strictness === 'strict' ? 'error' : 'warning',
+        );
     }
   }
   for (const p of api.params) {
@@ -115,26 +154,54 @@ function checkReferences(step: Step, i: number, ctx: RefContext): void {
       if (!producer) continue; // reported as unknown_api at step j
       const provides = apiProvides(producer, ref.path);
       if (provides === 'unknown') {
-        ctx.add('unchecked_reference', i, `${producer.name} declares no outputs: ${ref.raw} is unchecked`, where, 'warning');
+        ctx.add(
+          'unchecked_reference',
+          i,
+          `${producer.name} declares no outputs: ${ref.raw} is unchecked`,
+          where,
+          'warning',
+        );
       } else if (provides === 'no') {
-        ctx.add('unknown_field', i, `${producer.name} (step ${j + 1}) has no output ${normalisePath(ref.path)}`, where);
+        ctx.add(
+          'unknown_field',
+          i,
+          `${producer.name} (step ${j + 1}) has no output ${normalisePath(ref.path)}`,
+          where,
+        );
       } else if (site.whole && ctx.api && ctx.strictness !== 'off') {
         checkFlowType(producer, ref.path, ctx.api, param, i, ctx);
       }
     } else if (Object.prototype.hasOwnProperty.call(ctx.memory, ref.label)) {
       if (!memoryProvides(ctx.memory[ref.label], ref.path)) {
-        ctx.add('unknown_field', i, `memory item ${ref.label} has nothing at ${normalisePath(ref.path)}`, where);
+        ctx.add(
+          'unknown_field',
+          i,
+          `memory item ${ref.label} has nothing at ${normalisePath(ref.path)}`,
+          where,
+        );
       }
     } else if (ctx.laterLabels.has(ref.label)) {
       const k = ctx.laterLabels.get(ref.label)!;
-      ctx.add('forward_reference', i, `${ref.raw} refers to step ${k + 1}, which comes ${k === i ? 'at this step' : 'later'}`, where);
+      ctx.add(
+        'forward_reference',
+        i,
+        `${ref.raw} refers to step ${k + 1}, which comes ${k === i ? 'at this step' : 'later'}`,
+        where,
+      );
     } else {
       ctx.add('unknown_label', i, `no earlier step or memory item is labelled ${ref.label}`, where);
     }
   }
 }
 
-function checkFlowType(producer: ApiSpec, path: Json[] | readonly (string | number)[], api: ApiSpec, param: string, i: number, ctx: RefContext): void {
+function checkFlowType(
+  producer: ApiSpec,
+  path: Json[] | readonly (string | number)[],
+  api: ApiSpec,
+  param: string,
+  i: number,
+  ctx: RefContext,
+): void {
   const input = api.params.find((p) => p.name === param);
   const field = outputField(producer, normalisePath(path as (string | number)[]));
   if (!input || !field || typesCompatible(field.type, input.type)) return;
