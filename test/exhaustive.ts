@@ -19,11 +19,16 @@ export interface Exhaustive {
   leaves: number;
 }
 
+/**
+ * The cheapest valid repair strictly below `bound` (pass the solver's cost plus a tolerance: the search then
+ * only has to show that nothing valid is cheaper), or null when there is none.
+ */
 export function exhaustiveOptimum(
   plan: Plan,
   numVars: number,
   catalog: Catalog,
   memory: Memory = {},
+  bound = Infinity,
   limit = 2_000_000,
 ): Exhaustive | null {
   const calls = plan.calls;
@@ -42,7 +47,7 @@ export function exhaustiveOptimum(
     if (c.kind === 'inserted') options.push({ call: -1, api: -1, cost: 0, vars: [] });
     groups.push({ options });
   }
-  let best = Infinity;
+  let best = bound;
   let leaves = 0;
   const chosen: number[] = [];
 
@@ -139,5 +144,5 @@ export function exhaustiveOptimum(
   };
 
   search(0, [], 0);
-  return best === Infinity ? null : { cost: best, leaves };
+  return best === bound ? null : { cost: best, leaves };
 }

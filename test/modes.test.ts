@@ -226,3 +226,33 @@ describe('memory and one call at a time', () => {
     );
   });
 });
+
+describe('inserted calls', () => {
+  const TRAVEL: Catalog = {
+    apis: [
+      { name: 'find_city', description: '', params: [p('name')], outputs: [o('city_id')] },
+      { name: 'search_hotels', description: '', params: [p('city_id')], outputs: [o('hotel_id')] },
+      { name: 'book', description: '', params: [p('hotel_id'), p('name', false)], outputs: [o('booking')] },
+    ],
+  };
+
+  it('inserts a chain two deep: the producer of hotel_id needs city_id, produced by another inserted call', async () => {
+    const broken = seq(`var1 = book(hotel_id="$var7.hotel_id$", name="Rome")
+var_result(booking="$var1.booking$")`);
+    const cost = withWeights(loadCostModel('default'), { insertCall: 1 });
+    const r = await repair(broken, TRAVEL, { cost });
+    // The missing producer takes the label the reference names (var7); the new one the next free label.
+    expect(text(r.sequence)).toBe(`var8 = find_city(name="Rome")
+var7 = search_hotels(city_id="$var8.city_id$")
+var1 = book(hotel_id="$var7.hotel_id$", name="Rome")
+var_result(booking="$var1.booking$")`);
+    expect(r.edits.filter((e) => e.kind === 'insertCall')).toHaveLength(2);
+  });
+
+  it('with inserts off (--no-insert) the same input is asked for instead', async () => {
+    const broken = seq(`var1 = book(hotel_id="$var7.hotel_id$", name="Rome")
+var_result(booking="$var1.booking$")`);
+    const r = await repair(broken, TRAVEL, { allowInsert: false });
+    expect(r.edits.map((e) => e.kind)).toEqual(['dropParam', 'slotFill']);
+  });
+});
