@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { InputError } from '../adapters/errors.ts';
 import { registerFix } from './fix.ts';
 import { registerLoop, registerPick } from './loop.ts';
+import { registerServe } from './serve.ts';
 
 // A closed pipe (`refract … | head`) ends the output quietly.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -21,6 +22,7 @@ program
 registerFix(program);
 registerLoop(program);
 registerPick(program);
+registerServe(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -25,9 +25,14 @@ const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as
 /** Bytes: `1048576`, `512k`, `1m` (binary units). */
 export function byteSize(flag: string, value: string): number {
   const m = /^\s*(\d+)\s*([km]?)i?b?\s*$/i.exec(value);
-  const n = m ? Number(m[1]) * (m[2].toLowerCase() === 'm' ? 1 << 20 : m[2].toLowerCase() === 'k' ? 1 << 10 : 1) : NaN;
+  const n = m
+    ? Number(m[1]) * (m[2].toLowerCase() === 'm' ? 1 << 20 : m[2].toLowerCase() === 'k' ? 1 << 10 : 1)
+    : NaN;
   if (!Number.isSafeInteger(n) || n < 1 || n > 1 << 30) {
-    throw new InputError(flag, `expected a size in bytes (1 to 1g, e.g. 1048576, 512k, 1m), received ${JSON.stringify(value)}`);
+    throw new InputError(
+      flag,
+      `expected a size in bytes (1 to 1g, e.g. 1048576, 512k, 1m), received ${JSON.stringify(value)}`,
+    );
   }
   return n;
 }
@@ -42,7 +47,10 @@ function catalogFlag(value: string): [string, unknown] {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new InputError('--catalog', `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new InputError(
+      '--catalog',
+      `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   }
   let json: unknown;
   try {
@@ -76,7 +84,9 @@ export function serveOptions(flags: ServeFlags, env: NodeJS.ProcessEnv = process
 export function registerServe(program: Command): Command {
   return program
     .command('serve')
-    .description('serve the HTTP API: /v1/validate, /v1/fix, /v1/compress, /v1/loop, /v1/catalogs, /openapi.json')
+    .description(
+      'serve the HTTP API: /v1/validate, /v1/fix, /v1/compress, /v1/loop, /v1/catalogs, /openapi.json',
+    )
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port (0 = any free port)', '8080')
     .option('--token <token>', 'bearer token required on every route but /v1/health (or env REFRACT_TOKEN)')
@@ -84,8 +94,16 @@ export function registerServe(program: Command): Command {
     .option('--catalog-dir <dir>', 'persist registered catalogs here and load them at start-up')
     .option('--catalog <name=file>', 'register a catalog at start-up (repeatable)', collect)
     .option('--body-limit <bytes>', 'largest request body (e.g. 1m, 512k)', String(SERVER_DEFAULTS.bodyLimit))
-    .option('--max-inflight <n>', 'most solve requests running or queued; more get 503', String(SERVER_DEFAULTS.maxInflight))
-    .option('--request-timeout <seconds>', 'time limit of one request', String(SERVER_DEFAULTS.requestTimeoutMs / 1000))
+    .option(
+      '--max-inflight <n>',
+      'most solve requests running or queued; more get 503',
+      String(SERVER_DEFAULTS.maxInflight),
+    )
+    .option(
+      '--request-timeout <seconds>',
+      'time limit of one request',
+      String(SERVER_DEFAULTS.requestTimeoutMs / 1000),
+    )
     .option('--log-level <level>', LEVELS.join(' | '), 'info')
     .action(async (flags: ServeFlags) => {
       const options = serveOptions(flags);

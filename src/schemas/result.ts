@@ -105,7 +105,9 @@ export const CatalogInfoSchema = z
   .object({ name: z.string(), apis: z.number().int(), version: z.number().int() })
   .meta({ id: 'CatalogInfo' });
 
-export const CatalogListSchema = z.object({ catalogs: z.array(CatalogInfoSchema) }).meta({ id: 'CatalogList' });
+export const CatalogListSchema = z
+  .object({ catalogs: z.array(CatalogInfoSchema) })
+  .meta({ id: 'CatalogList' });
 
 export const HealthSchema = z
   .object({
@@ -116,6 +118,7 @@ export const HealthSchema = z
     maxInflight: z.number().int(),
     workers: z.object({
       size: z.number().int(),
+      ready: z.number().int(),
       busy: z.number().int(),
       queued: z.number().int(),
       replaced: z.number().int(),

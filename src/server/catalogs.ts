@@ -35,7 +35,10 @@ const INLINE_CACHE = 32;
 
 export function checkCatalogName(name: string, field = 'name'): string {
   if (!CATALOG_NAME.test(name)) {
-    throw new InputError(field, 'expected 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit');
+    throw new InputError(
+      field,
+      'expected 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit',
+    );
   }
   return name;
 }

@@ -13,6 +13,7 @@ export interface HttpError {
 const FASTIFY: Record<string, { statusCode: number; error: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { statusCode: 413, error: 'request body too large' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { statusCode: 400, error: 'empty JSON body' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { statusCode: 400, error: 'malformed JSON body' },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { statusCode: 415, error: 'unsupported media type: send application/json' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { statusCode: 400, error: 'content-length does not match the body' },
 };
@@ -33,11 +34,17 @@ export function toHttpError(error: unknown): HttpError {
       },
     };
   }
-  const e = error as { code?: string; statusCode?: number; message?: string } | undefined;
+  const e = error as { code?: string; statusCode?: number; message?: string; cause?: unknown } | undefined;
   const known = e?.code ? FASTIFY[e.code] : undefined;
-  if (known) return { statusCode: known.statusCode, body: { error: known.error, field: 'body' } };
+  if (known) {
+    const detail = e?.cause instanceof Error ? `: ${e.cause.message}` : '';
+    return { statusCode: known.statusCode, body: { error: known.error + detail, field: 'body' } };
+  }
   if (error instanceof SyntaxError || (e?.statusCode === 400 && e.code === undefined)) {
-    return { statusCode: 400, body: { error: `malformed JSON: ${e?.message ?? 'parse error'}`, field: 'body' } };
+    return {
+      statusCode: 400,
+      body: { error: `malformed JSON: ${e?.message ?? 'parse error'}`, field: 'body' },
+    };
   }
   if (e?.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
     return { statusCode: e.statusCode, body: { error: e.message ?? 'bad request', field: null } };

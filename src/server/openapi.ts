@@ -1,10 +1,6 @@
 /** `/openapi.json`: an OpenAPI 3.1 document generated from the same zod schemas the routes parse with. */
 import { z } from 'zod';
-import {
-  LoopRequestSchema,
-  RepairRequestSchema,
-  ValidateRequestSchema,
-} from '../schemas/request.ts';
+import { LoopRequestSchema, RepairRequestSchema, ValidateRequestSchema } from '../schemas/request.ts';
 import {
   CatalogInfoSchema,
   CatalogListSchema,
@@ -18,9 +14,17 @@ import {
 type JsonSchema = Record<string, unknown>;
 
 /** A schema's JSON Schema with its `$defs` moved into `components` and its refs pointed there. */
-function component(schema: z.ZodType, io: 'input' | 'output', components: Record<string, JsonSchema>): JsonSchema {
+function component(
+  schema: z.ZodType,
+  io: 'input' | 'output',
+  components: Record<string, JsonSchema>,
+): JsonSchema {
   const out = z.toJSONSchema(schema, { io, target: 'draft-2020-12' }) as JsonSchema;
-  const { $defs, $schema: _schema, ...root } = out as { $defs?: Record<string, JsonSchema>; $schema?: string };
+  const {
+    $defs,
+    $schema: _schema,
+    ...root
+  } = out as { $defs?: Record<string, JsonSchema>; $schema?: string };
   const relink = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(relink);
     if (value === null || typeof value !== 'object') return value;
@@ -59,7 +63,11 @@ export function openApiDocument(version: string): JsonSchema {
   });
   const catalog = { name: 'name', in: 'path', required: true, schema: { type: 'string' } };
   const paths = {
-    '/v1/validate': solve('check a sequence without repairing it', ValidateRequestSchema, ValidationJsonSchema),
+    '/v1/validate': solve(
+      'check a sequence without repairing it',
+      ValidateRequestSchema,
+      ValidationJsonSchema,
+    ),
     '/v1/fix': solve('repair a sequence at the lowest cost', RepairRequestSchema, RepairJsonSchema),
     '/v1/compress': solve(
       'repair and drop unnecessary calls (mode optimal, cost model compress)',
@@ -68,9 +76,15 @@ export function openApiDocument(version: string): JsonSchema {
     ),
     '/v1/loop': solve('repair in rounds with the optimiser as the fixer', LoopRequestSchema, LoopJsonSchema),
     '/v1/health': {
-      get: { summary: 'liveness and load (no token needed)', security: [], responses: { '200': ok(c(HealthSchema)) } },
+      get: {
+        summary: 'liveness and load (no token needed)',
+        security: [],
+        responses: { '200': ok(c(HealthSchema)) },
+      },
     },
-    '/v1/catalogs': { get: { summary: 'registered catalogs', responses: { '200': ok(c(CatalogListSchema)) } } },
+    '/v1/catalogs': {
+      get: { summary: 'registered catalogs', responses: { '200': ok(c(CatalogListSchema)) } },
+    },
     '/v1/catalogs/{name}': {
       put: {
         summary: 'register or replace a catalog (body = the catalog JSON)',

@@ -7,7 +7,7 @@ export function jobData<T>(): T {
 }
 
 /**
- * Answers every job message with the handler's value. A thrown error is reported as a failed job; results
+ * Tells the pool the worker is ready, then answers every job message with the handler's value. A thrown error is reported as a failed job; results
  * that can be expected (bad input, say) should be part of the value instead.
  */
 export function serveJobs<In, Out>(handler: (input: In) => Out | Promise<Out>): void {
@@ -20,4 +20,5 @@ export function serveJobs<In, Out>(handler: (input: In) => Out | Promise<Out>): 
       port.postMessage({ ok: false, error: error instanceof Error ? error.message : String(error) });
     }
   });
+  port.postMessage({ ready: true });
 }

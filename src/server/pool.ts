@@ -56,17 +56,24 @@ interface Pending {
 interface Member extends PoolSlot {
   worker: Worker;
   job?: Pending;
+  /** The worker has loaded its entry and takes jobs. */
+  ready: boolean;
   /** Set once this member is being replaced or shut down: its events no longer matter. */
   retired: boolean;
 }
 
 const BOOT = new URL('./boot.mjs', import.meta.url);
 
+/** Workers that die before they are ready, in a row, after which the pool stops starting new ones. */
+const BOOT_FAILURES = 3;
+
 export class WorkerPool<In, Out> {
   private readonly members: Member[] = [];
   private readonly queue: Pending[] = [];
   private nextId = 0;
   private replaced = 0;
+  private bootFailures = 0;
+  private broken?: string;
   private closed = false;
 
   constructor(private readonly options: WorkerPoolOptions) {
@@ -78,14 +85,16 @@ export class WorkerPool<In, Out> {
     return this.members.length;
   }
 
-  /** Workers busy, jobs waiting, workers replaced so far. */
-  stats(): { size: number; busy: number; queued: number; replaced: number } {
+  /** Workers ready and busy, jobs waiting, workers replaced so far. */
+  stats(): { size: number; ready: number; busy: number; queued: number; replaced: number } {
+    const ready = this.members.filter((m) => m.ready).length;
     const busy = this.members.filter((m) => m.job).length;
-    return { size: this.members.length, busy, queued: this.queue.length, replaced: this.replaced };
+    return { size: this.members.length, ready, busy, queued: this.queue.length, replaced: this.replaced };
   }
 
   submit(input: JobInput<In>, options: SubmitOptions = {}): Promise<Out> {
     if (this.closed) return Promise.reject(new PoolError('closed', 'the worker pool is shut down'));
+    if (this.broken) return Promise.reject(new PoolError('failed', this.broken));
     return new Promise<Out>((resolve, reject) => {
       const job: Pending = {
         input: typeof input === 'function' ? (input as (slot: PoolSlot) => In) : () => input,
@@ -111,7 +120,12 @@ export class WorkerPool<In, Out> {
     if (member.job) this.settle(member.job, new PoolError(kind, reason));
     void member.worker.terminate();
     this.options.onReplace?.(member.id, reason);
-    if (this.closed) {
+    if (!member.ready && ++this.bootFailures >= BOOT_FAILURES) {
+      // A worker that cannot start would be restarted forever: give up and say why.
+      this.broken = `workers fail to start (${reason})`;
+      for (const job of this.queue.splice(0)) this.settle(job, new PoolError('failed', this.broken));
+    }
+    if (this.closed || this.broken) {
       this.members.splice(at, 1);
       return;
     }
@@ -123,7 +137,8 @@ export class WorkerPool<In, Out> {
   /** Fails queued jobs, lets no new ones in and terminates every worker (running jobs fail as `closed`). */
   async terminate(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) this.settle(job, new PoolError('closed', 'the worker pool is shut down'));
+    for (const job of this.queue.splice(0))
+      this.settle(job, new PoolError('closed', 'the worker pool is shut down'));
     const members = this.members.splice(0);
     for (const m of members) {
       m.retired = true;
@@ -136,8 +151,14 @@ export class WorkerPool<In, Out> {
     const worker = new Worker(BOOT, {
       workerData: { entry: this.options.entry.href, data: this.options.data },
     });
-    const member: Member = { id: this.nextId++, memo: new Map(), worker, retired: false };
-    worker.on('message', (message: { ok: boolean; value?: unknown; error?: string }) => {
+    const member: Member = { id: this.nextId++, memo: new Map(), worker, ready: false, retired: false };
+    worker.on('message', (message: { ready?: true; ok?: boolean; value?: unknown; error?: string }) => {
+      if (message.ready) {
+        member.ready = true;
+        this.bootFailures = 0;
+        this.dispatch();
+        return;
+      }
       const job = member.job;
       if (member.retired || !job) return;
       member.job = undefined;
@@ -146,12 +167,13 @@ export class WorkerPool<In, Out> {
       this.dispatch();
     });
     // An uncaught error ends the worker; 'exit' follows and replaces it.
+    let failure: string | undefined;
     worker.on('error', (error) => {
-      if (!member.retired && member.job) this.settle(member.job, new PoolError('crash', `worker failed: ${error.message}`));
+      failure = `worker failed: ${error.message}`;
     });
     worker.on('exit', (code) => {
       if (member.retired) return;
-      this.replace(member, `worker exited with code ${code}`);
+      this.replace(member, failure ?? `worker exited with code ${code}`);
     });
     worker.unref();
     return member;
@@ -160,7 +182,7 @@ export class WorkerPool<In, Out> {
   private dispatch(): void {
     for (const member of this.members) {
       if (this.queue.length === 0) return;
-      if (member.job || member.retired) continue;
+      if (member.job || member.retired || !member.ready) continue;
       const job = this.queue.shift()!;
       member.job = job;
       job.member = member;

@@ -11,7 +11,8 @@ import type { CostModel } from '../cost/model.ts';
 import { WeightsSchema } from '../cost/model.ts';
 import { loadCostModel, parseCostModel, presetNames, withWeights } from '../cost/presets.ts';
 import type { Sequence } from '../domain/types.ts';
-import type { RepairOptions, ValidateOptions } from '../pipeline/types.ts';
+// Bodies are parsed JSON, so their unknown values are JSON values.
+import type { Goals, RepairOptions, ValidateOptions } from '../pipeline/types.ts';
 import {
   LoopRequestSchema,
   RepairRequestSchema,
@@ -33,7 +34,8 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
     throw new InputError(formatPath([...path, first.keys[0]]), 'unknown field');
   }
   const { field, problem } = describeZodError(parsed.error);
-  throw new InputError(field === '' ? 'body' : field, problem);
+  // zod calls a JSON object a record.
+  throw new InputError(field === '' ? 'body' : field, problem.replace(/\brecord\b/g, 'object'));
 }
 
 export interface Prepared<J> {
@@ -72,7 +74,10 @@ function costModel(request: RepairRequest, fallback: string): CostModel {
     // Only presets: a server must not read files named by its clients.
     const names = presetNames();
     if (!names.includes(given)) {
-      throw new InputError('costModel', `no preset named ${JSON.stringify(given)} (presets: ${names.join(', ')})`);
+      throw new InputError(
+        'costModel',
+        `no preset named ${JSON.stringify(given)} (presets: ${names.join(', ')})`,
+      );
     }
     model = loadCostModel(given);
   } else {
@@ -81,12 +86,14 @@ function costModel(request: RepairRequest, fallback: string): CostModel {
   if (!request.weights) return model;
   const known = Object.keys(WeightsSchema.shape);
   for (const name of Object.keys(request.weights)) {
-    if (!known.includes(name)) throw new InputError(`weights.${name}`, `unknown weight (known: ${known.join(', ')})`);
+    if (!known.includes(name))
+      throw new InputError(`weights.${name}`, `unknown weight (known: ${known.join(', ')})`);
   }
   try {
     return withWeights(model, request.weights);
   } catch (error) {
-    if (error instanceof InputError) throw new InputError(error.field.replace(/^weight/, 'weights'), error.problem);
+    if (error instanceof InputError)
+      throw new InputError(error.field.replace(/^weight/, 'weights'), error.problem);
     throw error;
   }
 }
@@ -109,7 +116,7 @@ function repairParts(request: RepairRequest, store: CatalogStore, defaults: Repa
     ...(request.solver !== undefined ? { solver: request.solver } : {}),
     ...(request.givenOnly !== undefined ? { givenOnly: request.givenOnly } : {}),
     ...(request.allowInsert !== undefined ? { allowInsert: request.allowInsert } : {}),
-    ...(request.goals !== undefined ? { goals: request.goals } : {}),
+    ...(request.goals !== undefined ? { goals: request.goals as Goals } : {}),
     ...(request.mode !== undefined ? { mode: request.mode } : {}),
     ...(request.defensive !== undefined ? { defensive: request.defensive } : {}),
     ...(request.fixes !== undefined ? { fixes: request.fixes } : {}),
@@ -119,7 +126,11 @@ function repairParts(request: RepairRequest, store: CatalogStore, defaults: Repa
   return { catalog, sequence, options };
 }
 
-export function prepareRepair(body: unknown, store: CatalogStore, defaults: RepairDefaults): Prepared<RepairJob> {
+export function prepareRepair(
+  body: unknown,
+  store: CatalogStore,
+  defaults: RepairDefaults,
+): Prepared<RepairJob> {
   const request = parseBody(RepairRequestSchema, body);
   const { catalog, sequence, options } = repairParts(request, store, defaults);
   return { catalog, job: { kind: 'repair', id: request.id, sequence, options } };

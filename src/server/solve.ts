@@ -38,7 +38,12 @@ export function jobMessage(slot: PoolSlot, job: Job, resolved: ResolvedCatalog):
     drop.push(oldest);
   }
   const catalogData: Catalog | undefined = held === version ? undefined : resolved.catalog;
-  return { job, catalog: resolved.ref, ...(catalogData ? { catalogData } : {}), ...(drop.length ? { drop } : {}) };
+  return {
+    job,
+    catalog: resolved.ref,
+    ...(catalogData ? { catalogData } : {}),
+    ...(drop.length ? { drop } : {}),
+  };
 }
 
 export class SolvePool {

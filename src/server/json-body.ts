@@ -1,0 +1,26 @@
+/**
+ * JSON bodies: fastify's own parser (it rejects `__proto__` keys), plus an empty body allowed on DELETE
+ * (clients send a JSON content type there too) and the parse error's detail in the 400.
+ */
+import type { FastifyInstance } from 'fastify';
+import { InputError } from '../adapters/errors.ts';
+
+export function installJsonParser(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser('error', 'ignore');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string;
+    if (text === '' && request.method === 'DELETE') return done(null, undefined);
+    parse(request, text, (error: Error | null, value?: unknown) => {
+      if ((error as { code?: string } | null)?.code !== 'FST_ERR_CTP_INVALID_JSON_BODY')
+        return done(error, value);
+      let detail = 'a __proto__ key is not allowed';
+      try {
+        JSON.parse(text);
+      } catch (syntax) {
+        detail = (syntax as Error).message;
+      }
+      done(new InputError('body', `malformed JSON: ${detail}`), undefined);
+    });
+  });
+}

@@ -1,0 +1,101 @@
+/** The API's routes: validation in the main thread (fast, no solver), every solve in the worker pool. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { validationJson } from '../cli/report.ts';
+import { validate } from '../validate/validate.ts';
+import type { CatalogStore } from './catalogs.ts';
+import { checkCatalogName } from './catalogs.ts';
+import type { Admission } from './guards.ts';
+import type { Job } from './jobs.ts';
+import { openApiDocument } from './openapi.ts';
+import {
+  prepareLoop,
+  prepareRepair,
+  prepareValidate,
+  type Prepared,
+  type RepairDefaults,
+} from './requests.ts';
+import type { SolvePool } from './solve.ts';
+
+export interface RouteContext {
+  readonly store: CatalogStore;
+  readonly pool: SolvePool;
+  readonly admission: Admission;
+  readonly maxInflight: number;
+  readonly solverCapS: number;
+  readonly version: string;
+}
+
+const admit = { config: { admit: true } };
+
+async function solve(ctx: RouteContext, request: FastifyRequest, prepared: Prepared<Job>) {
+  const result = await ctx.pool.run(prepared.job, prepared.catalog);
+  request.log.info(
+    { catalog: prepared.catalog.ref.key, status: result.status ?? result.stop, timeMs: result.timeMs },
+    'solved',
+  );
+  return result;
+}
+
+export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  const defaults: RepairDefaults = { solverCapS: ctx.solverCapS };
+  const started = Date.now();
+
+  app.post('/v1/validate', admit, async (request) => {
+    const call = prepareValidate(request.body, ctx.store);
+    return validationJson(validate(call.sequence, call.catalog.catalog, call.options), call.id);
+  });
+
+  app.post('/v1/fix', admit, (request) =>
+    solve(ctx, request, prepareRepair(request.body, ctx.store, defaults)),
+  );
+
+  app.post('/v1/compress', admit, (request) =>
+    solve(
+      ctx,
+      request,
+      prepareRepair(request.body, ctx.store, {
+        ...defaults,
+        costModel: 'compress',
+        force: { mode: 'optimal' },
+      }),
+    ),
+  );
+
+  app.post('/v1/loop', admit, (request) =>
+    solve(ctx, request, prepareLoop(request.body, ctx.store, defaults)),
+  );
+
+  app.get('/v1/health', { config: { public: true } }, async () => ({
+    status: 'ok' as const,
+    version: ctx.version,
+    uptimeS: Math.round((Date.now() - started) / 1000),
+    inflight: ctx.admission.inflight,
+    maxInflight: ctx.maxInflight,
+    workers: ctx.pool.stats(),
+    catalogs: ctx.store.size,
+  }));
+
+  let openapi: Record<string, unknown> | undefined;
+  app.get('/openapi.json', async () => (openapi ??= openApiDocument(ctx.version)));
+
+  app.get('/v1/catalogs', async () => ({ catalogs: ctx.store.list() }));
+
+  app.put(
+    '/v1/catalogs/:name',
+    async (request: FastifyRequest<{ Params: { name: string } }>, reply: FastifyReply) => {
+      const name = checkCatalogName(request.params.name);
+      const { info, created } = await ctx.store.put(name, request.body);
+      request.log.info({ catalog: name, apis: info.apis, version: info.version }, 'catalog registered');
+      return reply.code(created ? 201 : 200).send(info);
+    },
+  );
+
+  app.delete('/v1/catalogs/:name', async (request: FastifyRequest<{ Params: { name: string } }>, reply) => {
+    const name = checkCatalogName(request.params.name);
+    const info = ctx.store.list().find((c) => c.name === name);
+    if (!info || !(await ctx.store.delete(name))) {
+      return reply.code(404).send({ error: `no catalog named ${JSON.stringify(name)}`, field: 'name' });
+    }
+    return info;
+  });
+}

@@ -1,0 +1,222 @@
+/** The HTTP API over real loopback HTTP: every route, auth, catalogs by name, bad bodies, body limit. */
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer } from '../src/server/app.ts';
+import {
+  CatalogListSchema,
+  ErrorSchema,
+  HealthSchema,
+  LoopJsonSchema,
+  RepairJsonSchema,
+  ValidationJsonSchema,
+} from '../src/schemas/result.ts';
+
+const catalog = JSON.parse(readFileSync('data/nestful/executable-spec.json', 'utf8'));
+const gold = JSON.parse(readFileSync('data/nestful/executable-data.json', 'utf8'))[0].output;
+const broken = readFileSync('samples/broken-nestful.jsonl', 'utf8')
+  .trim()
+  .split('\n')
+  .map((line) => JSON.parse(line) as { id: string; sequence: unknown });
+const TOKEN = 'test-token';
+
+let app: FastifyInstance;
+let base: string;
+
+beforeAll(async () => {
+  app = buildServer({ workers: 1, token: TOKEN, bodyLimit: 512 * 1024 });
+  base = await app.listen({ host: '127.0.0.1', port: 0 });
+});
+afterAll(() => app.close());
+
+async function call(method: string, path: string, body?: unknown, token: string | null = TOKEN) {
+  const headers: Record<string, string> = {};
+  if (token !== null) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(base + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, json: text ? JSON.parse(text) : undefined };
+}
+
+describe('token', () => {
+  it('leaves health open and answers it with the pool state', async () => {
+    const r = await call('GET', '/v1/health', undefined, null);
+    expect(r.status).toBe(200);
+    expect(HealthSchema.parse(r.json).workers.size).toBe(1);
+  });
+
+  it('refuses other routes without the token or with a wrong one', async () => {
+    const missing = await call('POST', '/v1/validate', { sequence: gold, catalog }, null);
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('www-authenticate')).toBe('Bearer');
+    expect(missing.json).toEqual({ error: 'missing bearer token', field: 'authorization' });
+    expect((await call('GET', '/v1/catalogs', undefined, 'nope')).status).toBe(401);
+    expect((await call('GET', '/openapi.json', undefined, null)).status).toBe(401);
+  });
+});
+
+describe('solve routes', () => {
+  it('validates without repairing', async () => {
+    const ok = await call('POST', '/v1/validate', { sequence: gold, catalog, id: 'g' });
+    expect(ok.status).toBe(200);
+    expect(ValidationJsonSchema.parse(ok.json)).toMatchObject({ id: 'g', valid: true, determination: true });
+    const bad = await call('POST', '/v1/validate', { sequence: broken[0].sequence, catalog });
+    expect(bad.json.valid).toBe(false);
+    expect(bad.json.issues.map((i: { tag: string }) => i.tag)).toContain('unknown_api');
+  });
+
+  it('fixes a broken sequence with the CLI result shape', async () => {
+    const r = await call('POST', '/v1/fix', { id: 'made-up', sequence: broken[0].sequence, catalog });
+    expect(r.status).toBe(200);
+    const result = RepairJsonSchema.parse(r.json);
+    expect(result).toMatchObject({
+      id: 'made-up',
+      determination: false,
+      status: 'repaired',
+      isExecutable: true,
+    });
+    expect(result.edits.map((e) => e.kind)).toContain('renameApi');
+    expect(result.sequence.map((s) => s.name)).toContain('SkyScrapperFlightSearch');
+  });
+
+  it('takes the string form and OpenAI tool calls', async () => {
+    const text = 'var1 = SkyScrapperSearchAirport(query="New York")';
+    const r = await call('POST', '/v1/fix', { sequence: text, catalog });
+    expect(r.json).toMatchObject({ determination: true, status: 'valid' });
+    const calls = [
+      { type: 'function', function: { name: 'SkyScrapperSearchAirport', arguments: '{"query":"Rome"}' } },
+    ];
+    expect((await call('POST', '/v1/validate', { sequence: calls, catalog })).json.valid).toBe(true);
+  });
+
+  it('compresses: a repeated call goes', async () => {
+    const repeated = [gold[0], { ...gold[0], label: 'var9' }, ...gold.slice(1)];
+    const r = await call('POST', '/v1/compress', { sequence: repeated, catalog });
+    expect(r.status).toBe(200);
+    const result = RepairJsonSchema.parse(r.json);
+    expect(result.determination).toBe(true);
+    expect(result.sequence).toHaveLength(gold.length);
+    expect(result.edits).toEqual([expect.objectContaining({ kind: 'deleteStep', step: 1 })]);
+  });
+
+  it('runs the repair loop with the optimiser', async () => {
+    const r = await call('POST', '/v1/loop', { sequence: broken[0].sequence, catalog, maxRounds: 3 });
+    expect(r.status).toBe(200);
+    const result = LoopJsonSchema.parse(r.json);
+    expect(result.stop).toBe('solved');
+    expect(result.history[result.history.length - 1]).toBe(0);
+  });
+});
+
+describe('catalogs by name', () => {
+  it('registers, lists, uses, replaces and deletes a catalog', async () => {
+    const put = await call('PUT', '/v1/catalogs/nestful', catalog);
+    expect(put.status).toBe(201);
+    expect(put.json).toMatchObject({ name: 'nestful', apis: catalog.length });
+    const list = CatalogListSchema.parse((await call('GET', '/v1/catalogs')).json);
+    expect(list.catalogs).toEqual([put.json]);
+
+    const fixed = await call('POST', '/v1/fix', { sequence: broken[1].sequence, catalogName: 'nestful' });
+    expect(fixed.json.status).toBe('repaired');
+
+    const again = await call('PUT', '/v1/catalogs/nestful', catalog.slice(0, 3));
+    expect(again.status).toBe(200);
+    expect(again.json.version).toBeGreaterThan(put.json.version);
+    // The worker gets the new version: the flight search is no longer in the catalog.
+    const v = await call('POST', '/v1/fix', { sequence: gold, catalogName: 'nestful' });
+    expect(v.json.issues.map((i: { tag: string }) => i.tag)).toContain('unknown_api');
+
+    expect((await call('DELETE', '/v1/catalogs/nestful')).status).toBe(200);
+    expect((await call('DELETE', '/v1/catalogs/nestful')).status).toBe(404);
+    const gone = await call('POST', '/v1/fix', { sequence: gold, catalogName: 'nestful' });
+    expect(gone.status).toBe(400);
+    expect(gone.json.field).toBe('catalogName');
+  });
+
+  it('rejects a bad catalog with the field at fault', async () => {
+    const r = await call('PUT', '/v1/catalogs/bad', [{ name: 'A', parameters: 3 }]);
+    expect(r.status).toBe(400);
+    expect(r.json.field).toMatch(/^catalog\[0\]/);
+    expect((await call('PUT', '/v1/catalogs/bad%20name', catalog)).json.field).toBe('name');
+  });
+});
+
+describe('bad requests', () => {
+  const cases: [string, unknown, string][] = [
+    ['malformed JSON', '{"sequence": [', 'body'],
+    ['unknown solver', { sequence: gold, catalog, solver: 'cplex' }, 'solver'],
+    ['negative timeout', { sequence: gold, catalog, timeout: -1 }, 'timeout'],
+    ['sequence of the wrong type', { sequence: 42, catalog }, 'sequence'],
+    ['step without a name', { sequence: [{ arguments: {} }], catalog }, 'sequence[0].name'],
+    ['unknown field', { sequence: gold, catalog, sovler: 'highs' }, 'sovler'],
+    ['no catalog', { sequence: gold }, 'catalog'],
+    ['two catalogs', { sequence: gold, catalog, catalogName: 'x' }, 'catalog'],
+    ['unknown cost preset', { sequence: gold, catalog, costModel: '/etc/passwd' }, 'costModel'],
+    ['unknown weight', { sequence: gold, catalog, weights: { speed: 1 } }, 'weights.speed'],
+    ['bad memory', { sequence: gold, catalog, memory: 5 }, 'memory'],
+    ['not an object', [1, 2], 'body'],
+  ];
+  it.each(cases)('%s -> 400 naming the field', async (_name, body, field) => {
+    const r = await call('POST', '/v1/fix', body);
+    expect(r.status).toBe(400);
+    expect(ErrorSchema.parse(r.json).field).toBe(field);
+  });
+
+  it('answers 413 to a body over the limit', async () => {
+    const r = await call('POST', '/v1/fix', { sequence: 'x'.repeat(600 * 1024), catalog });
+    expect(r.status).toBe(413);
+    expect(r.json.field).toBe('body');
+  });
+
+  it('says why JSON is malformed, refuses __proto__ keys, and allows DELETE with a JSON content type', async () => {
+    const r = await call('POST', '/v1/fix', '{"sequence": [}');
+    expect(r.json.error).toMatch(/^body: malformed JSON: Unexpected token/);
+    const proto = await call('POST', '/v1/fix', '{"sequence": [], "catalog": [], "__proto__": {"x": 1}}');
+    expect(proto.json).toEqual({
+      error: 'body: malformed JSON: a __proto__ key is not allowed',
+      field: 'body',
+    });
+    const empty = await call('POST', '/v1/fix', '');
+    expect(empty.status).toBe(400);
+    const res = await fetch(`${base}/v1/catalogs/none`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(404);
+  });
+
+  it('answers 404 as JSON', async () => {
+    const r = await call('GET', '/v2/nothing');
+    expect(r.status).toBe(404);
+    expect(r.json.error).toMatch(/no route/);
+  });
+});
+
+describe('openapi.json', () => {
+  it('is JSON with every path and the request schemas', async () => {
+    const r = await call('GET', '/openapi.json');
+    expect(r.status).toBe(200);
+    expect(r.json.openapi).toBe('3.1.0');
+    expect(Object.keys(r.json.paths).sort()).toEqual(
+      [
+        '/v1/catalogs',
+        '/v1/catalogs/{name}',
+        '/v1/compress',
+        '/v1/fix',
+        '/v1/health',
+        '/v1/loop',
+        '/v1/validate',
+      ].sort(),
+    );
+    const repair = r.json.components.schemas.RepairRequest;
+    expect(repair.properties.solver.enum).toEqual(['highs', 'lp-solver', 'portfolio']);
+    expect(repair.additionalProperties).toBe(false);
+    const refs = JSON.stringify(r.json).match(/"\$ref":"[^"]+"/g) ?? [];
+    for (const ref of refs)
+      expect(r.json.components.schemas).toHaveProperty(ref.split('/').pop()!.replace('"', ''));
+  });
+});
