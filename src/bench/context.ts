@@ -2,7 +2,14 @@
 import type { RepairOptions } from '../pipeline/types.ts';
 import { repair } from '../pipeline/repair.ts';
 import { SOLVER_NAMES, type SolverName } from '../solvers/index.ts';
-import { loadCorrupted, loadGoldSet, SET_NAMES, type CorruptionRecord, type GoldSet, type SetName } from './data.ts';
+import {
+  loadCorrupted,
+  loadGoldSet,
+  SET_NAMES,
+  type CorruptionRecord,
+  type GoldSet,
+  type SetName,
+} from './data.ts';
 import { machine, type Machine } from './markdown.ts';
 
 /** The reference tool's documented time per NESTFUL instance, the comparison line on every page. */

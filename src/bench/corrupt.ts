@@ -81,7 +81,13 @@ export function generateSet(set: GoldSet, options: GenerateOptions = DEFAULT_GEN
   for (const gold of set.gold) {
     const rng = mulberry32(hashSeed(`${options.seed}/${set.name}/${gold.index}`));
     corruptGold(rng, gold.steps, set, options).forEach(([kind, sequence], k) => {
-      records.push({ id: `${set.name}-${gold.index}-${k + 1}`, kind, set: set.name, gold: gold.steps, sequence });
+      records.push({
+        id: `${set.name}-${gold.index}-${k + 1}`,
+        kind,
+        set: set.name,
+        gold: gold.steps,
+        sequence,
+      });
     });
   }
   return records;
@@ -90,6 +96,9 @@ export function generateSet(set: GoldSet, options: GenerateOptions = DEFAULT_GEN
 /** One JSON record per line, keys in a fixed order, ending with a newline. */
 export function toJsonl(records: readonly CorruptionRecord[]): string {
   return records
-    .map((r) => JSON.stringify({ id: r.id, kind: r.kind, set: r.set, gold: r.gold, sequence: r.sequence }) + '\n')
+    .map(
+      (r) =>
+        JSON.stringify({ id: r.id, kind: r.kind, set: r.set, gold: r.gold, sequence: r.sequence }) + '\n',
+    )
     .join('');
 }

@@ -48,7 +48,9 @@ export function loadSetCatalog(name: SetName): Catalog {
 
 export function loadGoldSet(name: SetName): GoldSet {
   const catalog = loadSetCatalog(name);
-  const data = JSON.parse(readFileSync(join(NESTFUL_DIR, `${FILE_STEM[name]}-data.json`), 'utf8')) as unknown[];
+  const data = JSON.parse(
+    readFileSync(join(NESTFUL_DIR, `${FILE_STEM[name]}-data.json`), 'utf8'),
+  ) as unknown[];
   const gold: Gold[] = [];
   data.forEach((sample, index) => {
     const steps = toNestful(parseSequence(sample, { root: `${name}[${index}]` }));

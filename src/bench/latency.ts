@@ -54,7 +54,18 @@ const check = (ok: boolean) => (ok ? 'met' : '**missed**');
 
 export function latencyPage(ctx: BenchContext, rows: readonly LatencyRow[]): string {
   const timing = table(
-    ['set', 'solver', 'gold n', 'gold median ms', 'gold p99 ms', 'corrupted n', 'corrupted median ms', 'corrupted p99 ms', 'failed', '0.678 s / median'],
+    [
+      'set',
+      'solver',
+      'gold n',
+      'gold median ms',
+      'gold p99 ms',
+      'corrupted n',
+      'corrupted median ms',
+      'corrupted p99 ms',
+      'failed',
+      '0.678 s / median',
+    ],
     rows.map((r) => [
       r.set,
       r.solver,

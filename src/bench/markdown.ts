@@ -1,10 +1,28 @@
 /** Markdown helpers for the result pages: tables, number formats, and the machine header every page has. */
 import { availableParallelism, cpus, totalmem } from 'node:os';
 
+const NUMERIC = /^(-?[\d.]+(e-?\d+)?[%×]?|–)$/;
+
+/** Display width as Markdown formatters count it (our pages hold no wide characters). */
+function width(text: string): number {
+  return [...text].length;
+}
+
+/**
+ * A Markdown table with padded, aligned columns (numeric columns right-aligned), laid out the way
+ * Prettier writes tables, so the pages pass `prettier --check`.
+ */
 export function table(headers: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
-  const align = headers.map((_, i) => (rows.length > 0 && typeof rows[0][i] === 'number' ? '---:' : '---'));
-  const line = (cells: readonly (string | number)[]) => `| ${cells.map(String).join(' | ')} |`;
-  return [line(headers), line(align), ...rows.map(line)].join('\n');
+  const cells = rows.map((row) => row.map(String));
+  const right = headers.map((_, i) => cells.length > 0 && cells.every((row) => NUMERIC.test(row[i] ?? '')));
+  const widths = headers.map((h, i) => Math.max(3, width(h), ...cells.map((row) => width(row[i] ?? ''))));
+  const pad = (text: string, i: number) => {
+    const fill = ' '.repeat(widths[i] - width(text));
+    return right[i] ? fill + text : text + fill;
+  };
+  const line = (row: readonly string[]) => `| ${row.map(pad).join(' | ')} |`;
+  const rule = `| ${widths.map((w, i) => (right[i] ? '-'.repeat(w - 1) + ':' : '-'.repeat(w))).join(' | ')} |`;
+  return [line(headers), rule, ...cells.map(line)].join('\n');
 }
 
 /** A share as a percentage with one decimal (`97.3%`); `–` for no data. */

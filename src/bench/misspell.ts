@@ -51,7 +51,9 @@ function styleEdit(rng: Rng, name: string): string {
     case 2:
       return name.toLowerCase();
     case 3:
-      return name.replace(/[_.]/g, '') === name ? name.replace(/([a-z])([A-Z])/, '$1_$2') : name.replace(/[_.]/, '');
+      return name.replace(/[_.]/g, '') === name
+        ? name.replace(/([a-z])([A-Z])/, '$1_$2')
+        : name.replace(/[_.]/, '');
     default:
       return name.replace(/\./g, '_').replace(/-/g, '_');
   }

@@ -48,7 +48,11 @@ function producers(steps: NestfulStep[]): number[] {
 }
 
 /** Rewrites the `k`-th reference of a step (in argument order) through `edit`. */
-function editReference(step: NestfulStep, k: number, edit: (raw: string, label: string) => string): NestfulStep {
+function editReference(
+  step: NestfulStep,
+  k: number,
+  edit: (raw: string, label: string) => string,
+): NestfulStep {
   let seen = 0;
   const args: Record<string, Json> = {};
   for (const [param, value] of Object.entries(step.arguments)) {
@@ -123,7 +127,10 @@ const extraParam: Mistake = (rng, steps, ctx) => {
   if (calls.length === 0) return null;
   const i = choose(rng, calls);
   const args = steps[i].arguments;
-  const known = new Set([...(ctx.apis.get(steps[i].name)?.params.map((p) => p.name) ?? []), ...Object.keys(args)]);
+  const known = new Set([
+    ...(ctx.apis.get(steps[i].name)?.params.map((p) => p.name) ?? []),
+    ...Object.keys(args),
+  ]);
   let extra: [string, Json] | null = null;
   const keys = Object.keys(args);
   if (keys.length > 0 && rng() < 0.4) {
@@ -149,7 +156,11 @@ const refLabel: Mistake = (rng, steps) => {
   const site = choose(rng, sites);
   const max = labelNumbers(steps);
   const wrong = rng() < 0.5 || !/\d+$/.test(site.label) ? `${site.label}0` : `var${max + 1 + below(rng, 6)}`;
-  const step = editReference(steps[site.i], site.k, (raw, label) => `$${wrong}${raw.slice(1 + label.length)}`);
+  const step = editReference(
+    steps[site.i],
+    site.k,
+    (raw, label) => `$${wrong}${raw.slice(1 + label.length)}`,
+  );
   return replaceAt(steps, site.i, step);
 };
 

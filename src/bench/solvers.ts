@@ -36,7 +36,12 @@ export async function compareSolvers(ctx: BenchContext): Promise<SolvedCase[]> {
     backend.dispose?.();
     ctx.log(`solvers ${name}: ${models.length} models`);
   }
-  return models.map((m, i) => ({ id: m.id, vars: m.model.numVars, rows: m.model.rows.length, results: results[i] }));
+  return models.map((m, i) => ({
+    id: m.id,
+    vars: m.model.numVars,
+    rows: m.model.rows.length,
+    results: results[i],
+  }));
 }
 
 export interface Disagreement {
@@ -72,14 +77,25 @@ const BUCKETS: readonly [string, number, number][] = [
 ];
 
 export function solversPage(ctx: BenchContext, cases: readonly SolvedCase[]): string {
-  const times = (s: SolverName, cs = cases) => cs.flatMap((c) => (c.results.has(s) ? [c.results.get(s)!.ms] : []));
-  const failures = (s: SolverName) => cases.filter((c) => c.results.get(s) && c.results.get(s)!.solution.status !== 'optimal');
+  const times = (s: SolverName, cs = cases) =>
+    cs.flatMap((c) => (c.results.has(s) ? [c.results.get(s)!.ms] : []));
+  const failures = (s: SolverName) =>
+    cases.filter((c) => c.results.get(s) && c.results.get(s)!.solution.status !== 'optimal');
   const summary = table(
     ['solver', 'models', 'optimal', 'failed', 'median ms', 'p99 ms', 'mean ms', 'total s'],
     ctx.solvers.map((s) => {
       const t = times(s);
       const failed = failures(s).length;
-      return [s, t.length, t.length - failed, failed, ms(median(t)), ms(quantile(t, 0.99)), ms(mean(t)), (t.reduce((a, b) => a + b, 0) / 1000).toFixed(2)];
+      return [
+        s,
+        t.length,
+        t.length - failed,
+        failed,
+        ms(median(t)),
+        ms(quantile(t, 0.99)),
+        ms(mean(t)),
+        (t.reduce((a, b) => a + b, 0) / 1000).toFixed(2),
+      ];
     }),
   );
   const bySize = table(

@@ -23,13 +23,13 @@ export interface PlotOptions {
   readonly xLog?: boolean;
   readonly yLog?: boolean;
   readonly lines?: readonly ReferenceLine[];
+  /** Width of the plot area and its axes, without the legend (default 600). */
   readonly width?: number;
   readonly height?: number;
 }
 
 const COLOURS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f'];
-/** The legend sits right of the plot area so it never hides data. */
-const MARGIN = { left: 72, right: 190, top: 44, bottom: 56 };
+const MARGIN = { left: 72, top: 44, bottom: 56 };
 
 export function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -38,7 +38,9 @@ export function escapeXml(text: string): string {
 function fmt(x: number): string {
   if (x === 0) return '0';
   const a = Math.abs(x);
-  if (a >= 1e4 || a < 1e-3) return x.toExponential(0).replace('e+', 'e');
+  if (a >= 1e6) return `${Number((x / 1e6).toPrecision(3))}M`;
+  if (a >= 1e4) return `${Number((x / 1e3).toPrecision(3))}k`;
+  if (a < 1e-3) return x.toExponential(0);
   return String(Number(x.toPrecision(3)));
 }
 
@@ -49,7 +51,8 @@ export function linearTicks(lo: number, hi: number, target = 6): number[] {
   const mag = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
   const ticks: number[] = [];
-  for (let t = Math.ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) ticks.push(Number(t.toPrecision(12)));
+  for (let t = Math.ceil(lo / step) * step; t <= hi + step * 1e-9; t += step)
+    ticks.push(Number(t.toPrecision(12)));
   return ticks;
 }
 
@@ -93,8 +96,25 @@ function scale(ax: Axis, from: number, to: number): (v: number) => number {
   return (v) => from + ((f(v) - a) / (b - a)) * (to - from);
 }
 
+/** A different marker shape per series (circle, square, diamond, triangle), so overlapping series stay apart. */
+function marker(series: number, x: number, y: number, size: number): string {
+  const f = (v: number) => v.toFixed(1);
+  switch (series % 4) {
+    case 0:
+      return `<circle cx="${f(x)}" cy="${f(y)}" r="${size}"/>`;
+    case 1:
+      return `<rect x="${f(x - size)}" y="${f(y - size)}" width="${f(2 * size)}" height="${f(2 * size)}"/>`;
+    case 2:
+      return `<path d="M${f(x)} ${f(y - size * 1.3)}L${f(x + size * 1.3)} ${f(y)}L${f(x)} ${f(y + size * 1.3)}L${f(x - size * 1.3)} ${f(y)}Z"/>`;
+    default:
+      return `<path d="M${f(x)} ${f(y - size * 1.3)}L${f(x + size * 1.2)} ${f(y + size)}L${f(x - size * 1.2)} ${f(y + size)}Z"/>`;
+  }
+}
+
 export function plot(options: PlotOptions): string {
-  const width = options.width ?? 760;
+  // The legend sits right of the plot area, sized to its longest name, so it never hides data.
+  const legend = Math.max(120, 40 + 7 * Math.max(0, ...options.series.map((s) => s.name.length)));
+  const width = (options.width ?? 600) + legend;
   const height = options.height ?? 460;
   const usable = (v: number, log?: boolean) => Number.isFinite(v) && (!log || v > 0);
   const series = options.series.map((s) => ({
@@ -105,7 +125,7 @@ export function plot(options: PlotOptions): string {
   const ys = [...series.flatMap((s) => s.points.map((p) => p[1])), ...(options.lines ?? []).map((l) => l.y)];
   const xa = axis(xs, options.xLog ?? false);
   const ya = axis(ys, options.yLog ?? false);
-  const [x0, x1, y0, y1] = [MARGIN.left, width - MARGIN.right, height - MARGIN.bottom, MARGIN.top];
+  const [x0, x1, y0, y1] = [MARGIN.left, width - legend, height - MARGIN.bottom, MARGIN.top];
   const sx = scale(xa, x0, x1);
   const sy = scale(ya, y0, y1);
   const r = (v: number) => v.toFixed(1);
@@ -128,7 +148,9 @@ export function plot(options: PlotOptions): string {
   }
   out.push(`<line x1="${x0}" y1="${y0}" x2="${x1}" y2="${y0}" stroke="black"/>`);
   out.push(`<line x1="${x0}" y1="${y0}" x2="${x0}" y2="${y1}" stroke="black"/>`);
-  out.push(`<text x="${(x0 + x1) / 2}" y="${height - 14}" text-anchor="middle">${escapeXml(options.xLabel)}</text>`);
+  out.push(
+    `<text x="${(x0 + x1) / 2}" y="${height - 14}" text-anchor="middle">${escapeXml(options.xLabel)}</text>`,
+  );
   out.push(
     `<text x="16" y="${(y0 + y1) / 2}" text-anchor="middle" transform="rotate(-90 16 ${(y0 + y1) / 2})">${escapeXml(options.yLabel)}</text>`,
   );
@@ -136,7 +158,10 @@ export function plot(options: PlotOptions): string {
     if (!usable(line.y, options.yLog)) continue;
     const y = r(sy(line.y));
     out.push(`<line x1="${x0}" y1="${y}" x2="${x1}" y2="${y}" stroke="#555" stroke-dasharray="6 4"/>`);
-    out.push(`<text x="${x1 - 4}" y="${Number(y) - 5}" text-anchor="end" fill="#555">${escapeXml(line.label)}</text>`);
+    out.push(
+      // Labelled at the left: rising curves leave that end free.
+      `<text x="${x0 + 6}" y="${Number(y) - 5}" fill="#555">${escapeXml(line.label)}</text>`,
+    );
   }
   series.forEach((s, i) => {
     const colour = COLOURS[i % COLOURS.length];
@@ -145,13 +170,13 @@ export function plot(options: PlotOptions): string {
       const d = s.points.map(([x, y], k) => `${k === 0 ? 'M' : 'L'}${r(sx(x))} ${r(sy(y))}`).join(' ');
       out.push(`<path d="${d}" fill="none" stroke="${colour}" stroke-width="2"/>`);
     }
-    const radius = style === 'scatter' ? 2.5 : 3.5;
-    const dots = s.points.map(([x, y]) => `<circle cx="${r(sx(x))}" cy="${r(sy(y))}" r="${radius}"/>`);
+    const radius = style === 'scatter' ? 2.8 : 3.5;
+    const dots = s.points.map(([x, y]) => marker(i, sx(x), sy(y), radius));
     out.push(`<g fill="${colour}" fill-opacity="${style === 'scatter' ? 0.55 : 1}">${dots.join('')}</g>`);
   });
   series.forEach((s, i) => {
     const y = y1 + 8 + i * 20;
-    out.push(`<rect x="${x1 + 16}" y="${y - 6}" width="12" height="12" fill="${COLOURS[i % COLOURS.length]}"/>`);
+    out.push(`<g fill="${COLOURS[i % COLOURS.length]}">${marker(i, x1 + 22, y, 5)}</g>`);
     out.push(`<text x="${x1 + 34}" y="${y}" dominant-baseline="middle">${escapeXml(s.name)}</text>`);
   });
   out.push('</svg>');

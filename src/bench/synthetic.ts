@@ -8,7 +8,7 @@ import type { ApiSpec, Catalog, Json, Mapping } from '../domain/types.ts';
 import { mapReferences } from '../reference/parse.ts';
 import { DEFAULT_RESULT_NAME } from '../validate/validate.ts';
 import type { Gold } from './data.ts';
-import { below, choose, type Rng } from './prng.ts';
+import { choose, type Rng } from './prng.ts';
 
 /**
  * A valid sequence of `length` calls: gold sequences drawn at random, labels renumbered `var1…`, the
@@ -34,7 +34,11 @@ export function concatenateGold(rng: Rng, golds: readonly Gold[], length: number
       if (calls.length === length) break;
       const label = step.label === undefined ? undefined : `var${calls.length + 1}`;
       if (step.label !== undefined) rename.set(step.label, label!);
-      calls.push(label === undefined ? { name: step.name, arguments: args } : { name: step.name, arguments: args, label });
+      calls.push(
+        label === undefined
+          ? { name: step.name, arguments: args }
+          : { name: step.name, arguments: args, label },
+      );
     }
   }
   // Keep only the answers whose references all point at calls that were kept.
@@ -63,7 +67,8 @@ function cloneApi(api: ApiSpec, k: number): ApiSpec {
     ...api,
     name: `${api.name}${suffix}`,
     params: api.params.map((p) => ({ ...p, name: `${p.name}${suffix}` })),
-    outputs: api.outputs === null ? null : api.outputs.map((o) => ({ ...o, path: renamePath(o.path, suffix) })),
+    outputs:
+      api.outputs === null ? null : api.outputs.map((o) => ({ ...o, path: renamePath(o.path, suffix) })),
   };
 }
 
@@ -81,13 +86,21 @@ export function cloneCatalog(catalog: Catalog, size: number): Catalog {
 
 /** `count` random mappings from output field leaves to parameter names of the catalog. */
 export function randomMappings(rng: Rng, catalog: Catalog, count: number): Mapping[] {
-  const fields = [...new Set(catalog.apis.flatMap((a) => (a.outputs ?? []).map((o) => o.path.split('.').pop()!.replace(/\[\]/g, ''))))];
+  const fields = [
+    ...new Set(
+      catalog.apis.flatMap((a) =>
+        (a.outputs ?? []).map((o) => o.path.split('.').pop()!.replace(/\[\]/g, '')),
+      ),
+    ),
+  ];
   const params = [...new Set(catalog.apis.flatMap((a) => a.params.map((p) => p.name)))];
   const out: Mapping[] = [];
   for (let i = 0; i < count; i++) {
-    out.push({ from: choose(rng, fields), to: choose(rng, params), score: Math.round((0.3 + 0.7 * rng()) * 100) / 100 });
+    out.push({
+      from: choose(rng, fields),
+      to: choose(rng, params),
+      score: Math.round((0.3 + 0.7 * rng()) * 100) / 100,
+    });
   }
   return out;
 }
-
-export { below };

@@ -4,6 +4,7 @@ import { InputError } from '../adapters/errors.ts';
 import { registerFix } from './fix.ts';
 import { registerLoop, registerPick } from './loop.ts';
 import { registerServe } from './serve.ts';
+import { registerBench } from './bench.ts';
 
 // A closed pipe (`refract … | head`) ends the output quietly.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -23,6 +24,7 @@ registerFix(program);
 registerLoop(program);
 registerPick(program);
 registerServe(program);
+registerBench(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -18,6 +18,7 @@ import { typesCompatible } from '../validate/literals.ts';
 /** `author[].id` -> ['author', 0, 'id'] */
 export function segments(path: string): PathSegment[] {
   const out: PathSegment[] = [];
+  if (path === '') return out;
   for (const part of path.split('.')) {
     const m = /^(.*?)((?:\[\])*)$/.exec(part)!;
     if (m[1]) out.push(m[1]);

@@ -4,7 +4,7 @@
  */
 import type { Json } from '../domain/types.ts';
 import { leafOf, outputsByLeaf } from '../index/catalog-index.ts';
-import { normalisePath, referenceSites } from '../reference/parse.ts';
+import { normalisePath, referenceSites, stepReferences } from '../reference/parse.ts';
 import { similarity, tieDistance } from '../similarity/names.ts';
 import { memoryPaths, memoryProvides } from '../validate/outputs.ts';
 import type { CompileContext } from './context.ts';
@@ -12,6 +12,12 @@ import type { Call, TokenOption } from './plan.ts';
 import { originalLabel, segments } from './sources.ts';
 
 const MAX_REASSIGN = 8;
+
+/** `location.name` -> `location`, `news[].url` -> `news[]`, `skyId` -> ''. */
+function parentOf(path: string): string {
+  const dot = path.lastIndexOf('.');
+  return dot === -1 ? '' : path.slice(0, dot);
+}
 
 export function tokenPlans(
   ctx: CompileContext,
@@ -75,16 +81,50 @@ function reassignments(
     }
     return c;
   };
-  const closeness = (path: string): number =>
-    path === norm ? 1 : leafCloseness(leafOf(path)) - 0.01 * (path.split(/\.|\[\]/).length - 1);
+  // Under the same parent (`location.mae` -> `location.name`) the whole paths are compared, which is kinder
+  // to short misspelt leaves.
+  const parent = parentOf(norm);
+  const closeness = (path: string): number => {
+    if (path === norm) return 1;
+    const depth = 0.01 * (path.split(/\.|\[\]/).length - 1);
+    const leafClose = leafCloseness(leafOf(path));
+    const sibling = parent !== '' && parentOf(path) === parent ? 0.95 * similarity(path, norm) : 0;
+    return Math.max(leafClose, sibling) - depth;
+  };
+  // A whole output (`$var3$`) is re-pointed only when its label is made up: another call's whole output is
+  // a guess, never a replacement for a call that exists.
+  const orphan = !ctx.steps.some((s) => s.label === label);
+  // Nor is it pointed at an output the same step already uses whole (an answer would list it twice).
+  const usedWhole = new Set(
+    call.origin >= 0
+      ? stepReferences(ctx.steps[call.origin].arguments)
+          .filter((r) => r.ref.path.length === 0)
+          .map((r) => r.ref.label)
+      : [],
+  );
   for (const j of earlier) {
     const sameLabel = originalLabel(ctx, j) === label;
+    if (norm === '') {
+      if (!orphan || usedWhole.has(originalLabel(ctx, j))) continue;
+      // A whole output (`$var3$`): any other earlier call's whole output, the closest label first.
+      if (!sameLabel)
+        found.push({
+          cost: w.reassign + w.tieBreak * (0.5 + 0.5 * tieDistance(label, originalLabel(ctx, j))),
+          call: j.id,
+          path: '',
+        });
+      continue;
+    }
     const seen = new Set<string>();
     for (const choice of j.apis) {
       if (!choice.api) continue;
       for (const [other, fields] of outputsByLeaf(choice.api)) {
         // Cheap filter first: the leaf must be close enough before any path is looked at.
-        if (leafCloseness(other) < min - 0.05 && !fields.some((f) => f.path === norm)) continue;
+        if (
+          leafCloseness(other) < min - 0.05 &&
+          !fields.some((f) => f.path === norm || (parent !== '' && parentOf(f.path) === parent))
+        )
+          continue;
         for (const f of fields) {
           if (seen.has(f.path)) continue;
           seen.add(f.path);
@@ -101,6 +141,16 @@ function reassignments(
     }
   }
   for (const [m, value] of Object.entries(ctx.memory)) {
+    if (norm === '') {
+      if (m !== label && orphan)
+        found.push({
+          cost: w.fromMemory + w.tieBreak * (0.5 + 0.5 * tieDistance(label, m)),
+          call: null,
+          memoryLabel: m,
+          path: '',
+        });
+      continue;
+    }
     for (const mp of memoryPaths(value as Json)) {
       if (m === label && mp === norm) continue;
       const close = closeness(mp);
