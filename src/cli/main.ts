@@ -5,6 +5,8 @@ import { registerFix } from './fix.ts';
 import { registerLoop, registerPick } from './loop.ts';
 import { registerServe } from './serve.ts';
 import { registerBench } from './bench.ts';
+import { registerMaps } from './maps.ts';
+import { registerModes, registerTags } from './tags.ts';
 
 // A closed pipe (`refract … | head`) ends the output quietly.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -25,6 +27,9 @@ registerLoop(program);
 registerPick(program);
 registerServe(program);
 registerBench(program);
+registerMaps(program);
+registerTags(program);
+registerModes(program);
 
 try {
   await program.parseAsync(process.argv);

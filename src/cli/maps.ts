@@ -1,0 +1,62 @@
+/** `refract maps`: the mapping table of a catalog, computed from names and descriptions, plus learned pairs. */
+import type { Command } from 'commander';
+import { loadCatalog } from '../adapters/catalog.ts';
+import { InputError } from '../adapters/errors.ts';
+import { readText } from '../adapters/files.ts';
+import { parseRecords } from '../adapters/records.ts';
+import type { Sequence } from '../domain/types.ts';
+import { DEFAULT_THRESHOLD, DEFAULT_TOP } from '../mappings/compute.ts';
+import { buildMappings, formatMappings, formatMappingsText } from '../mappings/build.ts';
+import { collect, integer, oneOf } from './flags.ts';
+
+interface Flags {
+  catalog?: string;
+  learn?: string[];
+  threshold: string;
+  top: string;
+  format: string;
+  resultName: string;
+}
+
+export function registerMaps(program: Command): void {
+  program
+    .command('maps')
+    .description(
+      'mapping table of a catalog: computed output -> input pairs, merged with pairs learned from data',
+    )
+    .option('-c, --catalog <file>', 'tool catalog (NESTFUL spec or OpenAI tools JSON)')
+    .option('--learn <file>', 'sequences to learn from: NESTFUL data or records (repeatable)', collect)
+    .option('--threshold <score>', 'lowest computed score kept, in (0, 1]', String(DEFAULT_THRESHOLD))
+    .option('--top <k>', 'computed sources kept per input parameter', String(DEFAULT_TOP))
+    .option('--format <format>', 'json | text', 'json')
+    .option('--result-name <name>', 'name of the answer pseudo-step', 'var_result')
+    .action((flags: Flags) => {
+      const format = oneOf('--format', flags.format, ['json', 'text'] as const);
+      if (!flags.catalog) throw new InputError('--catalog', 'required: the tool catalog to map');
+      const threshold = score('--threshold', flags.threshold);
+      const top = integer('--top', flags.top, 1, 1000);
+      const catalog = loadCatalog(flags.catalog);
+      const corpus = (flags.learn ?? []).flatMap(readCorpus);
+      const table = buildMappings(catalog, corpus, { threshold, top, resultName: flags.resultName });
+      process.stdout.write(
+        format === 'json' ? formatMappings(table.mappings) : `${formatMappingsText(table)}\n`,
+      );
+    });
+}
+
+function score(flag: string, value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 1) {
+    throw new InputError(flag, `expected a score in (0, 1], received ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+/** Every sequence of a data file; an unreadable record is an error, not a silent gap in the evidence. */
+function readCorpus(file: string): Sequence[] {
+  return parseRecords(readText(file)).map((record) => {
+    if (record.error || !record.sequence)
+      throw new InputError(`record ${record.id}`, record.error ?? 'no sequence', file);
+    return record.sequence;
+  });
+}
