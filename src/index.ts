@@ -26,3 +26,5 @@ export { compress, compressOptions } from './pipeline/compress.ts';
 export { checkStep, memoryFromCalls } from './pipeline/step.ts';
 export { feedback, FEEDBACK_FORMATS, type FeedbackFormat } from './feedback/index.ts';
 export * from './loop/index.ts';
+export * from './heal/index.ts';
+export * from './agents/index.ts';

@@ -5,6 +5,9 @@
 import { z } from 'zod';
 import type { Json } from '../domain/types.ts';
 import { InputError, formatPath, type FieldPath } from './errors.ts';
+import { setOwn } from '../domain/objects.ts';
+
+export { setOwn };
 
 /** Longest accepted API, parameter or label name. */
 export const MAX_NAME_LENGTH = 256;
@@ -18,15 +21,6 @@ export function isPlainObject(value: unknown): value is PlainObject {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
-}
-
-/** Sets an own enumerable property, even for the key `__proto__`, without touching any prototype. */
-export function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
-  if (key === '__proto__') {
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  } else {
-    target[key] = value;
-  }
 }
 
 /** An own property's value (never an inherited one such as `constructor`). */

@@ -6,6 +6,7 @@
  */
 import type { ToolCallRepairFunction, ToolSet } from 'ai';
 import { parseCatalog } from '../adapters/catalog.ts';
+import { InputError } from '../adapters/errors.ts';
 import type { Catalog } from '../domain/types.ts';
 import { checkCall, checkToolCalls, type CheckOptions, type CheckResult } from './hook.ts';
 import type { ToolCall } from './toolcalls.ts';
@@ -44,7 +45,14 @@ export function catalogFromTools(tools: ToolSet, inputSchema: InputSchema): Prom
 export function createRepairToolCall(options: RepairToolCallOptions = {}): ToolCallRepairFunction<ToolSet> {
   const { catalog: given, onCheck, ...rest } = options;
   return async ({ toolCall, tools, inputSchema }) => {
-    const catalog = given ?? (await catalogFromTools(tools, inputSchema));
+    let catalog: Catalog;
+    try {
+      catalog = given ?? (await catalogFromTools(tools, inputSchema));
+    } catch (error) {
+      // A tool schema the catalog reader cannot take: no repair, the SDK reports the original error.
+      if (error instanceof InputError) return null;
+      throw error;
+    }
     const call: ToolCall = {
       id: toolCall.toolCallId,
       type: 'function',
@@ -75,7 +83,8 @@ export function checkSteps(steps: readonly StepLike[], options: CheckOptions): P
       type: 'function' as const,
       function: {
         name: c.toolName,
-        arguments: typeof c.input === 'string' ? c.input : JSON.stringify(c.input ?? {}),
+        // An object goes as is: the parser copies it with a depth limit, where stringifying could overflow.
+        arguments: (c.input ?? {}) as string | object,
       },
     })),
   );

@@ -13,6 +13,7 @@ import type { Catalog, Sequence } from '../domain/types.ts';
 import { feedback, type FeedbackFormat } from '../feedback/index.ts';
 import { totalCost } from '../heal/index.ts';
 import type { HealEdit, HealOptions } from '../heal/types.ts';
+import { healValues } from '../heal/values.ts';
 import { repair } from '../pipeline/repair.ts';
 import type { RepairOptions, RepairResult } from '../pipeline/types.ts';
 import { validate } from '../validate/validate.ts';
@@ -114,19 +115,39 @@ export async function checkToolCalls(
   }
   const repaired = await repair(sequence, catalog, options);
   const executable = repaired.isExecutable === true;
-  const calls = executable
-    ? toToolCalls(repaired.sequence, originOf(sequence, repaired.sequence, repaired.edits), toolCalls)
-    : [];
+  const origin = executable ? originOf(sequence, repaired.sequence, repaired.edits) : [];
+  const after = executable ? healAfterRepair(repaired.sequence, origin, options) : { sequence, edits: [] };
+  const healEdits = [...heal, ...after.edits];
   return {
     ok: false,
     executable,
-    calls,
+    calls: executable ? toToolCalls(after.sequence, origin, toolCalls) : [],
     repair: repaired,
-    heal,
-    sequence: executable ? repaired.sequence : sequence,
-    cost: totalCost([...heal, { cost: repaired.cost }]),
-    feedback: withHealNotes(feedback(format, { ...context, repair: repaired }), heal, format),
+    heal: healEdits,
+    sequence: after.sequence,
+    cost: totalCost([...healEdits, { cost: repaired.cost }]),
+    feedback: withHealNotes(feedback(format, { ...context, repair: repaired }), healEdits, format),
   };
+}
+
+/**
+ * Values of a call the optimiser moved to another API are healed against that API too (`"3"` for the
+ * new API's integer). Steps are renumbered to the input; inserted calls are left as the optimiser made them.
+ */
+function healAfterRepair(
+  repaired: Sequence,
+  origin: readonly number[],
+  options: CheckOptions,
+): { sequence: Sequence; edits: HealEdit[] } {
+  const healed = healValues(repaired, options.catalog, options);
+  const edits = healed.edits.filter((e) => origin[e.step] >= 0);
+  if (edits.length === 0) return { sequence: repaired, edits: [] };
+  const keep = new Set(edits.map((e) => e.step));
+  const sequence = repaired.map((step, k) => (keep.has(k) ? healed.sequence[k] : step));
+  // Healing only ever narrows a value to its declared type; should it still upset the validator, drop it.
+  if (!validate(sequence, options.catalog, { ...options, pseudoSteps: true }).valid)
+    return { sequence: repaired, edits: [] };
+  return { sequence, edits: edits.map((e) => ({ ...e, step: origin[e.step] })) };
 }
 
 export interface CallCheck extends Omit<CheckResult, 'calls'> {

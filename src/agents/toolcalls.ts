@@ -33,7 +33,8 @@ function withLabels(calls: readonly unknown[], memory: Memory, resultName: strin
     if (typeof label === 'string') used.add(label);
   }
   return calls.map((call, i) => {
-    if (!isPlainObject(call) || own(call, 'label') !== undefined) return call;
+    // A given label (even a bad one, which the parser then reports) stays; null counts as none.
+    if (!isPlainObject(call) || own(call, 'label') != null) return call;
     const fn = own(call, 'function');
     const name = isPlainObject(fn) ? own(fn, 'name') : own(call, 'name');
     if (name === resultName) return call;

@@ -7,6 +7,7 @@ import { registerServe } from './serve.ts';
 import { registerBench } from './bench.ts';
 import { registerMaps } from './maps.ts';
 import { registerModes, registerTags } from './tags.ts';
+import { registerMcp } from './mcp.ts';
 
 // A closed pipe (`refract … | head`) ends the output quietly.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -30,6 +31,7 @@ registerBench(program);
 registerMaps(program);
 registerTags(program);
 registerModes(program);
+registerMcp(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -3,6 +3,7 @@
  * Needs nothing but the plan: no reach back into the compiler.
  */
 import type { Edit, Json, Step } from '../domain/types.ts';
+import { setOwn } from '../domain/objects.ts';
 import type { Call, Plan, Source, TokenOption } from '../compile/plan.ts';
 import { formatReference, mapReferences, normalisePath } from '../reference/parse.ts';
 
@@ -194,14 +195,18 @@ function buildStep(
         detail: `rename ${arg} -> ${use.param}`,
       });
     }
-    args[use.param] = rewriteTokens(call, arg, value, values, labels, at, edits, (producer) => {
-      if (invented(producer)) confirms.add(use.param);
-    });
+    setOwn(
+      args,
+      use.param,
+      rewriteTokens(call, arg, value, values, labels, at, edits, (producer) => {
+        if (invented(producer)) confirms.add(use.param);
+      }),
+    );
   }
   for (const { param, source } of filled) {
     const isInvented = source.kind === 'output' && invented(source.call, source.mapped);
     if (isInvented) confirms.add(param);
-    args[param] = fillValue(plan, source, labels, ask, at, param, edits);
+    setOwn(args, param, fillValue(plan, source, labels, ask, at, param, edits));
   }
   return label === undefined ? { name, arguments: args } : { name, arguments: args, label };
 }

@@ -5,18 +5,19 @@
 import type { Catalog, Json, Memory, Sequence, Step } from '../domain/types.ts';
 import { ASK, CONFIRM } from '../decode/decode.ts';
 import { apiByName } from '../validate/validate.ts';
+import { ownValue, setOwn } from '../domain/objects.ts';
 import { repair } from './repair.ts';
 import type { RepairOptions, RepairResult } from './types.ts';
 
 /** A placeholder value at every declared output path of each executed call (values are unknown here). */
 export function memoryFromCalls(executed: Sequence, catalog: Catalog): Memory {
   const apis = apiByName(catalog);
-  const memory: Record<string, Json> = Object.create(null);
+  const memory: Record<string, Json> = {};
   for (const step of executed) {
     if (step.label === undefined) continue;
     const root: Record<string, Json> = {};
     for (const field of apis.get(step.name)?.outputs ?? []) place(root, field.path.split('.'));
-    memory[step.label] = root;
+    setOwn(memory, step.label, root);
   }
   return memory;
 }
@@ -28,18 +29,17 @@ function place(root: Record<string, Json>, keys: string[]): void {
     const list = raw.endsWith('[]');
     const key = list ? raw.slice(0, raw.indexOf('[')) : raw;
     const last = i === keys.length - 1;
+    const existing = ownValue(node, key);
     if (list) {
-      const existing = node[key];
       const items = Array.isArray(existing) ? (existing as Json[]) : [];
       if (items.length === 0) items.push({});
-      node[key] = items;
+      setOwn(node, key, items);
       if (!last) node = items[0] as Record<string, Json>;
     } else if (last) {
-      if (!(key in node)) node[key] = null;
+      if (existing === undefined) setOwn(node, key, null);
     } else {
-      const next = node[key];
-      if (next === null || typeof next !== 'object' || Array.isArray(next)) node[key] = {};
-      node = node[key] as Record<string, Json>;
+      if (existing === null || typeof existing !== 'object' || Array.isArray(existing)) setOwn(node, key, {});
+      node = ownValue(node, key) as Record<string, Json>;
     }
   });
 }

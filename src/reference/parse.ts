@@ -5,6 +5,7 @@
  * (`"$100-$200"`), and scanning resumes at the next `$`.
  */
 import type { Json, PathSegment, Reference, ReferenceSite } from '../domain/types.ts';
+import { setOwn } from '../domain/objects.ts';
 
 /** A reference found in a string, with its character span. */
 export interface FoundReference {
@@ -116,7 +117,7 @@ export function mapReferences(
     if (Array.isArray(v)) return v.map((item, i) => walk(item, [...at, i]));
     if (v !== null && typeof v === 'object') {
       const out: Record<string, Json> = {};
-      for (const [k, item] of Object.entries(v)) out[k] = walk(item as Json, [...at, k]);
+      for (const [k, item] of Object.entries(v)) setOwn(out, k, walk(item as Json, [...at, k]));
       return out;
     }
     return v;

@@ -58,7 +58,8 @@ export function validate(sequence: Sequence, catalog: Catalog, options: Validate
   if (sequence.length === 0) add('empty_sequence', 0, 'the sequence has no step', {}, 'warning');
 
   sequence.forEach((step, i) => {
-    const isResult = step.name === resultName;
+    // A catalog API may share the answer step's name; only the last step can be the answer then.
+    const isResult = step.name === resultName && (i === sequence.length - 1 || !apis.has(step.name));
     const api = isResult ? undefined : apis.get(step.name);
     if (isResult && i !== sequence.length - 1) {
       add('unknown_api', i, `${resultName} must be the last step`);

@@ -1,0 +1,83 @@
+import { AIMessage, AIMessageChunk, HumanMessage } from '@langchain/core/messages';
+import { FakeStreamingChatModel } from '@langchain/core/utils/testing';
+import { describe, expect, it } from 'vitest';
+import { repairAIMessage, repairToolCallsRunnable, type RepairNote } from '../src/agents/langchain.ts';
+import { executable } from './helpers.ts';
+
+const note = (m: { additional_kwargs: Record<string, unknown> }) => m.additional_kwargs.refract as RepairNote;
+
+describe('repairToolCallsRunnable', () => {
+  it('repairs the tool calls of a chat model’s answer before a tool node runs', async () => {
+    const model = new FakeStreamingChatModel({
+      sleep: 0,
+      chunks: [
+        new AIMessageChunk({
+          content: '',
+          tool_calls: [
+            { id: 't1', name: 'SkyScrapperSearchAirport', args: { qurey: 'New York' }, type: 'tool_call' },
+          ],
+        }),
+      ],
+    });
+    const out = (await model.pipe(repairToolCallsRunnable(executable)).invoke('fly')) as AIMessage;
+    expect(out.tool_calls).toEqual([
+      { id: 't1', name: 'SkyScrapperSearchAirport', args: { query: 'New York' }, type: 'tool_call' },
+    ]);
+    expect(note(out)).toMatchObject({
+      ok: false,
+      executable: true,
+      edits: [{ kind: 'renameParam', to: 'query' }],
+    });
+  });
+
+  it('heals calls LangChain could not parse (invalid_tool_calls)', async () => {
+    const message = new AIMessage({
+      content: '',
+      invalid_tool_calls: [
+        {
+          id: 't2',
+          name: 'SkyScrapperSearchAirport',
+          args: '{"query": "London"',
+          error: 'bad JSON',
+          type: 'invalid_tool_call',
+        },
+      ],
+    });
+    const out = (await repairToolCallsRunnable(executable).invoke(message)) as AIMessage;
+    expect(out.tool_calls).toEqual([
+      { id: 't2', name: 'SkyScrapperSearchAirport', args: { query: 'London' }, type: 'tool_call' },
+    ]);
+    expect(out.invalid_tool_calls).toEqual([]);
+    expect(note(out).heal).toMatchObject([{ kind: 'repairJson', step: 0 }]);
+  });
+
+  it('leaves valid messages and non-AI messages untouched', async () => {
+    const valid = new AIMessage({
+      content: 'x',
+      tool_calls: [{ id: 't', name: 'SkyScrapperSearchAirport', args: { query: 'Rome' }, type: 'tool_call' }],
+    });
+    expect(await repairAIMessage(valid, { catalog: executable })).toBe(valid);
+    const human = new HumanMessage('hi');
+    expect(await repairAIMessage(human, { catalog: executable })).toBe(human);
+    const text = new AIMessage('just text');
+    expect(await repairAIMessage(text, { catalog: executable })).toBe(text);
+  });
+
+  it('keeps the calls and notes the feedback when no executable repair exists', async () => {
+    const message = new AIMessage({
+      content: '',
+      tool_calls: [
+        {
+          id: 't',
+          name: 'TripadvisorSearchHotels',
+          args: { checkIn: '2024-08-15', checkOut: '2024-08-18' },
+          type: 'tool_call',
+        },
+      ],
+    });
+    const out = (await repairAIMessage(message, { catalog: executable, allowInsert: false })) as AIMessage;
+    expect(out.tool_calls).toEqual(message.tool_calls);
+    expect(note(out)).toMatchObject({ ok: false, executable: false });
+    expect(note(out).feedback).toContain('requires geoId');
+  });
+});
