@@ -4,7 +4,6 @@
  */
 import type { ApiSpec, Reference, Step } from '../domain/types.ts';
 import { apiProvides } from '../validate/outputs.ts';
-import { stepReferences } from '../reference/parse.ts';
 import { leafOf } from '../index/catalog-index.ts';
 import type { CompileContext } from './context.ts';
 import type { ApiChoice, Call, LabelChoice } from './plan.ts';
@@ -15,8 +14,8 @@ export function labelFacts(ctx: CompileContext): { produced: Set<string>; orphan
   const produced = new Set<string>();
   ctx.steps.forEach((s) => s.label !== undefined && produced.add(s.label));
   const orphans: string[] = [];
-  for (const s of ctx.steps) {
-    for (const site of stepReferences(s.arguments)) {
+  for (const refs of ctx.refs) {
+    for (const site of refs) {
       const l = site.ref.label;
       if (!produced.has(l) && !Object.prototype.hasOwnProperty.call(ctx.memory, l) && !orphans.includes(l)) {
         orphans.push(l);
@@ -114,13 +113,13 @@ function movedCopy(ctx: CompileContext, step: Step, i: number): Call | null {
   // In optimal mode a call may also move before an earlier step that consumes a field it outputs, so that
   // a call made only to produce that field can go.
   const outputs = ctx.optimal ? new Set((api.outputs ?? []).map((f) => leafOf(f.path))) : new Set<string>();
-  const consumes = (s: Step) =>
-    stepReferences(s.arguments).some((r) => {
+  const consumes = (k: number) =>
+    ctx.refs[k].some((r) => {
       if (r.ref.label === label) return true;
       const leaf = [...r.ref.path].reverse().find((x) => typeof x === 'string');
       return typeof leaf === 'string' && outputs.has(leaf);
     });
-  const first = ctx.steps.findIndex((s, k) => k < i && consumes(s));
+  const first = ctx.steps.findIndex((_, k) => k < i && consumes(k));
   if (first === -1) return null;
   if (ctx.steps.slice(0, first).some((s) => s.label === label)) return null;
   const cost = ctx.weights.moveStep + ctx.weights.perCall;
@@ -175,7 +174,7 @@ function needsOf(ctx: CompileContext, call: Call): Need[] {
     }
   }
   if (step) {
-    for (const site of stepReferences(step.arguments)) {
+    for (const site of ctx.refs[call.origin]) {
       if (!brokenReference(ctx, call.origin, site.ref)) continue;
       const last = [...site.ref.path].reverse().find((s) => typeof s === 'string');
       if (typeof last === 'string') needs.push({ leaf: last, pos: call.pos, depth: call.depth });

@@ -11,7 +11,6 @@ import { CompileContext, type CompileOptions } from './context.ts';
 import type { Plan } from './plan.ts';
 import { parameterSources } from './sources.ts';
 import { goalCandidates, goalRows } from './goals.ts';
-import { stepReferences } from '../reference/parse.ts';
 
 export type { CompileOptions };
 
@@ -40,7 +39,7 @@ export function compile(
   goalRows(ctx);
   const model = ctx.builder.build();
   const taken = new Set<string>([...produced, ...orphans, ...Object.keys(ctx.memory)]);
-  for (const s of steps) for (const site of stepReferences(s.arguments)) taken.add(site.ref.label);
+  for (const refs of ctx.refs) for (const site of refs) taken.add(site.ref.label);
   const plan: Plan = {
     steps,
     calls: ctx.calls,

@@ -1,9 +1,19 @@
 /** Shared state of one compilation: the builder, the calls so far, and lookups over them. */
-import type { ApiSpec, Catalog, EditKind, Mapping, Memory, PathSegment, Sequence } from '../domain/types.ts';
+import type {
+  ApiSpec,
+  Catalog,
+  EditKind,
+  Mapping,
+  Memory,
+  PathSegment,
+  ReferenceSite,
+  Sequence,
+} from '../domain/types.ts';
 import type { CostModel, Weights } from '../cost/model.ts';
 import { indexCatalog, type CatalogIndex } from '../index/catalog-index.ts';
 import { apiProvides } from '../validate/outputs.ts';
 import { ModelBuilder } from './builder.ts';
+import { stepReferences } from '../reference/parse.ts';
 import type { Goals } from '../pipeline/types.ts';
 import type { Call } from './plan.ts';
 
@@ -28,6 +38,8 @@ export class CompileContext {
   readonly kinds = new Map<number, EditKind>();
   /** param name -> mappings into it. */
   readonly mappingsTo = new Map<string, Mapping[]>();
+  /** The references of each input step, parsed once. */
+  readonly refs: readonly ReferenceSite[][];
   /** APIs allowed for renames and inserts when `givenOnly`. */
   readonly allowed: ((api: ApiSpec) => boolean) | null;
 
@@ -38,6 +50,7 @@ export class CompileContext {
     readonly options: CompileOptions,
   ) {
     this.index = indexCatalog(catalog);
+    this.refs = steps.map((s) => stepReferences(s.arguments));
     const w = cost.weights;
     this.weights =
       options.mode === 'optimal' ? { ...w, perCall: w.perCall > 0 ? w.perCall : 2, deleteStep: 0 } : w;
@@ -83,8 +96,18 @@ export class CompileContext {
 
   /** Calls placed before `pos`, nearest first. */
   before(pos: number): Call[] {
-    return this.calls.filter((c) => c.pos < pos && c.kind !== 'result').sort((a, b) => b.pos - a.pos);
+    let list = this.beforeCache.get(pos);
+    if (!list || this.beforeCalls !== this.calls.length) {
+      if (this.beforeCalls !== this.calls.length) this.beforeCache.clear();
+      this.beforeCalls = this.calls.length;
+      list = this.calls.filter((c) => c.pos < pos && c.kind !== 'result').sort((a, b) => b.pos - a.pos);
+      this.beforeCache.set(pos, list);
+    }
+    return list;
   }
+
+  private readonly beforeCache = new Map<number, Call[]>();
+  private beforeCalls = -1;
 
   /** The mappings `from -> param` (a mapped output leaf feeding `param`). */
   mappedFrom(param: string): Mapping[] {

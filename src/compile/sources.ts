@@ -8,7 +8,6 @@ import { role, similarity, tieDistance } from '../similarity/names.ts';
 import { DEFAULT_RESULT_NAME, isLiteral } from '../validate/validate.ts';
 import { literalMismatch } from '../validate/literals.ts';
 import { memoryPaths } from '../validate/outputs.ts';
-import { stepReferences } from '../reference/parse.ts';
 import type { CompileContext } from './context.ts';
 import type { Call, Source } from './plan.ts';
 import { tokenPlans } from './tokens.ts';
@@ -69,7 +68,7 @@ export function parameterSources(ctx: CompileContext): number {
         const wanted = call.kind === 'inserted' ? goalValue(ctx, choice.api.name, p.name) : undefined;
         if (wanted !== undefined) {
           sources.push({ kind: 'literal', v: ctx.variable(0), cost: 0, value: wanted, fromStep: -1 });
-        } else if (p.required) sources.push(...fillSources(ctx, call, p, step));
+        } else if (p.required) sources.push(...fillSources(ctx, call, p));
         if (sources.length === 0) continue;
         call.params.push({ choice: ci, param: p.name, required: p.required, sources });
         const vars = sources.map((s) => s.v);
@@ -98,9 +97,9 @@ export function parameterSources(ctx: CompileContext): number {
 }
 
 /** Which labels the other arguments of a step reference, and under which parameter names. */
-function siblingFeeds(step: Step | undefined): Map<string, string[]> {
+function siblingFeeds(ctx: CompileContext, origin: number): Map<string, string[]> {
   const feeds = new Map<string, string[]>();
-  for (const site of stepReferences(step?.arguments ?? {})) {
+  for (const site of origin >= 0 ? ctx.refs[origin] : []) {
     const list = feeds.get(site.ref.label) ?? [];
     list.push(site.param);
     feeds.set(site.ref.label, list);
@@ -120,10 +119,10 @@ function affinity(param: string, label: string, feeds: Map<string, string[]>): n
 }
 
 /** Non-argument sources of a required parameter. */
-function fillSources(ctx: CompileContext, call: Call, p: ParamSpec, step: Step | undefined): Source[] {
+function fillSources(ctx: CompileContext, call: Call, p: ParamSpec): Source[] {
   const w = ctx.weights;
   const tie = w.tieBreak;
-  const feeds = siblingFeeds(step);
+  const feeds = siblingFeeds(ctx, call.origin);
   const candidates: {
     cost: number;
     make: (v: number) => Source;

@@ -2,9 +2,9 @@
  * The references inside a kept argument: each is kept (its label and path resolve before the call) or
  * reassigned to another output (same field of another label, or another field of the same label).
  */
-import type { Json } from '../domain/types.ts';
+import type { Json, OutputField } from '../domain/types.ts';
 import { leafOf, outputsByLeaf } from '../index/catalog-index.ts';
-import { normalisePath, referenceSites, stepReferences } from '../reference/parse.ts';
+import { normalisePath, referenceSites } from '../reference/parse.ts';
 import { similarity, tieDistance } from '../similarity/names.ts';
 import { memoryPaths, memoryProvides } from '../validate/outputs.ts';
 import type { CompileContext } from './context.ts';
@@ -12,6 +12,19 @@ import type { Call, TokenOption } from './plan.ts';
 import { originalLabel, segments } from './sources.ts';
 
 const MAX_REASSIGN = 8;
+
+function exactLeaves(
+  byLeaf: Map<string, OutputField[]>,
+  leaf: string,
+  arg: string,
+): [string, OutputField[]][] {
+  const out: [string, OutputField[]][] = [];
+  for (const name of leaf === arg ? [leaf] : [leaf, arg]) {
+    const fields = byLeaf.get(name);
+    if (fields) out.push([name, fields]);
+  }
+  return out;
+}
 
 /** `location.name` -> `location`, `news[].url` -> `news[]`, `skyId` -> ''. */
 function parentOf(path: string): string {
@@ -97,9 +110,7 @@ function reassignments(
   // Nor is it pointed at an output the same step already uses whole (an answer would list it twice).
   const usedWhole = new Set(
     call.origin >= 0
-      ? stepReferences(ctx.steps[call.origin].arguments)
-          .filter((r) => r.ref.path.length === 0)
-          .map((r) => r.ref.label)
+      ? ctx.refs[call.origin].filter((r) => r.ref.path.length === 0).map((r) => r.ref.label)
       : [],
   );
   for (const j of earlier) {
@@ -116,9 +127,14 @@ function reassignments(
       continue;
     }
     const seen = new Set<string>();
+    // Fuzzy field matching on the same label, or on a label close to a made-up one (`var20` ~ `var2`);
+    // elsewhere only the same leaf (or the argument's own name) is looked up: a wider search stays cheap.
+    const fuzzy = sameLabel || (orphan && tieDistance(label, originalLabel(ctx, j)) <= 0.34);
     for (const choice of j.apis) {
       if (!choice.api) continue;
-      for (const [other, fields] of outputsByLeaf(choice.api)) {
+      const byLeaf = outputsByLeaf(choice.api);
+      const leaves = fuzzy ? byLeaf : exactLeaves(byLeaf, leaf, arg);
+      for (const [other, fields] of leaves) {
         // Cheap filter first: the leaf must be close enough before any path is looked at.
         if (
           leafCloseness(other) < min - 0.05 &&
