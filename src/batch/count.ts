@@ -15,7 +15,10 @@ async function looksLikeJsonl(path: string): Promise<boolean> {
   try {
     const buffer = Buffer.alloc(HEAD_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
-    const text = buffer.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '');
+    const text = buffer
+      .subarray(0, bytesRead)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
     const line = text.split('\n', 1)[0].trim();
     if (line[0] !== '{' && line[0] !== '[') return false;
     JSON.parse(line);

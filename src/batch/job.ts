@@ -9,6 +9,7 @@ import { repair } from '../pipeline/repair.ts';
 import type { RepairOptions } from '../pipeline/types.ts';
 import { resultJson } from '../cli/report.ts';
 import { checkStepByStep } from './step-by-step.ts';
+import { errorDone } from './lines.ts';
 import { outcomeOf } from './summary.ts';
 import type { Outcome } from './types.ts';
 
@@ -24,27 +25,6 @@ export type JobResult =
 
 /** Reasons of an `error` status that come from a broken solver runtime rather than from the record. */
 const SOLVER_FAULT = /RuntimeError|Aborted\(|\bthrew:/;
-
-/** The line of a record that could not be processed. Same keys as a result line, plus `reason`. */
-export function errorLine(id: string, reason: string): Record<string, unknown> {
-  return {
-    id,
-    determination: null,
-    status: 'error',
-    sequence: null,
-    edits: [],
-    cost: 0,
-    optimal: false,
-    issues: [],
-    timeMs: 0,
-    reason,
-  };
-}
-
-export function errorDone(record: RecordItem, reason: string): { line: string; outcome: Outcome } {
-  const line = errorLine(record.id, reason);
-  return { line: JSON.stringify(line), outcome: outcomeOf(record, line) };
-}
 
 /** Repairs one record. A solver fault (or a throw) is returned as a fault, for the pool to retire the worker. */
 export async function runJob(record: RecordItem, ctx: JobContext): Promise<JobResult> {

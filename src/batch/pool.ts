@@ -4,7 +4,7 @@
  * then written as an `error` result. Records queued behind it are re-sent without losing an attempt.
  */
 import { Worker } from 'node:worker_threads';
-import { errorDone } from './job.ts';
+import { errorDone } from './lines.ts';
 import type { Done, FromWorker, Task, ToWorker, WorkerSetup } from './types.ts';
 
 export interface PoolOptions {
@@ -38,6 +38,7 @@ export class WorkerPool {
   /** Tasks waiting for a worker, in input order (retries go first). */
   readonly #pending: Task[] = [];
   #closed = false;
+  #restarts = 0;
 
   constructor(options: PoolOptions) {
     this.#options = options;
@@ -48,6 +49,11 @@ export class WorkerPool {
   /** Tasks not finished yet (queued or in a worker). */
   get inFlight(): number {
     return this.#pending.length + this.#slots.reduce((n, s) => n + s.tasks.length, 0);
+  }
+
+  /** Workers retired and replaced so far. */
+  get restarts(): number {
+    return this.#restarts;
   }
 
   submit(task: Task): void {
@@ -112,6 +118,7 @@ export class WorkerPool {
     }
     this.#pending.unshift(...retry, ...queued);
     this.#slots[this.#slots.indexOf(slot)] = this.#spawn();
+    this.#restarts++;
     this.#dispatch();
   }
 
@@ -129,7 +136,8 @@ export class WorkerPool {
     if (!head) return;
     const ms = this.#options.recordTimeoutMs;
     slot.timer = setTimeout(() => {
-      if (slot.tasks[0] === head) this.#fail(slot, `record took longer than the ${ms / 1000} s record timeout`);
+      if (slot.tasks[0] === head)
+        this.#fail(slot, `record took longer than the ${ms / 1000} s record timeout`);
     }, ms);
   }
 

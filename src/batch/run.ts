@@ -8,7 +8,7 @@ import { readRecords, type RecordItem } from '../adapters/records.ts';
 import { InputError } from '../adapters/errors.ts';
 import type { RepairFlags } from '../cli/common.ts';
 import { countRecords } from './count.ts';
-import { errorDone } from './job.ts';
+import { errorDone } from './lines.ts';
 import { fileSink, streamSink, type LineSink } from './output.ts';
 import { WorkerPool } from './pool.ts';
 import type { Progress } from './progress.ts';
@@ -37,7 +37,8 @@ export interface BatchOptions {
   readonly signal?: AbortSignal;
   /** Records that may be unwritten at once (default max(64, 32 per worker)). */
   readonly window?: number;
-  readonly fault?: InjectedFault;
+  /** Faults to inject into the workers (tests of the retry path). */
+  readonly faults?: readonly InjectedFault[];
 }
 
 export interface BatchReport {
@@ -47,6 +48,8 @@ export interface BatchReport {
   /** Records skipped because the output already held them. */
   readonly resumed: number;
   readonly interrupted: boolean;
+  /** Workers retired (crash, solver fault, watchdog) and replaced. */
+  readonly restarts: number;
 }
 
 /** Output bytes that may be queued before reading waits for the disk. */
@@ -68,7 +71,9 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
   const { signal, progress } = options;
   const window = options.window ?? Math.max(64, 32 * options.workers);
   const summary = new SummaryAccumulator();
-  let { sink, prior } = await openSink(options);
+  const opened = await openSink(options);
+  const sink = opened.sink;
+  let prior = opened.prior;
   let resumed = 0;
   let failure: unknown;
   let wake = () => {};
@@ -86,16 +91,19 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
     reorder.put(done.seq, done);
     wake();
   };
-  const pool = new WorkerPool({
-    size: options.workers,
-    setup: { flags: options.flags, stepByStep: options.stepByStep ?? false, fault: options.fault },
-    recordTimeoutMs: options.recordTimeoutMs ?? 60_000,
-    onDone: deliver,
-    onFatal: (error) => {
-      failure ??= error;
-      wake();
-    },
-  });
+  // Started on the first record that needs a worker: a resumed-to-the-end or refused run starts none.
+  let pool: WorkerPool | undefined;
+  const workers = () =>
+    (pool ??= new WorkerPool({
+      size: options.workers,
+      setup: { flags: options.flags, stepByStep: options.stepByStep ?? false, faults: options.faults },
+      recordTimeoutMs: options.recordTimeoutMs ?? 60_000,
+      onDone: deliver,
+      onFatal: (error) => {
+        failure ??= error;
+        wake();
+      },
+    }));
   const stopped = () => signal?.aborted === true || failure !== undefined;
   const onAbort = () => wake();
   signal?.addEventListener('abort', onAbort);
@@ -118,7 +126,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
         if (line) {
           prior.expect(line, record.id);
           summary.add(outcomeOf(record, line.value));
-          resumed++;
+          progress?.update(0, ++resumed);
           continue;
         }
         prior.close();
@@ -127,7 +135,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
       const task = { seq: seq++, attempt: 0, record };
       if (record.error !== undefined || !record.sequence) {
         deliver({ seq: task.seq, ...errorDone(record, record.error ?? 'the record has no sequence') });
-      } else pool.submit(task);
+      } else workers().submit(task);
       while (!stopped() && (seq - reorder.emitted >= window || sink.pendingBytes > MAX_PENDING_BYTES)) {
         if (sink.pendingBytes > MAX_PENDING_BYTES) await sink.flush();
         else await changed();
@@ -138,11 +146,17 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
     }
     while (!stopped() && reorder.emitted < seq) await changed();
     if (failure !== undefined) throw failure;
-    return { summary: summary.result(), processed: reorder.emitted, resumed, interrupted: signal?.aborted === true };
+    return {
+      summary: summary.result(),
+      processed: reorder.emitted,
+      resumed,
+      interrupted: signal?.aborted === true,
+      restarts: pool?.restarts ?? 0,
+    };
   } finally {
     signal?.removeEventListener('abort', onAbort);
     prior?.close();
-    await pool.close();
+    await pool?.close();
     await sink.close();
     progress?.stop();
     if (signal?.aborted) (options.input as Partial<NodeJS.ReadStream>).destroy?.();

@@ -22,7 +22,11 @@ export interface StepByStep {
 }
 
 /** Checks every call of `sequence` against the memory its predecessors leave (plus `options.memory`). */
-export function checkStepByStep(sequence: Sequence, catalog: Catalog, options: ValidateOptions = {}): StepByStep {
+export function checkStepByStep(
+  sequence: Sequence,
+  catalog: Catalog,
+  options: ValidateOptions = {},
+): StepByStep {
   const steps: StepCheck[] = [];
   let firstFailingStep: number | null = null;
   for (let k = 0; k < sequence.length; k++) {

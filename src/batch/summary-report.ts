@@ -30,7 +30,11 @@ function code(text: string): string {
 
 function table(head: readonly string[], rows: readonly (readonly (string | number)[])[]): string[] {
   if (rows.length === 0) return ['(none)'];
-  return [`| ${head.join(' | ')} |`, `|${head.map(() => ' --- ').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
+  return [
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => ' --- ').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ];
 }
 
 function tagList(tags: Readonly<Record<string, number>>): string {

@@ -16,12 +16,21 @@ export interface Summary {
   /** Over repaired records: total repaired length / total input length (null when none was repaired). */
   readonly compression: number | null;
   /** Repair time per record in ms (records that reached the repair); null when none did. */
-  readonly latencyMs: { readonly p50: number; readonly p90: number; readonly p99: number; readonly max: number } | null;
+  readonly latencyMs: {
+    readonly p50: number;
+    readonly p90: number;
+    readonly p99: number;
+    readonly max: number;
+  } | null;
   /** Error tags of the input sequences, most frequent first. */
   readonly issueTags: Readonly<Record<string, number>>;
   readonly warningTags: Readonly<Record<string, number>>;
   /** The APIs whose calls carry the most errors, and which. */
-  readonly failingApis: readonly { readonly api: string; readonly errors: number; readonly tags: Readonly<Record<string, number>> }[];
+  readonly failingApis: readonly {
+    readonly api: string;
+    readonly errors: number;
+    readonly tags: Readonly<Record<string, number>>;
+  }[];
   /** The records that needed the most edits. */
   readonly mostEdits: readonly { readonly id: string; readonly edits: number }[];
 }
@@ -128,7 +137,11 @@ export class SummaryAccumulator {
     for (const [status, count] of this.#statuses) statuses[status] = count;
     const kept = this.#reservoir.slice(0, Math.min(this.#timed, this.#reservoir.length)).sort();
     const failingApis = [...this.#apis]
-      .map(([api, tags]) => ({ api, errors: [...tags.values()].reduce((a, b) => a + b, 0), tags: sortedObject(tags) }))
+      .map(([api, tags]) => ({
+        api,
+        errors: [...tags.values()].reduce((a, b) => a + b, 0),
+        tags: sortedObject(tags),
+      }))
       .sort((a, b) => b.errors - a.errors || (a.api < b.api ? -1 : 1))
       .slice(0, this.#top);
     return {
@@ -139,7 +152,12 @@ export class SummaryAccumulator {
       latencyMs:
         kept.length === 0
           ? null
-          : { p50: percentile(kept, 0.5), p90: percentile(kept, 0.9), p99: percentile(kept, 0.99), max: this.#maxMs },
+          : {
+              p50: percentile(kept, 0.5),
+              p90: percentile(kept, 0.9),
+              p99: percentile(kept, 0.99),
+              max: this.#maxMs,
+            },
       issueTags: sortedObject(this.#tags),
       warningTags: sortedObject(this.#warnings),
       failingApis,
@@ -151,7 +169,9 @@ export class SummaryAccumulator {
 /** The digest of a result line (as written, or re-read on resume) of `record`. */
 export function outcomeOf(record: RecordItem | undefined, line: Readonly<Record<string, unknown>>): Outcome {
   const status = line.status as Status;
-  const issues = Array.isArray(line.issues) ? (line.issues as { tag: IssueTag; severity: 'error' | 'warning'; step: number }[]) : [];
+  const issues = Array.isArray(line.issues)
+    ? (line.issues as { tag: IssueTag; severity: 'error' | 'warning'; step: number }[])
+    : [];
   const steps = record?.sequence;
   return {
     id: String(line.id),

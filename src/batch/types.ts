@@ -20,12 +20,16 @@ export interface Outcome {
   readonly edits: number;
   readonly timeMs: number;
   /** The input's issues, each with the API of its step when that step exists. */
-  readonly issues: readonly { readonly tag: IssueTag; readonly severity: 'error' | 'warning'; readonly api?: string }[];
+  readonly issues: readonly {
+    readonly tag: IssueTag;
+    readonly severity: 'error' | 'warning';
+    readonly api?: string;
+  }[];
 }
 
 /**
- * A fault to inject into the workers, to exercise retirement and retry: the record `id` fails in the
- * given way on its first `times` attempts. `throw` = uncaught exception, `exit` = the worker exits,
+ * A fault to inject into the workers, to exercise retirement and retry (tests): the record `id` fails in
+ * the given way on its first `times` attempts. `throw` = uncaught exception, `exit` = the worker exits,
  * `hang` = a busy loop (caught by the watchdog), `abort` = a WebAssembly abort inside the repair.
  */
 export interface InjectedFault {
@@ -39,7 +43,7 @@ export interface WorkerSetup {
   /** The repair flags (catalog path, cost model, …), loaded with `loadRepairOptions`. */
   readonly flags: RepairFlags;
   readonly stepByStep: boolean;
-  readonly fault?: InjectedFault;
+  readonly faults?: readonly InjectedFault[];
 }
 
 /** One record to process; `attempt` counts from 0 (a retry after a worker fault has attempt 1). */

@@ -19,8 +19,9 @@ function send(message: FromWorker): void {
 }
 
 /** Fails the way a test asked for, on the first `times` attempts at one record. */
-function injectFault(fault: InjectedFault, task: Task): boolean {
-  if (task.record.id !== fault.id || task.attempt >= fault.times) return false;
+function injectFault(faults: readonly InjectedFault[], task: Task): boolean {
+  const fault = faults.find((f) => f.id === task.record.id && task.attempt < f.times);
+  if (!fault) return false;
   switch (fault.mode) {
     case 'throw':
       process.nextTick(() => {
@@ -39,7 +40,7 @@ function injectFault(fault: InjectedFault, task: Task): boolean {
 }
 
 async function handle(task: Task): Promise<void> {
-  if (setup.fault && injectFault(setup.fault, task)) return;
+  if (setup.faults && injectFault(setup.faults, task)) return;
   const result = await runJob(task.record, context);
   if (result.kind === 'fault') send({ type: 'fault', seq: task.seq, reason: result.reason });
   else send({ type: 'done', seq: task.seq, line: result.line, outcome: result.outcome });

@@ -27,14 +27,18 @@ const MAX_WORKERS = 256;
 
 function openInput(file: string | undefined): { stream: NodeJS.ReadableStream; path?: string } {
   if (file === undefined || file === '-') {
-    if (process.stdin.isTTY) throw new InputError('input', 'no input file given and standard input is a terminal');
+    if (process.stdin.isTTY)
+      throw new InputError('input', 'no input file given and standard input is a terminal');
     return { stream: process.stdin };
   }
   try {
-    if (!statSync(file).isFile()) throw new InputError('input', `${file} is not a file`);
+    if (statSync(file).isDirectory()) throw new InputError('input', `${file} is a directory`);
   } catch (error) {
     if (error instanceof InputError) throw error;
-    throw new InputError('input', `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new InputError(
+      'input',
+      `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   }
   return { stream: createReadStream(file), path: file };
 }
@@ -58,14 +62,41 @@ function writeSummary(base: string, report: BatchReport): void {
     writeFileSync(`${stem}.json`, JSON.stringify(report.summary, null, 2) + '\n');
     writeFileSync(`${stem}.md`, summaryMarkdown(report.summary));
   } catch (error) {
-    throw new InputError('--summary', `cannot write ${stem}.json/.md (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new InputError(
+      '--summary',
+      `cannot write ${stem}.json/.md (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   }
 }
 
 /** The repair flags alone (plain data: they are sent to every worker). */
 function repairFlags(f: Flags): RepairFlags {
-  const { catalog, memory, mappings, costModel, weight, solver, givenOnly, insert, timeout, types, resultName } = f;
-  return { catalog, memory, mappings, costModel, weight, solver, givenOnly, insert, timeout, types, resultName };
+  const {
+    catalog,
+    memory,
+    mappings,
+    costModel,
+    weight,
+    solver,
+    givenOnly,
+    insert,
+    timeout,
+    types,
+    resultName,
+  } = f;
+  return {
+    catalog,
+    memory,
+    mappings,
+    costModel,
+    weight,
+    solver,
+    givenOnly,
+    insert,
+    timeout,
+    types,
+    resultName,
+  };
 }
 
 /** First Ctrl-C: stop reading and write what is finished; a second one exits at once. */
@@ -103,7 +134,9 @@ export function registerBatch(program: Command): void {
     // Loaded here once so that bad flags fail before any worker starts; each worker loads them again.
     const { options } = loadRepairOptions(flags);
     const workers =
-      flags.workers === undefined ? availableParallelism() : integer('--workers', flags.workers, 1, MAX_WORKERS);
+      flags.workers === undefined
+        ? availableParallelism()
+        : integer('--workers', flags.workers, 1, MAX_WORKERS);
     const timeoutMs = recordTimeoutMs(flags, options.timeout);
     const input = openInput(file);
     const progress = createProgress(process.stderr, { quiet: flags.quiet });

@@ -2,7 +2,7 @@
  * Where each parameter of each call gets its value: an original argument (kept or renamed), an earlier
  * output (same name or mapped), memory, a literal reused from the sequence, or `ask`.
  */
-import type { Json, ParamSpec, PathSegment, Step } from '../domain/types.ts';
+import type { Json, ParamSpec, PathSegment } from '../domain/types.ts';
 import { leafOf, outputsByLeaf } from '../index/catalog-index.ts';
 import { role, similarity, tieDistance } from '../similarity/names.ts';
 import { DEFAULT_RESULT_NAME, isLiteral } from '../validate/validate.ts';
