@@ -72,6 +72,7 @@ try {
   }, 250);
   const start = performance.now();
   const loop = performance.eventLoopUtilization();
+  const cpu = process.cpuUsage();
   const report = await runBatch({
     input: createReadStream(input),
     inputPath: input,
@@ -90,6 +91,9 @@ try {
   const seconds = (performance.now() - start) / 1000;
   // Share of the run the main thread (reading, parsing, ordering, writing) was busy.
   const mainBusy = performance.eventLoopUtilization(loop).utilization;
+  // CPU of every thread: on a shared machine the cores actually granted (cpu / wall) bound the speed-up.
+  const used = process.cpuUsage(cpu);
+  const cpuSeconds = (used.user + used.system) / 1e6;
   clearInterval(sampler);
   const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
   const at = (share: number) => samples[Math.min(samples.length - 1, Math.floor(share * samples.length))];
@@ -100,6 +104,8 @@ try {
       workers: Number(args.workers),
       seconds: Math.round(seconds * 10) / 10,
       recordsPerSecond: Math.round(report.processed / seconds),
+      cpuSeconds: Math.round(cpuSeconds * 10) / 10,
+      coresUsed: Math.round((cpuSeconds / seconds) * 100) / 100,
       mainThreadBusy: Math.round(mainBusy * 100) / 100,
       peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
       // Over the run's duration: total RSS, and the main thread's live heap.

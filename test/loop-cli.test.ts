@@ -1,12 +1,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadSequence } from '../src/adapters/sequence.ts';
 import { registerLoop, registerPick } from '../src/cli/loop.ts';
 import { readCandidates } from '../src/loop/fixers/scripted.ts';
 import { broken, gold, worse } from './fixtures/loop/samples.ts';
+import { runCommands } from './cli-run.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'refract-loop-'));
 const write = (name: string, value: unknown) => {
@@ -18,25 +18,7 @@ const brokenFile = write('broken.json', broken);
 const candidatesFile = write('candidates.json', [worse, gold]);
 const CATALOG = 'data/nestful/executable-spec.json';
 
-async function run(...args: string[]): Promise<{ out: string; err: string; code: number }> {
-  let out = '';
-  let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((c) => ((out += String(c)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((c) => ((err += String(c)), true));
-  process.exitCode = 0;
-  const program = new Command('refract').exitOverride();
-  registerLoop(program);
-  registerPick(program);
-  try {
-    await program.parseAsync(args, { from: 'user' });
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = 0;
-  return { out, err, code };
-}
+const run = (...args: string[]) => runCommands([registerLoop, registerPick], args);
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadCatalog } from '../src/adapters/catalog.ts';
 import { loadMappings } from '../src/adapters/mappings.ts';
@@ -8,29 +7,9 @@ import { registerMaps } from '../src/cli/maps.ts';
 import { buildMappings, formatMappings } from '../src/mappings/build.ts';
 import { repair } from '../src/pipeline/repair.ts';
 import { GOLD, corrupt, executable, seq, text } from './helpers.ts';
+import { runCommands } from './cli-run.ts';
 
-async function run(...args: string[]): Promise<{ out: string; err: string; code: number }> {
-  let out = '';
-  let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((c) => ((out += String(c)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((c) => ((err += String(c)), true));
-  process.exitCode = 0;
-  const program = new Command('refract').exitOverride();
-  registerMaps(program);
-  let code = 0;
-  try {
-    await program.parseAsync(args, { from: 'user' });
-    code = Number(process.exitCode ?? 0);
-  } catch (error) {
-    err += (error as Error).message;
-    code = 2;
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-  process.exitCode = 0;
-  return { out, err, code };
-}
+const run = (...args: string[]) => runCommands([registerMaps], args);
 
 afterEach(() => vi.restoreAllMocks());
 

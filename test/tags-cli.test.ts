@@ -1,12 +1,12 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toNestful, type NestfulStep } from '../src/adapters/sequence.ts';
 import { registerModes, registerTags } from '../src/cli/tags.ts';
 import { allModes, formatModes } from '../src/report/all-modes.ts';
 import { AIRPORT_MAPPINGS, GOLD, corrupt, executable, seq } from './helpers.ts';
+import { runCommands } from './cli-run.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'refract-tags-'));
 const write = (name: string, value: string) => {
@@ -16,29 +16,7 @@ const write = (name: string, value: string) => {
 };
 const CATALOG = 'data/nestful/executable-spec.json';
 
-async function run(...args: string[]): Promise<{ out: string; err: string; code: number }> {
-  let out = '';
-  let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((c) => ((out += String(c)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((c) => ((err += String(c)), true));
-  process.exitCode = 0;
-  const program = new Command('refract').exitOverride();
-  registerTags(program);
-  registerModes(program);
-  let code = 0;
-  try {
-    await program.parseAsync(args, { from: 'user' });
-    code = Number(process.exitCode ?? 0);
-  } catch (error) {
-    err += (error as Error).message;
-    code = 2;
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-  process.exitCode = 0;
-  return { out, err, code };
-}
+const run = (...args: string[]) => runCommands([registerTags, registerModes], args);
 
 afterEach(() => vi.restoreAllMocks());
 

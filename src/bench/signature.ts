@@ -9,16 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { Json, Sequence } from '../domain/types.ts';
 import { mapReferences } from '../reference/parse.ts';
-
-function sortKeys(value: Json): Json {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, Json> = {};
-    for (const k of Object.keys(value).sort()) out[k] = sortKeys((value as Record<string, Json>)[k]);
-    return out;
-  }
-  return value;
-}
+import { sortKeys } from '../domain/canonical.ts';
 
 function digest(text: string): string {
   return createHash('sha1').update(text).digest('base64url').slice(0, 16);

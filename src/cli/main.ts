@@ -8,6 +8,7 @@ import { registerBench } from './bench.ts';
 import { registerMaps } from './maps.ts';
 import { registerModes, registerTags } from './tags.ts';
 import { registerMcp } from './mcp.ts';
+import { registerBatch } from './batch.ts';
 
 // A closed pipe (`refract … | head`) ends the output quietly.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -24,6 +25,7 @@ program
   .showHelpAfterError(false);
 
 registerFix(program);
+registerBatch(program);
 registerLoop(program);
 registerPick(program);
 registerServe(program);

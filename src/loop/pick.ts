@@ -8,6 +8,7 @@ import { repair } from '../pipeline/repair.ts';
 import { mapReferences } from '../reference/parse.ts';
 import { validate } from '../validate/validate.ts';
 import { errorMessage } from '../adapters/errors.ts';
+import { sortKeys } from '../domain/canonical.ts';
 
 export interface CandidateReport {
   readonly index: number;
@@ -38,16 +39,6 @@ export interface PickResult {
 export interface PickOptions {
   readonly validate?: ValidateOptions;
   readonly repair?: RepairOptions;
-}
-
-function sortKeys(value: Json): Json {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, Json> = {};
-    for (const k of Object.keys(value).sort()) out[k] = sortKeys((value as Record<string, Json>)[k]);
-    return out;
-  }
-  return value;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Catalog, Json, Sequence } from '../domain/types.ts';
 import { mapReferences } from '../reference/parse.ts';
 import { similarity } from '../similarity/names.ts';
 import { DEFAULT_RESULT_NAME, apiByName } from '../validate/validate.ts';
+import { canonicalJson } from '../domain/canonical.ts';
 
 export interface Alignment {
   /** For each predicted step, the index of its gold step (undefined: none). */
@@ -24,20 +25,7 @@ export interface AlignOptions {
 /** A label no gold reference can carry: marks references to calls the gold sequence does not have. */
 const UNMATCHED = '\u0000';
 
-/** JSON with object keys sorted, so argument objects compare by content. */
-export function canonicalJson(value: Json): string {
-  return JSON.stringify(sorted(value));
-}
-
-function sorted(value: Json): Json {
-  if (Array.isArray(value)) return value.map(sorted);
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, Json> = {};
-    for (const k of Object.keys(value).sort()) out[k] = sorted((value as Record<string, Json>)[k]);
-    return out;
-  }
-  return value;
-}
+export { canonicalJson };
 
 /**
  * The value of a predicted argument in gold labels: a reference to a predicted call aligned with gold

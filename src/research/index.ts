@@ -1,0 +1,13 @@
+/** Tuning the cost model on labelled repairs: weight sweeps and a perceptron fit. */
+export * from './dataset.ts';
+export * from './evaluate.ts';
+export * from './settings.ts';
+export * from './sweep.ts';
+export * from './heatmap.ts';
+export * from './report.ts';
+export * from './perceptron.ts';
+export * from './gold-repair.ts';
+export * from './split.ts';
+export * from './fit.ts';
+export * from './fit-report.ts';
+export * from './mappings.ts';

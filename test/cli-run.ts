@@ -1,0 +1,29 @@
+/** Runs CLI commands in-process (no child process): captures stdout/stderr and the exit code. */
+import { Command } from 'commander';
+import { vi } from 'vitest';
+
+export async function runCommands(
+  register: readonly ((program: Command) => unknown)[],
+  args: readonly string[],
+): Promise<{ out: string; err: string; code: number }> {
+  let out = '';
+  let err = '';
+  const o = vi.spyOn(process.stdout, 'write').mockImplementation((c) => ((out += String(c)), true));
+  const e = vi.spyOn(process.stderr, 'write').mockImplementation((c) => ((err += String(c)), true));
+  process.exitCode = 0;
+  const program = new Command('refract').exitOverride();
+  for (const r of register) r(program);
+  let code = 0;
+  try {
+    await program.parseAsync([...args], { from: 'user' });
+    code = Number(process.exitCode ?? 0);
+  } catch (error) {
+    err += (error as Error).message;
+    code = 2;
+  } finally {
+    o.mockRestore();
+    e.mockRestore();
+  }
+  process.exitCode = 0;
+  return { out, err, code };
+}

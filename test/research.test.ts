@@ -1,0 +1,225 @@
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../src/adapters/errors.ts';
+import { loadSetCatalog } from '../src/bench/data.ts';
+import { CostModelSchema } from '../src/cost/model.ts';
+import { loadCostModel, withWeights } from '../src/cost/presets.ts';
+import type { Edit } from '../src/domain/types.ts';
+import {
+  editCounts,
+  findGoldRepair,
+  findRival,
+  fitWeights,
+  heatmap,
+  loadLabelled,
+  parseGridAxis,
+  parseLabelled,
+  parseRange,
+  perceptronStep,
+  rankResults,
+  repairRecord,
+  runSweep,
+  splitByGold,
+  sweepSettings,
+  WeightAverage,
+  type LabelledRecord,
+  type SettingResult,
+} from '../src/research/index.ts';
+import { corrupt, GOLD, seq } from './helpers.ts';
+
+const base = loadCostModel('default');
+const records = loadLabelled(undefined, { limit: 5, sets: ['glaive', 'sgd'] });
+
+/** The flight search with `originSkyId` missing; the gold takes it from `var1.skyId` (one newMap). */
+function missingOriginRecord(): LabelledRecord {
+  const gold = seq(GOLD);
+  return {
+    id: 'missing-origin',
+    kind: 'missing_param',
+    set: 'executable',
+    gold,
+    sequence: seq(corrupt(GOLD, 'originSkyId="$var1.skyId$", ', '')),
+    catalog: loadSetCatalog('executable'),
+  };
+}
+const mapSkyId = { mappingsFor: () => [{ from: 'skyId', to: 'originSkyId', score: 1 }] };
+
+describe('sweep', () => {
+  it('runs a 2×2 grid: 4 rows, rates in [0, 1], the same numbers twice', async () => {
+    const settings = sweepSettings({
+      kind: 'grid',
+      axes: [parseGridAxis('renameParam=0.5,2'), parseGridAxis('dropParam=1,3')],
+    });
+    expect(settings).toEqual([
+      { renameParam: 0.5, dropParam: 1 },
+      { renameParam: 0.5, dropParam: 3 },
+      { renameParam: 2, dropParam: 1 },
+      { renameParam: 2, dropParam: 3 },
+    ]);
+    expect(records.length).toBe(10);
+    const rates = (rows: readonly SettingResult[]) =>
+      rows.map((r) => [r.setting, r.restored, r.executable, r.meanCost, r.meanEdits]);
+    const a = await runSweep(records, base, settings);
+    const b = await runSweep(records, base, settings);
+    expect(a.rows).toHaveLength(4);
+    for (const row of [...a.rows, a.baseline]) {
+      expect(row.n).toBe(10);
+      for (const rate of [row.restorationRate, row.executableRate]) {
+        expect(rate).toBeGreaterThanOrEqual(0);
+        expect(rate).toBeLessThanOrEqual(1);
+      }
+    }
+    expect(rates(b.rows)).toEqual(rates(a.rows));
+    const restored = a.rows.map((r) => r.restorationRate);
+    expect(restored).toEqual([...restored].sort((x, y) => y - x));
+  });
+
+  it('draws the same random settings for the same seed, inside the ranges', () => {
+    const spec = (seed: number) =>
+      ({
+        kind: 'random',
+        count: 20,
+        seed,
+        ranges: [parseRange('slotFill=0.5:8'), parseRange('newMap=0:2')],
+      }) as const;
+    const a = sweepSettings(spec(7));
+    expect(sweepSettings(spec(7))).toEqual(a);
+    expect(sweepSettings(spec(8))).not.toEqual(a);
+    for (const s of a) {
+      expect(s.slotFill).toBeGreaterThanOrEqual(0.5);
+      expect(s.slotFill).toBeLessThanOrEqual(8);
+      expect(s.newMap).toBeGreaterThanOrEqual(0);
+      expect(s.newMap).toBeLessThanOrEqual(2);
+    }
+  });
+
+  it('ranks by restoration, then executability, then fewer edits, ties in input order', () => {
+    const row = (restored: number, executable: number, meanEdits: number, tag: number) =>
+      ({ setting: { slotFill: tag }, n: 10, restored, executable, meanEdits }) as SettingResult;
+    const ranked = rankResults([row(5, 9, 1, 1), row(6, 1, 3, 2), row(5, 9, 0.5, 3), row(5, 9, 1, 4)]);
+    expect(ranked.map((r) => r.setting.slotFill)).toEqual([2, 3, 1, 4]);
+  });
+
+  it('rejects bad grid and range flags with an InputError naming the flag', () => {
+    expect(() => parseGridAxis('slotFil=1,2')).toThrow(/--grid: unknown weight/);
+    expect(() => parseGridAxis('slotFill=1,x')).toThrow(InputError);
+    expect(() => parseGridAxis('slotFill=1,1')).toThrow(/repeated/);
+    expect(() => parseRange('slotFill=4:1')).toThrow(/--range: expected lo < hi/);
+    const twice = [parseGridAxis('slotFill=1'), parseGridAxis('slotFill=2')];
+    expect(() => sweepSettings({ kind: 'grid', axes: twice })).toThrow(/given twice/);
+  });
+
+  it('draws a heat-map with one cell per setting, axis labels and a colour scale', () => {
+    const cells = [0.5, 1].flatMap((x) => [1, 2].map((y) => ({ x, y, value: x * y * 0.4 })));
+    const svg = heatmap({
+      title: 'T',
+      xLabel: 'renameParam weight',
+      yLabel: 'dropParam weight',
+      scaleLabel: 'restored',
+      cells,
+      reference: { x: 1, y: 1, label: 'default' },
+    });
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg).toContain('renameParam weight');
+    expect(svg).toContain('dropParam weight');
+    expect(svg).toContain('80.0%');
+    expect(svg).toContain('dashed orange: default');
+    expect(svg.match(/stroke="#d62728"/g)).toHaveLength(1);
+  });
+});
+
+describe('labelled data', () => {
+  it('keeps all corruptions of one gold on the same side of the split', () => {
+    const all = loadLabelled(undefined, { limit: 60 });
+    const { train, heldOut } = splitByGold(all, 0.3, 1);
+    expect(train.length + heldOut.length).toBe(all.length);
+    expect(heldOut.length).toBeGreaterThan(0);
+    const key = (r: LabelledRecord) => `${r.set}/${JSON.stringify(r.gold)}`;
+    const held = new Set(heldOut.map(key));
+    expect(train.some((r) => held.has(key(r)))).toBe(false);
+    expect(splitByGold(all, 0.3, 1).heldOut.map((r) => r.id)).toEqual(heldOut.map((r) => r.id));
+  });
+
+  it('filters by kind group and reports a bad line with its number', () => {
+    const combos = loadLabelled(undefined, { limit: 3, kinds: ['2 mistakes'] });
+    expect(combos.every((r) => r.kind.split('+').length === 2)).toBe(true);
+    expect(() => parseLabelled('{"id":"a","kind":"k","set":"nope","gold":[],"sequence":[]}', 'f')).toThrow(
+      /f: line 1/,
+    );
+  });
+});
+
+describe('perceptron', () => {
+  const edit = (kind: Edit['kind'], step: number): Edit => ({ kind, step, cost: 1, detail: '' });
+
+  it('counts the weights a repair is charged with', () => {
+    const input = seq(GOLD);
+    const counts = editCounts([edit('slotFill', 2), edit('dropParam', 5), edit('deleteStep', 4)], input);
+    expect(counts).toEqual({ slotFill: 1, dropResult: 1, deleteStep: 1, dropParam: 3 });
+  });
+
+  it('moves weights towards the gold repair and clips them', () => {
+    const w = perceptronStep(base.weights, { slotFill: 1 }, { newMap: 1 }, { rate: 0.5 });
+    expect(w.slotFill).toBe(base.weights.slotFill + 0.5);
+    expect(w.newMap).toBe(base.weights.newMap - 0.5);
+    expect(w.renameParam).toBe(base.weights.renameParam);
+    const low = perceptronStep(base.weights, {}, { reuseLiteral: 100 }, { rate: 1 });
+    expect(low.reuseLiteral).toBe(0.01);
+    const avg = new WeightAverage();
+    avg.add(base.weights);
+    avg.add(w);
+    expect(avg.mean(base.weights).slotFill).toBe(base.weights.slotFill + 0.25);
+  });
+
+  it('steps towards mapping when the model asks but the gold maps', async () => {
+    const record = missingOriginRecord();
+    const cost = withWeights(base, { newMap: 5 });
+    const predicted = await repairRecord(record, cost, mapSkyId);
+    expect(predicted.restored).toBe(false);
+    expect(predicted.edits.map((e) => e.kind)).toEqual(['slotFill']);
+    const gold = await findGoldRepair(record, cost, mapSkyId);
+    expect(gold?.edits.map((e) => e.kind)).toEqual(['newMap']);
+    const next = perceptronStep(
+      cost.weights,
+      editCounts(predicted.edits, record.sequence),
+      editCounts(gold!.edits, record.sequence),
+      { rate: 0.5 },
+    );
+    expect(next.newMap / next.slotFill).toBeLessThan(cost.weights.newMap / cost.weights.slotFill);
+  });
+
+  it('fits a model that validates and restores the record it learned from', async () => {
+    const record = missingOriginRecord();
+    const start = withWeights(base, { newMap: 5 });
+    const result = await fitWeights([record], {}, start, {
+      ...mapSkyId,
+      epochs: 2,
+      rate: 1,
+      seed: 3,
+    });
+    expect(result.before.train.restored).toBe(0);
+    expect(result.epochs.at(-1)!.scores.train.restored).toBe(1);
+    expect(CostModelSchema.safeParse(result.model).success).toBe(true);
+    expect(result.model.weights.newMap).toBeLessThan(5);
+    expect(result.model.weights.slotFill).toBeGreaterThan(base.weights.slotFill);
+  });
+
+  it('checks the margin of a restored record; a rival charging the same weights teaches nothing', async () => {
+    const record = missingOriginRecord();
+    const rival = await findRival(record, base, mapSkyId);
+    expect(rival!.gap).toBeGreaterThanOrEqual(0);
+    expect(rival!.gap).toBeLessThan(0.1);
+    const result = await fitWeights([record], {}, base, {
+      ...mapSkyId,
+      epochs: 1,
+      rate: 0.1,
+      seed: 1,
+      margin: 0.5,
+    });
+    // The rival maps a deeper path (`navigation.relevantFlightParams.skyId`): one newMap, like the gold.
+    expect(rival!.edits.map((e) => e.kind)).toEqual(['newMap']);
+    expect(result.epochs[0].marginUpdates).toBe(0);
+    expect(result.epochs[0].inseparable).toBe(1);
+    expect(result.model.weights).toEqual(base.weights);
+    expect(result.epochs[0].scores.train.restored).toBe(1);
+  });
+});
