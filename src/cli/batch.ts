@@ -10,7 +10,7 @@ import { InputError } from '../adapters/errors.ts';
 import { createProgress } from '../batch/progress.ts';
 import { runBatch, type BatchReport } from '../batch/run.ts';
 import { summaryLine, summaryMarkdown } from '../batch/summary-report.ts';
-import { addRepairOptions, loadRepairOptions, type RepairFlags } from './common.ts';
+import { addRepairOptions, loadRepairOptions, pickRepairFlags, type RepairFlags } from './common.ts';
 import { integer, seconds } from './flags.ts';
 
 interface Flags extends RepairFlags {
@@ -69,36 +69,6 @@ function writeSummary(base: string, report: BatchReport): void {
   }
 }
 
-/** The repair flags alone (plain data: they are sent to every worker). */
-function repairFlags(f: Flags): RepairFlags {
-  const {
-    catalog,
-    memory,
-    mappings,
-    costModel,
-    weight,
-    solver,
-    givenOnly,
-    insert,
-    timeout,
-    types,
-    resultName,
-  } = f;
-  return {
-    catalog,
-    memory,
-    mappings,
-    costModel,
-    weight,
-    solver,
-    givenOnly,
-    insert,
-    timeout,
-    types,
-    resultName,
-  };
-}
-
 /** First Ctrl-C: stop reading and write what is finished; a second one exits at once. */
 function interruptible(): { signal: AbortSignal; release: () => void } {
   const controller = new AbortController();
@@ -147,7 +117,7 @@ export function registerBatch(program: Command): void {
         input: input.stream,
         inputPath: input.path,
         out: flags.out,
-        flags: repairFlags(flags),
+        flags: pickRepairFlags(flags),
         workers,
         resume: flags.resume,
         stepByStep: flags.stepByStep,

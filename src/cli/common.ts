@@ -30,6 +30,33 @@ export interface RepairFlags {
   fixes?: string;
 }
 
+/** The keys of `RepairFlags`, for passing the repair flags alone (e.g. to worker threads) as plain data. */
+const REPAIR_FLAG_KEYS = [
+  'catalog',
+  'memory',
+  'mappings',
+  'costModel',
+  'weight',
+  'solver',
+  'givenOnly',
+  'insert',
+  'timeout',
+  'types',
+  'resultName',
+  'mode',
+  'goalApi',
+  'goalField',
+  'goalStep',
+  'defensive',
+  'fixes',
+] as const satisfies readonly (keyof RepairFlags)[];
+
+export function pickRepairFlags(flags: RepairFlags): RepairFlags {
+  const out: Record<string, unknown> = {};
+  for (const key of REPAIR_FLAG_KEYS) if (flags[key] !== undefined) out[key] = flags[key];
+  return out as unknown as RepairFlags;
+}
+
 export function addRepairOptions(cmd: Command): Command {
   return cmd
     .option('-c, --catalog <file>', 'tool catalog (NESTFUL spec or OpenAI tools JSON)')
