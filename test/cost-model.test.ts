@@ -22,6 +22,7 @@ describe('cost models', () => {
       'allow-deletes',
       'compress',
       'default',
+      'fitted',
       'prefer-maps',
       'prefer-slot-fill',
     ]);

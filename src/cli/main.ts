@@ -9,6 +9,7 @@ import { registerMaps } from './maps.ts';
 import { registerModes, registerTags } from './tags.ts';
 import { registerMcp } from './mcp.ts';
 import { registerBatch } from './batch.ts';
+import { registerFit, registerSweep } from './research.ts';
 
 // A closed pipe (`refract … | head`) ends the output quietly.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -34,6 +35,8 @@ registerMaps(program);
 registerTags(program);
 registerModes(program);
 registerMcp(program);
+registerSweep(program);
+registerFit(program);
 
 try {
   await program.parseAsync(process.argv);

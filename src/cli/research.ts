@@ -232,7 +232,10 @@ export function registerFit(program: Command): void {
     const start = oneOf('--init', flags.init, ['base', 'flat'] as const);
     const base =
       start === 'flat'
-        ? withWeights(loaded, Object.fromEntries((learn ?? EDIT_WEIGHTS).map((w) => [w, 1])))
+        ? {
+            ...withWeights(loaded, Object.fromEntries((learn ?? EDIT_WEIGHTS).map((w) => [w, 1]))),
+            name: `${loaded.name ?? 'base'} with every fitted weight at 1`,
+          }
         : loaded;
     const split = splitByGold(
       records.filter((r) => trainSets.includes(r.set)),
@@ -263,7 +266,7 @@ export function registerFit(program: Command): void {
       train: split.train,
       trainSets,
       evaluation,
-      start: start === 'flat' ? `${base.name} with every fitted weight at 1` : (base.name ?? 'base'),
+      start: base.name ?? flags.costModel,
     });
     if (flags.report) write(flags.report, page, log);
     else process.stdout.write(page);
