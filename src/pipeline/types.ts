@@ -4,6 +4,7 @@
  */
 import type { Catalog, Edit, Issue, Json, Mapping, Memory, Sequence } from '../domain/types.ts';
 import type { CostModel } from '../cost/model.ts';
+import type { SolverBackend } from '../solvers/model.ts';
 
 export type Strictness = 'off' | 'warn' | 'strict';
 
@@ -43,6 +44,8 @@ export interface RepairOptions extends ValidateOptions {
   readonly cost?: CostModel;
   readonly mappings?: readonly Mapping[];
   readonly solver?: SolverName;
+  /** A backend instance to solve with instead of the shared `solver` (custom solvers, fault injection). */
+  readonly backend?: SolverBackend;
   /** Consider only APIs already used in the sequence. */
   readonly givenOnly?: boolean;
   /** Solve time limit in seconds. */

@@ -103,3 +103,5 @@ export function objectivesAgree(a: Solution, b: Solution, relTol = 1e-4): boolea
   const scale = Math.max(1, Math.abs(a.objective), Math.abs(b.objective));
   return Math.abs(a.objective - b.objective) <= relTol * scale;
 }
+
+export { solveGuarded, type GuardOptions } from './guard.ts';
