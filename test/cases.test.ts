@@ -1,0 +1,68 @@
+/**
+ * Repair cases as data: every `test/cases/*.json` is one input with its expected repair. Add a file to add a
+ * case: `{description, catalog, input: [string-form lines], options: {costModel?, mappings?, memory?,
+ * givenOnly?, weights?}, expect: {status, sequence: [lines], edits: [kinds in order]}}`.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { loadCatalog } from '../src/adapters/catalog.ts';
+import { loadMappings } from '../src/adapters/mappings.ts';
+import { formatStringForm, parseStringForm } from '../src/adapters/sequence.ts';
+import { loadCostModel, withWeights } from '../src/cost/presets.ts';
+import { repair } from '../src/pipeline/repair.ts';
+import { validate } from '../src/validate/validate.ts';
+
+const CaseSchema = z
+  .object({
+    description: z.string(),
+    catalog: z.string(),
+    input: z.array(z.string()),
+    options: z
+      .object({
+        costModel: z.string().optional(),
+        mappings: z.string().optional(),
+        memory: z.record(z.string(), z.unknown()).optional(),
+        givenOnly: z.boolean().optional(),
+        weights: z.record(z.string(), z.number()).optional(),
+      })
+      .strict(),
+    expect: z
+      .object({
+        status: z.enum(['valid', 'repaired', 'timeout', 'error']),
+        sequence: z.array(z.string()),
+        edits: z.array(z.string()),
+      })
+      .strict(),
+  })
+  .strict();
+
+const DIR = 'test/cases';
+const files = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
+
+describe('repair cases (test/cases/*.json)', () => {
+  it('has cases', () => expect(files.length).toBeGreaterThanOrEqual(10));
+
+  for (const file of files) {
+    const spec = CaseSchema.parse(JSON.parse(readFileSync(`${DIR}/${file}`, 'utf8')));
+    it(`${file}: ${spec.description}`, async () => {
+      const catalog = loadCatalog(spec.catalog);
+      const o = spec.options;
+      let cost = loadCostModel(o.costModel ?? 'default');
+      if (o.weights) cost = withWeights(cost, o.weights);
+      const memory = o.memory as Record<string, never> | undefined;
+      const result = await repair(parseStringForm(spec.input.join('\n')), catalog, {
+        cost,
+        memory,
+        mappings: o.mappings ? loadMappings(o.mappings) : undefined,
+        givenOnly: o.givenOnly,
+      });
+      expect(result.status).toBe(spec.expect.status);
+      expect(formatStringForm(result.sequence).split('\n')).toEqual(spec.expect.sequence);
+      expect(result.edits.map((e) => e.kind)).toEqual(spec.expect.edits);
+      expect(validate(result.sequence, catalog, { pseudoSteps: true, memory }).valid).toBe(true);
+    });
+  }
+});
