@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBatch, type BatchOptions } from '../src/batch/run.ts';
 import { FLAGS, readLines, recordLine, tempDir } from './fixtures/batch/records.ts';
@@ -118,5 +119,20 @@ describe('refract batch (library)', () => {
     });
     expect(report.interrupted).toBe(true);
     expect(lines).toEqual([]);
+  });
+});
+
+describe('records that bring their own catalog', () => {
+  it('run without --catalog; a record with no catalog at all gets an error line', async () => {
+    const catalog = JSON.parse(readFileSync('data/nestful/executable-spec.json', 'utf8'));
+    const withCatalog = { ...JSON.parse(recordLine(0)), id: 'own', catalog };
+    const without = { ...JSON.parse(recordLine(1)), id: 'none' };
+    const text = [JSON.stringify(withCatalog), JSON.stringify(without)].join('\n') + '\n';
+    const { lines } = await batch(text, { flags: { ...FLAGS, catalog: undefined }, workers: 1 });
+    expect(lines.map((l) => [l.id, l.status])).toEqual([
+      ['own', 'valid'],
+      ['none', 'error'],
+    ]);
+    expect(lines[1].reason).toMatch(/no catalog/);
   });
 });

@@ -14,7 +14,8 @@ import { outcomeOf } from './summary.ts';
 import type { Outcome } from './types.ts';
 
 export interface JobContext {
-  readonly catalog: Catalog;
+  /** The shared catalog (`--catalog`); a record's own catalog takes precedence. */
+  readonly catalog?: Catalog;
   readonly options: RepairOptions;
   readonly stepByStep: boolean;
 }
@@ -32,6 +33,8 @@ export async function runJob(record: RecordItem, ctx: JobContext): Promise<JobRe
     return { kind: 'done', ...errorDone(record, record.error ?? 'the record has no sequence') };
   }
   const catalog = record.catalog ?? ctx.catalog;
+  if (!catalog)
+    return { kind: 'done', ...errorDone(record, 'no catalog: pass --catalog or give the record a catalog') };
   const options: RepairOptions = {
     ...ctx.options,
     ...(record.memory ? { memory: record.memory } : {}),

@@ -3,7 +3,7 @@
  * time and in the order received, answering each with a `done` or `fault` message.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { loadRepairOptions } from '../cli/common.ts';
+import { loadRepairOptionsWithoutCatalog } from '../cli/common.ts';
 import { runJob, type JobContext } from './job.ts';
 import type { FromWorker, InjectedFault, Task, ToWorker, WorkerSetup } from './types.ts';
 
@@ -11,7 +11,7 @@ const port = parentPort;
 if (!port) throw new Error('src/batch/worker.ts runs as a worker thread');
 
 const setup = workerData as WorkerSetup;
-const { catalog, options } = loadRepairOptions(setup.flags);
+const { catalog, options } = loadRepairOptionsWithoutCatalog(setup.flags);
 const context: JobContext = { catalog, options, stepByStep: setup.stepByStep };
 
 function send(message: FromWorker): void {

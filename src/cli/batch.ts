@@ -10,7 +10,12 @@ import { InputError } from '../adapters/errors.ts';
 import { createProgress } from '../batch/progress.ts';
 import { runBatch, type BatchReport } from '../batch/run.ts';
 import { summaryLine, summaryMarkdown } from '../batch/summary-report.ts';
-import { addRepairOptions, loadRepairOptions, pickRepairFlags, type RepairFlags } from './common.ts';
+import {
+  addRepairOptions,
+  loadRepairOptionsWithoutCatalog,
+  pickRepairFlags,
+  type RepairFlags,
+} from './common.ts';
 import { integer, seconds } from './flags.ts';
 
 interface Flags extends RepairFlags {
@@ -102,7 +107,7 @@ export function registerBatch(program: Command): void {
       .option('--record-timeout <seconds>', 'watchdog per record (default max(60, 3 x --timeout))'),
   ).action(async (file: string | undefined, flags: Flags) => {
     // Loaded here once so that bad flags fail before any worker starts; each worker loads them again.
-    const { options } = loadRepairOptions(flags);
+    const { options } = loadRepairOptionsWithoutCatalog(flags);
     const workers =
       flags.workers === undefined
         ? availableParallelism()

@@ -92,7 +92,16 @@ export interface Loaded {
 
 export function loadRepairOptions(flags: RepairFlags): Loaded {
   if (!flags.catalog) throw new InputError('--catalog', 'required: the tool catalog to check against');
-  const catalog = loadCatalog(flags.catalog);
+  const { options, catalog } = loadRepairOptionsWithoutCatalog(flags);
+  return { options, catalog: catalog! };
+}
+
+/** As `loadRepairOptions`, for commands whose records may bring their own catalog (`--catalog` optional). */
+export function loadRepairOptionsWithoutCatalog(flags: RepairFlags): {
+  catalog?: Catalog;
+  options: RepairOptions;
+} {
+  const catalog = flags.catalog ? loadCatalog(flags.catalog) : undefined;
   let cost = loadCostModel(flags.costModel);
   if (flags.weight?.length) cost = withWeights(cost, parseWeightFlags(flags.weight));
   const options: RepairOptions = {
