@@ -1,0 +1,111 @@
+/** The values a decoded argument takes: an original value with its references rewritten, or a filled one. */
+import type { Edit, Json } from '../domain/types.ts';
+import type { Call, Plan, Source, TokenOption } from '../compile/plan.ts';
+import { formatReference, mapReferences, normalisePath } from '../reference/parse.ts';
+
+/** Whether a 0/1 variable is on in a solution. */
+export const on = (values: readonly number[], v: number): boolean => values[v] > 0.5;
+
+export function rewriteTokens(
+  call: Call,
+  arg: string,
+  value: Json,
+  values: readonly number[],
+  labels: Map<number, string>,
+  at: number,
+  edits: Edit[],
+  confirm: (producer: number | null) => void,
+): Json {
+  const tokens = call.tokens.filter((t) => t.arg === arg);
+  if (tokens.length === 0) return value;
+  return mapReferences(value, (ref, path, index) => {
+    const token = tokens.find((t) => t.site.index === index && sameAt(t.site.at, path));
+    const option = token?.options.find((o) => on(values, o.v)) as TokenOption | undefined;
+    if (!option) return ref.raw;
+    confirm(option.call);
+    if (option.kind === 'keep') return ref.raw;
+    const target = option.call === null ? option.memoryLabel! : labels.get(option.call)!;
+    const text = formatReference(target, option.path);
+    edits.push({
+      kind: option.call === null ? 'fromMemory' : 'reassign',
+      step: at,
+      param: arg,
+      from: ref.raw,
+      to: text,
+      cost: option.cost,
+      detail: `${arg}: ${ref.raw} -> ${text}`,
+    });
+    return text;
+  });
+}
+
+export function fillValue(
+  plan: Plan,
+  source: Source,
+  labels: Map<number, string>,
+  ask: (p: string) => string,
+  at: number,
+  param: string,
+  edits: Edit[],
+): Json {
+  switch (source.kind) {
+    case 'output': {
+      const text = formatReference(labels.get(source.call)!, source.path);
+      edits.push({
+        kind: source.mapped ? 'newMap' : 'reassign',
+        step: at,
+        param,
+        to: text,
+        cost: source.cost,
+        detail: `${param} = ${text}${source.mapped ? ` (maps ${normalisePath(source.path)} -> ${param})` : ''}`,
+      });
+      return text;
+    }
+    case 'memory': {
+      const text = formatReference(source.label, source.path);
+      edits.push({
+        kind: 'fromMemory',
+        step: at,
+        param,
+        to: text,
+        cost: source.cost,
+        detail: `${param} = ${text} from memory`,
+      });
+      return text;
+    }
+    case 'literal':
+      edits.push({
+        kind: 'reuseLiteral',
+        step: at,
+        param,
+        to: JSON.stringify(source.value),
+        cost: source.cost,
+        detail: `${param} = ${short(source.value)} ${source.fromStep >= 0 ? `(as passed at step ${source.fromStep + 1})` : '(goal value)'}`,
+      });
+      return source.value;
+    case 'ask': {
+      const slot = ask(param);
+      edits.push({
+        kind: 'slotFill',
+        step: at,
+        param,
+        to: `$${slot}$`,
+        cost: source.cost,
+        detail: `ask(${param})`,
+      });
+      return `$${slot}$`;
+    }
+    default:
+      void plan;
+      throw new Error('internal: argument sources are decoded with their argument');
+  }
+}
+
+function sameAt(a: readonly (string | number)[], b: readonly (string | number)[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+export function short(value: Json): string {
+  const text = JSON.stringify(value);
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}
