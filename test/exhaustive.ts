@@ -92,18 +92,23 @@ export function exhaustiveOptimum(
       }
       return;
     }
-    const decisions = active.flatMap((a) => callChoices(a.call, a.api));
+    choose(
+      active.flatMap((a) => callChoices(a.call, a.api)),
+      cost,
+      (c) => tokens(active, c),
+    );
+  };
+
+  /** Every combination of one option per decision, bounded by the best cost so far. */
+  const choose = (decisions: Choice[][], cost: number, done: (cost: number) => void) => {
     const inner = (d: number, c: number) => {
       if (c >= best - 1e-9) return;
-      if (d < decisions.length) {
-        for (const o of decisions[d]) {
-          chosen.push(...o.vars);
-          inner(d + 1, c + o.cost);
-          chosen.length -= o.vars.length;
-        }
-        return;
+      if (d === decisions.length) return done(c);
+      for (const o of decisions[d]) {
+        chosen.push(...o.vars);
+        inner(d + 1, c + o.cost);
+        chosen.length -= o.vars.length;
       }
-      tokens(active, c);
     };
     inner(0, cost);
   };
@@ -128,19 +133,7 @@ export function exhaustiveOptimum(
       for (const t of c.tokens)
         if (used.has(t.arg)) decisions.push(t.options.map((o) => ({ vars: [o.v], cost: o.cost })));
     }
-    const inner = (d: number, c: number) => {
-      if (c >= best - 1e-9) return;
-      if (d < decisions.length) {
-        for (const o of decisions[d]) {
-          chosen.push(...o.vars);
-          inner(d + 1, c + o.cost);
-          chosen.length -= o.vars.length;
-        }
-        return;
-      }
-      leaf(c);
-    };
-    inner(0, cost + drops);
+    choose(decisions, cost + drops, leaf);
   };
 
   search(0, [], 0);
