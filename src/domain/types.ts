@@ -90,7 +90,6 @@ export type IssueTag =
   | 'unknown_field'
   | 'duplicate_label'
   | 'forward_reference'
-  | 'missing_label'
   | 'type_mismatch'
   | 'enum_mismatch'
   | 'unchecked_reference'
