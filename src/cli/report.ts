@@ -45,6 +45,13 @@ export function resultText(result: RepairResult): string {
       ...result.edits.map((e) => `  ${e.kind} (step ${e.step + 1}, ${e.cost}): ${e.detail}`),
     );
   if (result.diff) lines.push('diff:', ...result.diff.split('\n').map((l) => `  ${l}`));
+  // --fixes K: the alternatives after the main repair (fix 1), each with its edits and changed lines.
+  (result.fixes ?? []).slice(1).forEach((fix, k) => {
+    lines.push(
+      `fix ${k + 2} (cost ${fix.cost}):`,
+      ...fix.edits.map((e) => `  ${e.kind} (step ${e.step + 1}, ${e.cost}): ${e.detail}`),
+    );
+  });
   return lines.join('\n');
 }
 

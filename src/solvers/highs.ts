@@ -47,6 +47,13 @@ export interface HighsBackendOptions {
   readonly options?: Readonly<Record<string, OptionValue>>;
 }
 
+/**
+ * Proven optimal means optimal here: HiGHS's default relative gap (1e-4) would accept a point up to 2e-4 worse
+ * on a typical repair, which is more than the tie-break terms that order equal repairs by closeness, and
+ * would let `--fixes` return alternatives out of cost order. Repair models are small, so the exact gap is cheap.
+ */
+export const EXACT_GAPS: Readonly<Record<string, OptionValue>> = { mip_rel_gap: 0, mip_abs_gap: 1e-7 };
+
 /** HiGHS model status codes (stable C API values). */
 const STATUS = {
   optimal: 7,
@@ -164,7 +171,7 @@ export class HighsBackend implements SolverBackend {
     this.#fastMaxVars = options.fastMaxVars ?? 2000;
     this.#fastTimeShare = Math.min(1, Math.max(0, options.fastTimeShare ?? 0.25));
     this.#fastMaxSeconds = Math.max(0, options.fastMaxSeconds ?? 1);
-    this.#extraOptions = options.options ?? {};
+    this.#extraOptions = { ...EXACT_GAPS, ...options.options };
   }
 
   /** How many runtimes this backend has loaded (1 + the number of reloads after failures). */
