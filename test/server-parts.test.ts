@@ -7,7 +7,7 @@ import { InputError } from '../src/adapters/errors.ts';
 import { byteSize, serveOptions } from '../src/cli/serve.ts';
 import { CatalogStore } from '../src/server/catalogs.ts';
 import type { Job } from '../src/server/jobs.ts';
-import type { PoolSlot } from '../src/server/pool.ts';
+import type { PoolSlot } from '../src/workers/pool.ts';
 import { jobMessage, WORKER_CATALOGS } from '../src/server/solve.ts';
 
 const catalog = JSON.parse(readFileSync('data/nestful/executable-spec.json', 'utf8'));

@@ -7,15 +7,15 @@ import { existsSync } from 'node:fs';
 import { readRecords, type RecordItem } from '../adapters/records.ts';
 import { InputError } from '../adapters/errors.ts';
 import type { RepairFlags } from '../cli/common.ts';
+import { WorkerPool, PoolError } from '../workers/pool.ts';
 import { countRecords } from './count.ts';
 import { errorDone } from './lines.ts';
 import { fileSink, streamSink, type LineSink } from './output.ts';
-import { WorkerPool } from './pool.ts';
 import type { Progress } from './progress.ts';
 import { ReorderBuffer } from './reorder.ts';
 import { cutTornLine, PriorResults } from './resume.ts';
 import { outcomeOf, SummaryAccumulator, type Summary } from './summary.ts';
-import type { Done, InjectedFault } from './types.ts';
+import type { Done, InjectedFault, Task, WorkerResult } from './types.ts';
 
 export interface BatchOptions {
   readonly input: NodeJS.ReadableStream;
@@ -55,6 +55,12 @@ export interface BatchReport {
 /** Output bytes that may be queued before reading waits for the disk. */
 const MAX_PENDING_BYTES = 4 * 1024 * 1024;
 
+/** Attempts at a record whose worker crashes, faults or overruns the watchdog. */
+const ATTEMPTS = 2;
+
+/** Records sent ahead to one worker, so it never waits for the next message. */
+const DEPTH = 2;
+
 async function openSink(options: BatchOptions): Promise<{ sink: LineSink; prior?: PriorResults }> {
   if (!options.out) {
     if (options.resume) throw new InputError('--resume', 'needs --out: the output file to resume');
@@ -92,18 +98,47 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
     wake();
   };
   // Started on the first record that needs a worker: a resumed-to-the-end or refused run starts none.
-  let pool: WorkerPool | undefined;
+  let pool: WorkerPool<Task, WorkerResult> | undefined;
   const workers = () =>
-    (pool ??= new WorkerPool({
+    (pool ??= new WorkerPool<Task, WorkerResult>({
+      entry: new URL('./worker.ts', import.meta.url),
       size: options.workers,
-      setup: { flags: options.flags, stepByStep: options.stepByStep ?? false, faults: options.faults },
-      recordTimeoutMs: options.recordTimeoutMs ?? 60_000,
-      onDone: deliver,
-      onFatal: (error) => {
-        failure ??= error;
+      data: { flags: options.flags, stepByStep: options.stepByStep ?? false, faults: options.faults },
+      depth: DEPTH,
+      // A worker that cannot start (a bad catalog, say) will not start the next time either.
+      bootFailures: 1,
+      onBroken: (reason) => {
+        failure ??= new Error(`a batch worker failed to start: ${reason}`);
         wake();
       },
     }));
+  const recordTimeoutMs = options.recordTimeoutMs ?? 60_000;
+  // The watchdog counts from when the record reaches the head of its worker's queue.
+  const send = (task: Task, first = false) => {
+    workers()
+      .submit(task, { runTimeoutMs: recordTimeoutMs, first })
+      .then(
+        (result) => deliver({ seq: task.seq, ...result }),
+        (error: unknown) => {
+          if (!(error instanceof PoolError)) {
+            failure ??= error;
+            wake();
+            return;
+          }
+          // Shut down (the run is ending) or unable to start workers (`onBroken` has the reason).
+          if (error.kind === 'closed' || error.kind === 'broken') return;
+          if (task.attempt + 1 < ATTEMPTS) {
+            send({ ...task, attempt: task.attempt + 1 }, true);
+            return;
+          }
+          const reason =
+            error.kind === 'timeout'
+              ? `record took longer than the ${recordTimeoutMs / 1000} s record timeout`
+              : error.message;
+          deliver({ seq: task.seq, ...errorDone(task.record, `failed ${ATTEMPTS} times: ${reason}`) });
+        },
+      );
+  };
   const stopped = () => signal?.aborted === true || failure !== undefined;
   const onAbort = () => wake();
   signal?.addEventListener('abort', onAbort);
@@ -135,7 +170,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
       const task = { seq: seq++, attempt: 0, record };
       if (record.error !== undefined || !record.sequence) {
         deliver({ seq: task.seq, ...errorDone(record, record.error ?? 'the record has no sequence') });
-      } else workers().submit(task);
+      } else send(task);
       while (!stopped() && (seq - reorder.emitted >= window || sink.pendingBytes > MAX_PENDING_BYTES)) {
         if (sink.pendingBytes > MAX_PENDING_BYTES) await sink.flush();
         else await changed();
@@ -151,12 +186,12 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
       processed: reorder.emitted,
       resumed,
       interrupted: signal?.aborted === true,
-      restarts: pool?.restarts ?? 0,
+      restarts: pool?.stats().replaced ?? 0,
     };
   } finally {
     signal?.removeEventListener('abort', onAbort);
     prior?.close();
-    await pool?.close();
+    await pool?.terminate();
     await sink.close();
     progress?.stop();
     if (signal?.aborted) (options.input as Partial<NodeJS.ReadStream>).destroy?.();

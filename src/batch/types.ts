@@ -60,10 +60,5 @@ export interface Done {
   readonly outcome: Outcome;
 }
 
-export type ToWorker = { readonly type: 'task'; readonly task: Task };
-
-export type FromWorker =
-  | { readonly type: 'ready' }
-  | { readonly type: 'done'; readonly seq: number; readonly line: string; readonly outcome: Outcome }
-  /** The record met a solver fault (or the repair threw): the worker is retired and the record retried. */
-  | { readonly type: 'fault'; readonly seq: number; readonly reason: string };
+/** What a worker answers for a record (the pool's caller adds `seq`). */
+export type WorkerResult = Omit<Done, 'seq'>;

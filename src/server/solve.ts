@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import type { Catalog } from '../domain/types.ts';
 import type { ResolvedCatalog } from './catalogs.ts';
 import type { Job, JobMessage, JobResult } from './jobs.ts';
-import { WorkerPool, type PoolSlot } from './pool.ts';
+import { WorkerPool, type PoolSlot } from '../workers/pool.ts';
 import type { WorkerData } from './worker.ts';
 
 /** Catalogs one worker keeps; the least recently used goes first. */
@@ -55,6 +55,7 @@ export class SolvePool {
       entry: new URL('./worker.ts', import.meta.url),
       size: options.workers ?? defaultWorkers(),
       data,
+      unref: true,
       onReplace: options.onReplace,
     });
   }

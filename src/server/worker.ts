@@ -4,7 +4,7 @@
  */
 import type { Catalog } from '../domain/types.ts';
 import { runJob, type JobMessage } from './jobs.ts';
-import { jobData, serveJobs } from './pool-worker.ts';
+import { jobData, serveJobs } from '../workers/serve.ts';
 
 export interface WorkerData {
   /** Test hooks: a job whose id is `test:block:<ms>` blocks the thread, `test:exit:<code>` ends it. */
