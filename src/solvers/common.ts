@@ -1,6 +1,6 @@
 /** Small pieces shared by the backends. */
 import type { MilpModel, Solution, SolveOptions } from './model.ts';
-import { rowName } from './verify.ts';
+import { rowName, validateModel } from './verify.ts';
 
 /** Default wall-clock limit in seconds when `SolveOptions.timeLimit` is absent. */
 export const DEFAULT_TIME_LIMIT = 10;
@@ -23,6 +23,22 @@ export function resolveTimeLimit(options: SolveOptions | undefined): number | st
   const limit = options?.timeLimit ?? DEFAULT_TIME_LIMIT;
   if (Number.isNaN(limit) || limit <= 0) return `invalid time limit ${limit}`;
   return limit;
+}
+
+/**
+ * What every backend checks before solving: a well-formed model and a usable time limit. Returns the limit in
+ * seconds, or the error solution to return as is.
+ */
+export function precheck(
+  model: MilpModel,
+  options: SolveOptions | undefined,
+  solver: string,
+  start: number,
+): number | Solution {
+  const invalid = validateModel(model);
+  if (invalid) return errorSolution(solver, start, `invalid model: ${invalid}`);
+  const limit = resolveTimeLimit(options);
+  return typeof limit === 'string' ? errorSolution(solver, start, limit) : limit;
 }
 
 /**

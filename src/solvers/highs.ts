@@ -7,15 +7,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import highsModule, { type Highs, type InitOptions, type ModelData, type OptionValue } from 'highs';
 import type { MilpModel, Solution, SolveOptions, SolverBackend } from './model.ts';
-import {
-  elapsedMs,
-  errorMessage,
-  errorSolution,
-  resolveTimeLimit,
-  solveEmptyModel,
-  toCsr,
-} from './common.ts';
-import { acceptPoint, continuousSet, validateModel } from './verify.ts';
+import { elapsedMs, errorMessage, errorSolution, precheck, solveEmptyModel, toCsr } from './common.ts';
+import { acceptPoint, continuousSet } from './verify.ts';
 
 /**
  * Options that cut the fixed cost of small 0/1 models (MIP heuristics dominate it). Names are checked
@@ -203,10 +196,8 @@ export class HighsBackend implements SolverBackend {
 
   async solve(model: MilpModel, options?: SolveOptions): Promise<Solution> {
     const start = performance.now();
-    const invalid = validateModel(model);
-    if (invalid) return errorSolution(this.name, start, `invalid model: ${invalid}`);
-    const limit = resolveTimeLimit(options);
-    if (typeof limit === 'string') return errorSolution(this.name, start, limit);
+    const limit = precheck(model, options, this.name, start);
+    if (typeof limit !== 'number') return limit;
     if (model.numVars === 0) return solveEmptyModel(model, this.name, start);
 
     let runtime: Runtime;

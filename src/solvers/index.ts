@@ -6,6 +6,9 @@
  */
 import type { MilpModel, Solution, SolveOptions, SolverBackend } from './model.ts';
 import { HighsBackend } from './highs.ts';
+import { solveGuarded } from './guard.ts';
+
+export { solveGuarded, type GuardOptions } from './guard.ts';
 import { LpSolverBackend } from './lp-solver.ts';
 import { PortfolioBackend } from './portfolio.ts';
 
@@ -72,26 +75,14 @@ export function disposeSolvers(): void {
 }
 
 /**
- * Solves with the shared backend `name`. The backends already verify every point; this wrapper also turns
- * an unexpected rejection into an error solution, so callers can rely on it never throwing.
+ * Solves with the shared backend `name` through the guard (a throw, an abort or a hang becomes an error or
+ * time-out solution, and every point is verified again), so callers can rely on it never throwing.
  */
-export async function solveVerified(
+export function solveVerified(
   model: MilpModel,
   options?: SolveOptions & { readonly solver?: SolverName },
 ): Promise<Solution> {
-  const name = options?.solver ?? 'highs';
-  const start = performance.now();
-  try {
-    return await getSolver(name).solve(model, options);
-  } catch (error) {
-    return {
-      status: 'error',
-      optimal: false,
-      reason: `${name} threw: ${error instanceof Error ? error.message : String(error)}`,
-      solver: name,
-      timeMs: performance.now() - start,
-    };
-  }
+  return solveGuarded(getSolver(options?.solver ?? 'highs'), model, options);
 }
 
 /**
@@ -103,5 +94,3 @@ export function objectivesAgree(a: Solution, b: Solution, relTol = 1e-4): boolea
   const scale = Math.max(1, Math.abs(a.objective), Math.abs(b.objective));
   return Math.abs(a.objective - b.objective) <= relTol * scale;
 }
-
-export { solveGuarded, type GuardOptions } from './guard.ts';

@@ -9,10 +9,10 @@ import {
   errorMessage,
   errorSolution,
   obviousInfeasibility,
-  resolveTimeLimit,
+  precheck,
   solveEmptyModel,
 } from './common.ts';
-import { acceptPoint, continuousSet, rowName, validateModel, varName } from './verify.ts';
+import { acceptPoint, continuousSet, rowName, varName } from './verify.ts';
 
 /** Default largest model (in variables) handed to this solver. */
 export const DEFAULT_LP_SOLVER_CAP = 400;
@@ -94,10 +94,8 @@ export class LpSolverBackend implements SolverBackend {
   async solve(model: MilpModel, options?: SolveOptions): Promise<Solution> {
     const start = performance.now();
     const solver = this.name;
-    const invalid = validateModel(model);
-    if (invalid) return errorSolution(solver, start, `invalid model: ${invalid}`);
-    const limit = resolveTimeLimit(options);
-    if (typeof limit === 'string') return errorSolution(solver, start, limit);
+    const limit = precheck(model, options, solver, start);
+    if (typeof limit !== 'number') return limit;
     if (model.numVars > this.maxVars) {
       return errorSolution(
         solver,

@@ -10,10 +10,10 @@
  * small-model backend was passed over.
  */
 import type { MilpModel, Solution, SolveOptions, SolverBackend } from './model.ts';
-import { elapsedMs, errorMessage, errorSolution, resolveTimeLimit } from './common.ts';
+import { elapsedMs, errorMessage, errorSolution, precheck } from './common.ts';
 import { HighsBackend } from './highs.ts';
 import { LpSolverBackend } from './lp-solver.ts';
-import { acceptPoint, validateModel } from './verify.ts';
+import { acceptPoint } from './verify.ts';
 
 export const PORTFOLIO_NAME = 'portfolio';
 
@@ -211,10 +211,8 @@ export class PortfolioBackend implements SolverBackend {
 
   async solve(model: MilpModel, options?: SolveOptions): Promise<Solution> {
     const start = performance.now();
-    const invalid = validateModel(model);
-    if (invalid) return errorSolution(this.name, start, `invalid model: ${invalid}`);
-    const limit = resolveTimeLimit(options);
-    if (typeof limit === 'string') return errorSolution(this.name, start, limit);
+    const limit = precheck(model, options, this.name, start);
+    if (typeof limit !== 'number') return limit;
     if (model.numVars > this.smallVars) return this.#solveLarge(model, limit, start);
 
     const small = this.small.name;
