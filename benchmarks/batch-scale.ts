@@ -5,6 +5,7 @@
  *
  *   npx tsx benchmarks/batch-scale.ts [--records 200000] [--workers N] [--broken-every 1000] [--input FILE]
  */
+import { defaultRepairFlags } from '../src/cli/common.ts';
 import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -77,14 +78,7 @@ try {
     input: createReadStream(input),
     inputPath: input,
     out,
-    flags: {
-      catalog: CATALOG,
-      costModel: 'default',
-      solver: 'highs',
-      insert: true,
-      types: 'warn',
-      resultName: 'var_result',
-    },
+    flags: defaultRepairFlags(CATALOG),
     workers: Number(args.workers),
     progress: createProgress(process.stderr, { quiet: args.quiet }),
   });

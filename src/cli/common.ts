@@ -30,6 +30,18 @@ export interface RepairFlags {
   fixes?: string;
 }
 
+/** The repair flags of a command given only `--catalog`: every option at its default. */
+export function defaultRepairFlags(catalog?: string): RepairFlags {
+  return {
+    catalog,
+    costModel: 'default',
+    solver: 'highs',
+    insert: true,
+    types: 'warn',
+    resultName: 'var_result',
+  };
+}
+
 /** The keys of `RepairFlags`, for passing the repair flags alone (e.g. to worker threads) as plain data. */
 const REPAIR_FLAG_KEYS = [
   'catalog',
