@@ -6,8 +6,9 @@ import { loadMappings } from '../adapters/mappings.ts';
 import { loadMemory } from '../adapters/memory.ts';
 import { loadCostModel, parseWeightFlags, withWeights } from '../cost/presets.ts';
 import type { Catalog } from '../domain/types.ts';
-import type { Goals, RepairOptions, SolverName } from '../pipeline/types.ts';
+import type { Goals, RepairOptions } from '../pipeline/types.ts';
 import { collect, integer, oneOf, seconds } from './flags.ts';
+import { SOLVER_NAMES } from '../solvers/index.ts';
 import { parseStringForm } from '../adapters/string-form.ts';
 
 export interface RepairFlags {
@@ -120,7 +121,7 @@ export function loadRepairOptionsWithoutCatalog(flags: RepairFlags): {
     cost,
     memory: flags.memory ? loadMemory(flags.memory) : undefined,
     mappings: flags.mappings ? loadMappings(flags.mappings) : undefined,
-    solver: oneOf<SolverName>('--solver', flags.solver, ['highs', 'lp-solver', 'portfolio']),
+    solver: oneOf('--solver', flags.solver, SOLVER_NAMES),
     givenOnly: flags.givenOnly ?? false,
     allowInsert: flags.insert,
     timeout: flags.timeout === undefined ? undefined : seconds('--timeout', flags.timeout),

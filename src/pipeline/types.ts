@@ -25,7 +25,9 @@ export interface Validation {
   readonly issues: readonly Issue[];
 }
 
-export type SolverName = 'highs' | 'lp-solver' | 'portfolio';
+import type { SolverName } from '../solvers/index.ts';
+
+export type { SolverName };
 
 /**
  * Goals (modes `valid` and `optimal`): APIs that must be called, fields that must exist at the end (produced
