@@ -1,4 +1,5 @@
 /** `refract sweep` and `refract fit`: tuning the cost model's weights on labelled repairs. */
+import { SOLVER_NAMES } from '../solvers/index.ts';
 import type { Command } from 'commander';
 import { writeFileSync } from 'node:fs';
 import { basename, dirname, relative, resolve } from 'node:path';
@@ -62,7 +63,7 @@ function loadData(flags: DataFlags, sets?: readonly SetName[]) {
   if (records.length === 0) throw new InputError('--data', 'no records selected');
   const options: EvalOptions = {
     mappingsFor: mappingsBySet(oneOf('--mappings', flags.mappings, MAPPING_SOURCES)),
-    solver: oneOf('--solver', flags.solver, ['highs', 'lp-solver', 'portfolio'] as const),
+    solver: oneOf('--solver', flags.solver, SOLVER_NAMES),
   };
   return { records, options, base: loadCostModel(flags.costModel) };
 }

@@ -2,6 +2,7 @@
  * The MCP tools `validate`, `fix` and `compress`: their input shapes (zod, as the MCP SDK takes them) and
  * their handlers, pure apart from reading a catalog file named by `catalogPath`.
  */
+import { SOLVER_NAMES } from '../solvers/index.ts';
 import { z } from 'zod';
 import { loadCatalog, parseCatalog } from '../adapters/catalog.ts';
 import { InputError } from '../adapters/errors.ts';
@@ -30,7 +31,7 @@ export const fixInput = {
   ...validateInput,
   costModel: z.string().optional().describe('cost-model preset (default, prefer-maps, ...) or file'),
   weights: z.record(z.string(), z.number()).optional().describe('weight overrides, e.g. {"slotFill": 1}'),
-  solver: z.enum(['highs', 'lp-solver', 'portfolio']).optional(),
+  solver: z.enum(SOLVER_NAMES).optional(),
   givenOnly: z.boolean().optional().describe('only APIs already used in the sequence'),
   allowInsert: z.boolean().optional().describe('allow inserting new calls (default true)'),
   timeout: z.number().positive().max(86_400).optional().describe('solve time limit in seconds'),

@@ -3,6 +3,7 @@
  * are only coarsely typed here: the adapters parse them and name the offending field. These schemas also
  * generate `/openapi.json`, so they carry no transforms.
  */
+import { SOLVER_NAMES } from '../solvers/index.ts';
 import { z } from 'zod';
 import { FEEDBACK_FORMATS } from '../feedback/index.ts';
 
@@ -60,7 +61,7 @@ const repairFields = {
     .optional()
     .describe('cost-model preset name (default, compress, prefer-maps, ...) or an inline cost model'),
   weights: z.record(z.string(), z.number()).optional().describe('weight overrides, e.g. {"slotFill": 1}'),
-  solver: z.enum(['highs', 'lp-solver', 'portfolio']).optional().describe('default highs'),
+  solver: z.enum(SOLVER_NAMES).optional().describe('default highs'),
   givenOnly: z.boolean().optional().describe('consider only APIs already used in the sequence'),
   allowInsert: z.boolean().optional().describe('allow inserting new calls (default true)'),
   timeout: z
