@@ -5,7 +5,7 @@
  *
  *   npx tsx benchmarks/batch-scale.ts [--records 200000] [--workers N] [--broken-every 1000] [--input FILE]
  */
-import { defaultRepairFlags } from '../src/cli/common.ts';
+import { defaultRepairFlags } from '../src/api/repair-flags.ts';
 import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { availableParallelism, tmpdir } from 'node:os';

@@ -5,8 +5,8 @@
  *   npx tsx benchmarks/generate.ts
  */
 import { writeFileSync } from 'node:fs';
-import { DEFAULT_GENERATE, generateSet, toJsonl } from '../src/bench/corrupt.ts';
-import { corruptedPath, loadGoldSet, SET_NAMES } from '../src/bench/data.ts';
+import { DEFAULT_GENERATE, generateSet, toJsonl } from '../research/bench/corrupt.ts';
+import { corruptedPath, loadGoldSet, SET_NAMES } from '../research/bench/data.ts';
 
 for (const name of SET_NAMES) {
   const set = loadGoldSet(name);

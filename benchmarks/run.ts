@@ -6,8 +6,8 @@
  *   npm run bench -- --only latency,solvers [--out DIR]
  */
 import { parseArgs } from 'node:util';
-import { InputError } from '../src/adapters/errors.ts';
-import { parseOnly, runBench } from '../src/bench/suite.ts';
+import { InputError } from '../src/model/errors.ts';
+import { parseOnly, runBench } from '../research/bench/suite.ts';
 
 try {
   const { values } = parseArgs({

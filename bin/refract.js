@@ -2,4 +2,4 @@
 // Runs the TypeScript CLI through tsx so that `npx refract` works on a fresh clone without a build step.
 import { register } from 'tsx/esm/api';
 register();
-await import('../src/cli/main.ts');
+await import('./refract.ts');

@@ -1,5 +1,5 @@
-import { WeightsSchema } from '../src/cost/model.ts';
-import { loadCostModel, presetNames } from '../src/cost/presets.ts';
+import { WeightsSchema } from '../src/model/cost.ts';
+import { loadCostModel, presetNames } from '../src/read/cost-models.ts';
 const names = presetNames();
 const models = names.map((n) => loadCostModel(n));
 console.log(`| weight | meaning | ${names.join(' | ')} |`);

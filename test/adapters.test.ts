@@ -2,9 +2,9 @@ import { readFileSync, createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { ApiSpec, Catalog, Json, Sequence, Step } from '../src/domain/types.ts';
-import { InputError, formatZodError } from '../src/adapters/errors.ts';
-import { loadCatalog, parseCatalog } from '../src/adapters/catalog.ts';
+import type { ApiSpec, Catalog, Json, Sequence, Step } from '../src/model/types.ts';
+import { InputError, formatZodError } from '../src/model/errors.ts';
+import { loadCatalog, parseCatalog } from '../src/read/catalog.ts';
 import {
   formatStringForm,
   loadSequence,
@@ -12,10 +12,10 @@ import {
   parseSequenceText,
   parseStringForm,
   toNestful,
-} from '../src/adapters/sequence.ts';
-import { parseMemory } from '../src/adapters/memory.ts';
-import { parseRecords, readRecords, type RecordItem } from '../src/adapters/records.ts';
-import { normaliseType } from '../src/adapters/value-type.ts';
+} from '../src/read/sequence.ts';
+import { parseMemory } from '../src/read/memory.ts';
+import { parseRecords, readRecords, type RecordItem } from '../src/read/records.ts';
+import { normaliseType } from '../src/read/value-type.ts';
 import { z } from 'zod';
 
 const DATA = 'data/nestful';

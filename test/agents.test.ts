@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseCatalog } from '../src/adapters/catalog.ts';
+import { parseCatalog } from '../src/read/catalog.ts';
 import { checkCall, checkToolCalls } from '../src/agents/hook.ts';
-import { loadCostModel, withWeights } from '../src/cost/presets.ts';
+import { loadCostModel, withWeights } from '../src/read/cost-models.ts';
 import { validate } from '../src/validate/validate.ts';
 import { executable } from './helpers.ts';
 

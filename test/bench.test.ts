@@ -1,17 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Command } from 'commander';
-import { InputError } from '../src/adapters/errors.ts';
-import { DEFAULT_GENERATE, generateSet, toJsonl } from '../src/bench/corrupt.ts';
-import { corruptedPath, loadGoldSet, SET_NAMES, type CorruptionRecord } from '../src/bench/data.ts';
-import { evaluate, summarise } from '../src/bench/evaluate.ts';
-import { MISTAKE_KINDS } from '../src/bench/mistakes.ts';
-import { hashSeed, mulberry32 } from '../src/bench/prng.ts';
-import { sameDataFlow } from '../src/bench/signature.ts';
-import { parseOnly } from '../src/bench/suite.ts';
-import { plot } from '../src/bench/svg.ts';
-import { cloneCatalog, concatenateGold } from '../src/bench/synthetic.ts';
-import { registerBench } from '../src/cli/bench.ts';
+import { InputError } from '../src/model/errors.ts';
+import { DEFAULT_GENERATE, generateSet, toJsonl } from '../research/bench/corrupt.ts';
+import { corruptedPath, loadGoldSet, SET_NAMES, type CorruptionRecord } from '../research/bench/data.ts';
+import { evaluate, summarise } from '../research/bench/evaluate.ts';
+import { MISTAKE_KINDS } from '../research/bench/mistakes.ts';
+import { hashSeed, mulberry32 } from '../src/model/prng.ts';
+import { sameDataFlow } from '../research/bench/signature.ts';
+import { parseOnly } from '../research/bench/suite.ts';
+import { plot } from '../research/bench/svg.ts';
+import { cloneCatalog, concatenateGold } from '../research/bench/synthetic.ts';
+import { registerBench } from '../research/cli/bench.ts';
 import { validate } from '../src/validate/validate.ts';
 import { GOLD, seq } from './helpers.ts';
 

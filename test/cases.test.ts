@@ -6,11 +6,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { loadCatalog } from '../src/adapters/catalog.ts';
-import { loadMappings } from '../src/adapters/mappings.ts';
-import { formatStringForm, parseStringForm } from '../src/adapters/sequence.ts';
-import { loadCostModel, withWeights } from '../src/cost/presets.ts';
-import { repair } from '../src/pipeline/repair.ts';
+import { loadCatalog } from '../src/read/catalog.ts';
+import { loadMappings } from '../src/read/mappings.ts';
+import { formatStringForm, parseStringForm } from '../src/read/sequence.ts';
+import { loadCostModel, withWeights } from '../src/read/cost-models.ts';
+import { repair } from '../src/repair/repair.ts';
 import { validate } from '../src/validate/validate.ts';
 
 const CaseSchema = z

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 const CATALOG = 'data/nestful/executable-spec.json';
 
 function refract(args: string[], input?: string) {
-  const r = spawnSync('node', ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  const r = spawnSync('node', ['--import', 'tsx', 'bin/refract.ts', ...args], {
     encoding: 'utf8',
     input,
     timeout: 60_000,

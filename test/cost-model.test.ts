@@ -8,9 +8,9 @@ import {
   parseWeightFlags,
   presetNames,
   withWeights,
-} from '../src/cost/presets.ts';
-import { InputError } from '../src/adapters/errors.ts';
-import { repair } from '../src/pipeline/repair.ts';
+} from '../src/read/cost-models.ts';
+import { InputError } from '../src/model/errors.ts';
+import { repair } from '../src/repair/repair.ts';
 import { AIRPORT_MAPPINGS, executable, seq } from './helpers.ts';
 
 const MADE_UP = readFileSync('samples/made-up-parameter.txt', 'utf8');

@@ -3,10 +3,10 @@
  * the default cost model, and the alternatives under other presets.
  */
 import { describe, expect, it } from 'vitest';
-import { repair } from '../src/pipeline/repair.ts';
-import { loadCostModel } from '../src/cost/presets.ts';
+import { repair } from '../src/repair/repair.ts';
+import { loadCostModel } from '../src/read/cost-models.ts';
 import { validate } from '../src/validate/validate.ts';
-import type { RepairOptions } from '../src/pipeline/types.ts';
+import type { RepairOptions } from '../src/model/options.ts';
 import { AIRPORT_MAPPINGS, GOLD, corrupt, executable, seq, text } from './helpers.ts';
 
 const FLIGHT = (args: string) => `var3 = SkyScrapperFlightSearch(${args})`;

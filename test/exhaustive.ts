@@ -6,7 +6,7 @@
  */
 import type { Plan } from '../src/compile/plan.ts';
 import { decode } from '../src/decode/decode.ts';
-import type { Catalog, Memory } from '../src/domain/types.ts';
+import type { Catalog, Memory } from '../src/model/types.ts';
 import { validate } from '../src/validate/validate.ts';
 
 interface Choice {

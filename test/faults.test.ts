@@ -1,6 +1,6 @@
 /** Solver faults at the library level: detected, reported as undecided with the reason, and survived. */
 import { describe, expect, it } from 'vitest';
-import { repair } from '../src/pipeline/repair.ts';
+import { repair } from '../src/repair/repair.ts';
 import { FaultyBackend } from '../src/solvers/index.ts';
 import { GOLD, corrupt, executable, seq } from './helpers.ts';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { loadCatalog } from '../src/adapters/catalog.ts';
-import { loadSequence } from '../src/adapters/sequence.ts';
-import type { Sequence } from '../src/domain/types.ts';
+import { loadCatalog } from '../src/read/catalog.ts';
+import { loadSequence } from '../src/read/sequence.ts';
+import type { Sequence } from '../src/model/types.ts';
 import { feedback, FEEDBACK_FORMATS, isFeedbackFormat } from '../src/feedback/index.ts';
-import type { RepairResult } from '../src/pipeline/types.ts';
+import type { RepairResult } from '../src/model/options.ts';
 import { feedbackFor } from '../src/loop/toolcalls.ts';
 import { validate } from '../src/validate/validate.ts';
 import * as nestful from './fixtures/loop/samples.ts';

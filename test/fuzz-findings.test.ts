@@ -3,11 +3,11 @@
  * values and parameter names, and a catalog API named like the answer step. See docs/fuzzing.md.
  */
 import { describe, expect, it } from 'vitest';
-import { parseCatalog } from '../src/adapters/catalog.ts';
-import { parseSequence, parseStringForm } from '../src/adapters/sequence.ts';
-import { checkStep, memoryFromCalls } from '../src/pipeline/step.ts';
-import { repair } from '../src/pipeline/repair.ts';
-import { mapReferences } from '../src/reference/parse.ts';
+import { parseCatalog } from '../src/read/catalog.ts';
+import { parseSequence, parseStringForm } from '../src/read/sequence.ts';
+import { checkStep, memoryFromCalls } from '../src/repair/step.ts';
+import { repair } from '../src/repair/repair.ts';
+import { mapReferences } from '../src/read/references.ts';
 import { validate } from '../src/validate/validate.ts';
 
 const hasOwn = (value: unknown, key: string) => Object.prototype.hasOwnProperty.call(value, key);

@@ -1,10 +1,10 @@
 /** All 300 NESTFUL gold sequences through the validator: the few the spec makes invalid, and why. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadCatalog } from '../src/adapters/catalog.ts';
-import { parseSequence } from '../src/adapters/sequence.ts';
+import { loadCatalog } from '../src/read/catalog.ts';
+import { parseSequence } from '../src/read/sequence.ts';
 import { validate } from '../src/validate/validate.ts';
-import { repair } from '../src/pipeline/repair.ts';
+import { repair } from '../src/repair/repair.ts';
 
 const SETS = ['executable', 'non-executable-glaive', 'non-executable-sgd'] as const;
 

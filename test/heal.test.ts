@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseCatalog } from '../src/adapters/catalog.ts';
-import { InputError } from '../src/adapters/errors.ts';
-import { parseSequence } from '../src/adapters/sequence.ts';
+import { parseCatalog } from '../src/read/catalog.ts';
+import { InputError } from '../src/model/errors.ts';
+import { parseSequence } from '../src/read/sequence.ts';
 import { heal, healToolCalls, repairArgumentText } from '../src/heal/index.ts';
 
 const catalog = parseCatalog([

@@ -1,7 +1,7 @@
 /** Shared fixtures for the tests: the NESTFUL catalogs and the first gold sequence of EXAMPLES. */
-import { loadCatalog } from '../src/adapters/catalog.ts';
-import { formatStringForm, parseStringForm } from '../src/adapters/sequence.ts';
-import type { Mapping, Sequence } from '../src/domain/types.ts';
+import { loadCatalog } from '../src/read/catalog.ts';
+import { formatStringForm, parseStringForm } from '../src/read/sequence.ts';
+import type { Mapping, Sequence } from '../src/model/types.ts';
 
 export const executable = loadCatalog('data/nestful/executable-spec.json');
 

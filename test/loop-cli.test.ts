@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadSequence } from '../src/adapters/sequence.ts';
+import { loadSequence } from '../src/read/sequence.ts';
 import { registerLoop, registerPick } from '../src/cli/loop.ts';
 import { readCandidates } from '../src/loop/fixers/scripted.ts';
 import { broken, gold, worse } from './fixtures/loop/samples.ts';

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sequence } from '../src/domain/types.ts';
+import type { Sequence } from '../src/model/types.ts';
 import { commandFixer } from '../src/loop/fixers/command.ts';
 import { chatCompletionsUrl, openaiFixer } from '../src/loop/fixers/openai.ts';
 import { parseChatMessage, relevantApis } from '../src/loop/fixers/prompt.ts';

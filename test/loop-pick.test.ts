@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Sequence } from '../src/domain/types.ts';
+import type { Sequence } from '../src/model/types.ts';
 import { milpFixer, withoutPseudoSteps } from '../src/loop/fixers/milp.ts';
 import { openIssues } from '../src/loop/issues.ts';
 import { pick, signature } from '../src/loop/pick.ts';

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadCatalog } from '../src/adapters/catalog.ts';
-import { loadMappings } from '../src/adapters/mappings.ts';
-import { parseRecords } from '../src/adapters/records.ts';
+import { loadCatalog } from '../src/read/catalog.ts';
+import { loadMappings } from '../src/read/mappings.ts';
+import { parseRecords } from '../src/read/records.ts';
 import { registerMaps } from '../src/cli/maps.ts';
 import { buildMappings, formatMappings } from '../src/mappings/build.ts';
-import { repair } from '../src/pipeline/repair.ts';
+import { repair } from '../src/repair/repair.ts';
 import { GOLD, corrupt, executable, seq, text } from './helpers.ts';
 import { runCommands } from './cli-run.ts';
 

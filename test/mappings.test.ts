@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseCatalog } from '../src/adapters/catalog.ts';
-import { parseRecords } from '../src/adapters/records.ts';
-import type { Sequence } from '../src/domain/types.ts';
-import { computeMappings, scorePairs } from '../src/mappings/compute.ts';
+import { parseCatalog } from '../src/read/catalog.ts';
+import { parseRecords } from '../src/read/records.ts';
+import type { Sequence } from '../src/model/types.ts';
+import { computeMappings, scorePairs } from '../src/catalog/computed-mappings.ts';
 import { learnedScore, learnPairs, mergeMappings } from '../src/mappings/learn.ts';
-import { nameTerms, stem, textTerms } from '../src/mappings/text.ts';
-import { normalisePath, stepReferences } from '../src/reference/parse.ts';
+import { nameTerms, stem, textTerms } from '../src/catalog/text.ts';
+import { normalisePath, stepReferences } from '../src/read/references.ts';
 import { executable, seq } from './helpers.ts';
 
 const corpus = (file: string): Sequence[] =>

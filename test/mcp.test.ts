@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCatalog } from '../src/adapters/catalog.ts';
+import { parseCatalog } from '../src/read/catalog.ts';
 import { createMcpServer } from '../src/mcp/server.ts';
 
 const CATALOG = 'data/nestful/executable-spec.json';

@@ -1,11 +1,11 @@
 /** Modes of the same compiler: goals, optimal/compress, defensive confirms, several fixes, strict types, limits. */
 import { describe, expect, it } from 'vitest';
-import { repair } from '../src/pipeline/repair.ts';
-import { compress } from '../src/pipeline/compress.ts';
-import { loadCostModel, withWeights } from '../src/cost/presets.ts';
+import { repair } from '../src/repair/repair.ts';
+import { compress } from '../src/repair/compress.ts';
+import { loadCostModel, withWeights } from '../src/read/cost-models.ts';
 import { validate } from '../src/validate/validate.ts';
-import { formatStringForm } from '../src/adapters/sequence.ts';
-import type { Catalog } from '../src/domain/types.ts';
+import { formatStringForm } from '../src/read/sequence.ts';
+import type { Catalog } from '../src/model/types.ts';
 import { AIRPORT_MAPPINGS, GOLD, corrupt, executable, seq, text } from './helpers.ts';
 
 const p = (name: string, required = true) => ({ name, type: 'string' as const, required });
@@ -199,13 +199,13 @@ describe('types and limits', () => {
 
 describe('memory and one call at a time', () => {
   it('executed calls become memory shaped like their outputs', async () => {
-    const { memoryFromCalls } = await import('../src/pipeline/step.ts');
+    const { memoryFromCalls } = await import('../src/repair/step.ts');
     const memory = memoryFromCalls(seq('var1 = SkyScrapperSearchAirport(query="New York")'), executable);
     expect(memory.var1).toMatchObject({ skyId: null, entityId: null, navigation: { entityId: null } });
   });
 
   it('checks call 3 against the memory calls 1 and 2 left, and corrects it', async () => {
-    const { checkStep } = await import('../src/pipeline/step.ts');
+    const { checkStep } = await import('../src/repair/step.ts');
     const executed = seq(GOLD).slice(0, 2);
     const broken = seq(
       corrupt(GOLD, 'destinationSkyId="$var2.skyId$"', 'destinationSkyId="$var2.skyayeId$"'),

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { ApiSpec, Catalog, Json, Step } from '../src/domain/types.ts';
-import { compileFor, repair } from '../src/pipeline/repair.ts';
+import type { ApiSpec, Catalog, Json, Step } from '../src/model/types.ts';
+import { compileFor, repair } from '../src/repair/repair.ts';
 import { validate } from '../src/validate/validate.ts';
 import { exhaustiveOptimum } from './exhaustive.ts';
 import { createSolver } from '../src/solvers/index.ts';

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../src/adapters/errors.ts';
-import { loadCostModel } from '../src/cost/presets.ts';
-import { registerFit, registerSweep } from '../src/cli/research.ts';
+import { InputError } from '../src/model/errors.ts';
+import { loadCostModel } from '../src/read/cost-models.ts';
+import { registerFit, registerSweep } from '../research/cli/research.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'refract-research-'));
 

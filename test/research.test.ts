@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../src/adapters/errors.ts';
-import { loadSetCatalog } from '../src/bench/data.ts';
-import { CostModelSchema } from '../src/cost/model.ts';
-import { loadCostModel, withWeights } from '../src/cost/presets.ts';
-import type { Edit } from '../src/domain/types.ts';
+import { InputError } from '../src/model/errors.ts';
+import { loadSetCatalog } from '../research/bench/data.ts';
+import { CostModelSchema } from '../src/model/cost.ts';
+import { loadCostModel, withWeights } from '../src/read/cost-models.ts';
+import type { Edit } from '../src/model/types.ts';
 import {
   editCounts,
   findGoldRepair,
@@ -23,7 +23,7 @@ import {
   WeightAverage,
   type LabelledRecord,
   type SettingResult,
-} from '../src/research/index.ts';
+} from '../research/tuning/index.ts';
 import { corrupt, GOLD, seq } from './helpers.ts';
 
 const base = loadCostModel('default');

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../src/server/app.ts';
-import { HealthSchema } from '../src/schemas/result.ts';
+import { HealthSchema } from '../src/api/result.ts';
 
 const gold = JSON.parse(readFileSync('data/nestful/executable-data.json', 'utf8'))[0].output;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

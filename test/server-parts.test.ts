@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InputError } from '../src/adapters/errors.ts';
+import { InputError } from '../src/model/errors.ts';
 import { byteSize, serveOptions } from '../src/cli/serve.ts';
 import { CatalogStore } from '../src/server/catalogs.ts';
 import type { Job } from '../src/server/jobs.ts';

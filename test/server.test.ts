@@ -10,7 +10,7 @@ import {
   LoopJsonSchema,
   RepairJsonSchema,
   ValidationJsonSchema,
-} from '../src/schemas/result.ts';
+} from '../src/api/result.ts';
 
 const catalog = JSON.parse(readFileSync('data/nestful/executable-spec.json', 'utf8'));
 const gold = JSON.parse(readFileSync('data/nestful/executable-data.json', 'utf8'))[0].output;

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { toNestful, type NestfulStep } from '../src/adapters/sequence.ts';
+import { toNestful, type NestfulStep } from '../src/read/sequence.ts';
 import { registerModes, registerTags } from '../src/cli/tags.ts';
-import { allModes, formatModes } from '../src/report/all-modes.ts';
+import { allModes, formatModes } from '../src/tags/all-modes.ts';
 import { AIRPORT_MAPPINGS, GOLD, corrupt, executable, seq } from './helpers.ts';
 import { runCommands } from './cli-run.ts';
 

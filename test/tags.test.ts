@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseCatalog } from '../src/adapters/catalog.ts';
-import { parseRecords } from '../src/adapters/records.ts';
-import { align } from '../src/report/align.ts';
-import { countTags, errorTags, type ErrorTag } from '../src/report/tags.ts';
+import { parseCatalog } from '../src/read/catalog.ts';
+import { parseRecords } from '../src/read/records.ts';
+import { align } from '../src/tags/align.ts';
+import { countTags, errorTags, type ErrorTag } from '../src/tags/tags.ts';
 import { GOLD, corrupt, executable, seq } from './helpers.ts';
 
 /** Trip planning in three tools: look a city up, book between two codes, send a message. */

@@ -3,7 +3,7 @@
  * gained or changed a property, is a failure.
  */
 import type fc from 'fast-check';
-import { InputError } from '../../src/adapters/errors.ts';
+import { InputError } from '../../src/model/errors.ts';
 
 /** A broken property (not an InputError, not an expected result). */
 export class Violation extends Error {}

@@ -4,7 +4,7 @@
  * nesting, and JSON text nested far deeper than any value.
  */
 import fc from 'fast-check';
-import type { Json } from '../../src/domain/types.ts';
+import type { Json } from '../../src/model/types.ts';
 
 export const SPECIAL = [
   '__proto__',

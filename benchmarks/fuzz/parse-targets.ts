@@ -3,24 +3,24 @@
  * memory adapters, and argument healing.
  */
 import fc from 'fast-check';
-import { parseCatalog } from '../../src/adapters/catalog.ts';
-import { parseAt } from '../../src/adapters/errors.ts';
-import { jsonValue } from '../../src/adapters/json.ts';
-import { parseMemory } from '../../src/adapters/memory.ts';
+import { parseCatalog } from '../../src/read/catalog.ts';
+import { parseAt } from '../../src/model/errors.ts';
+import { jsonValue } from '../../src/read/json.ts';
+import { parseMemory } from '../../src/read/memory.ts';
 import {
   formatStringForm,
   parseSequence,
   parseSequenceText,
   parseStringForm,
-} from '../../src/adapters/sequence.ts';
-import type { Sequence } from '../../src/domain/types.ts';
+} from '../../src/read/sequence.ts';
+import type { Sequence } from '../../src/model/types.ts';
 import { heal } from '../../src/heal/index.ts';
 import {
   findReferences,
   formatReference,
   mapReferences,
   parseReferenceBody,
-} from '../../src/reference/parse.ts';
+} from '../../src/read/references.ts';
 import { fail, type Target } from './harness.ts';
 import { hostileJson, hostileName, hostileString, objectOf } from './inputs.ts';
 import { structured } from './structured.ts';

@@ -3,14 +3,14 @@
  * catalogs, the 10,000-API catalog, long and cyclic sequences) and the step-by-step check.
  */
 import fc from 'fast-check';
-import { parseCatalog } from '../../src/adapters/catalog.ts';
-import { parseSequence, parseStringForm } from '../../src/adapters/sequence.ts';
+import { parseCatalog } from '../../src/read/catalog.ts';
+import { parseSequence, parseStringForm } from '../../src/read/sequence.ts';
 import { checkToolCalls } from '../../src/agents/hook.ts';
-import type { Catalog, Json, Sequence } from '../../src/domain/types.ts';
+import type { Catalog, Json, Sequence } from '../../src/model/types.ts';
 import { heal } from '../../src/heal/index.ts';
 import { fixTool, validateTool } from '../../src/mcp/tools.ts';
-import { checkStep } from '../../src/pipeline/step.ts';
-import { repair } from '../../src/pipeline/repair.ts';
+import { checkStep } from '../../src/repair/step.ts';
+import { repair } from '../../src/repair/repair.ts';
 import { validate } from '../../src/validate/validate.ts';
 import { fail, type Target } from './harness.ts';
 import { hostileJson, hostileString, objectOf } from './inputs.ts';

@@ -4,8 +4,8 @@
  * API named like the answer step (`var_result`), and a 10,000-API catalog.
  */
 import fc from 'fast-check';
-import { parseCatalog } from '../../src/adapters/catalog.ts';
-import type { Catalog } from '../../src/domain/types.ts';
+import { parseCatalog } from '../../src/read/catalog.ts';
+import type { Catalog } from '../../src/model/types.ts';
 import { hostileJsonText, hostileString, objectOf } from './inputs.ts';
 
 const TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'any', 'Date (yyyy-mm-dd)'];

@@ -5,9 +5,9 @@
  * whole multi-step run (`result.steps`) as one sequence.
  */
 import type { ToolCallRepairFunction, ToolSet } from 'ai';
-import { parseCatalog } from '../adapters/catalog.ts';
-import { InputError } from '../adapters/errors.ts';
-import type { Catalog } from '../domain/types.ts';
+import { parseCatalog } from '../read/catalog.ts';
+import { InputError } from '../model/errors.ts';
+import type { Catalog } from '../model/types.ts';
 import { checkCall, checkToolCalls, type CheckOptions, type CheckResult } from './hook.ts';
 import type { ToolCall } from './toolcalls.ts';
 

@@ -7,15 +7,15 @@
  * if (check.executable) run(check.calls); else messages.push({ role: 'user', content: check.feedback });
  * ```
  */
-import { InputError } from '../adapters/errors.ts';
-import { isPlainObject, own } from '../adapters/json.ts';
-import type { Catalog, Sequence } from '../domain/types.ts';
+import { InputError } from '../model/errors.ts';
+import { isPlainObject, own } from '../read/json.ts';
+import type { Catalog, Sequence } from '../model/types.ts';
 import { feedback, type FeedbackFormat } from '../feedback/index.ts';
 import { totalCost } from '../heal/index.ts';
 import type { HealEdit, HealOptions } from '../heal/types.ts';
 import { healValues } from '../heal/values.ts';
-import { repair } from '../pipeline/repair.ts';
-import type { RepairOptions, RepairResult } from '../pipeline/types.ts';
+import { repair } from '../repair/repair.ts';
+import type { RepairOptions, RepairResult } from '../model/options.ts';
 import { validate } from '../validate/validate.ts';
 import { originOf, toSequence, toToolCalls, type ExecutableCall, type ToolCall } from './toolcalls.ts';
 

@@ -6,7 +6,7 @@
  */
 import { AIMessage, isAIMessage, type BaseMessage } from '@langchain/core/messages';
 import { RunnableLambda } from '@langchain/core/runnables';
-import type { Catalog, Edit } from '../domain/types.ts';
+import type { Catalog, Edit } from '../model/types.ts';
 import type { HealEdit } from '../heal/types.ts';
 import { checkToolCalls, type CheckOptions, type ExecutableCall } from './hook.ts';
 import type { ToolCall } from './toolcalls.ts';

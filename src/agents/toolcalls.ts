@@ -3,10 +3,10 @@
  * already taken (by a call's own `label` or by memory), so a reference `$var1.x$` written by the model
  * names the first call. Repaired steps map back to the input calls through their final labels.
  */
-import { InputError } from '../adapters/errors.ts';
-import { isPlainObject, own } from '../adapters/json.ts';
-import { parseSequence } from '../adapters/sequence.ts';
-import type { Catalog, Edit, Memory, Sequence, Step } from '../domain/types.ts';
+import { InputError } from '../model/errors.ts';
+import { isPlainObject, own } from '../read/json.ts';
+import { parseSequence } from '../read/sequence.ts';
+import type { Catalog, Edit, Memory, Sequence, Step } from '../model/types.ts';
 import { healToolCalls } from '../heal/toolcalls.ts';
 import type { HealEdit, HealOptions } from '../heal/types.ts';
 import { healValues } from '../heal/values.ts';

@@ -2,12 +2,12 @@
  * One record → its result line: the repair result (`resultJson`), the step-by-step report when asked,
  * or an error line. Runs inside a worker; kept apart from the worker plumbing so it can be tested alone.
  */
-import type { RecordItem } from '../adapters/records.ts';
-import { errorMessage } from '../adapters/errors.ts';
-import type { Catalog } from '../domain/types.ts';
-import { repair } from '../pipeline/repair.ts';
-import type { RepairOptions } from '../pipeline/types.ts';
-import { resultJson } from '../cli/report.ts';
+import type { RecordItem } from '../read/records.ts';
+import { errorMessage } from '../model/errors.ts';
+import type { Catalog } from '../model/types.ts';
+import { repair } from '../repair/repair.ts';
+import type { RepairOptions } from '../model/options.ts';
+import { resultJson } from '../api/render.ts';
 import { checkStepByStep } from './step-by-step.ts';
 import { errorDone } from './lines.ts';
 import { outcomeOf } from './summary.ts';

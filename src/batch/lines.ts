@@ -2,7 +2,7 @@
  * The line of a record that could not be processed (malformed, or its workers failed twice). Kept apart
  * from the repair so that the main thread writes it without loading the solver.
  */
-import type { RecordItem } from '../adapters/records.ts';
+import type { RecordItem } from '../read/records.ts';
 import { outcomeOf } from './summary.ts';
 import type { Outcome } from './types.ts';
 

@@ -6,8 +6,8 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { InputError } from '../adapters/errors.ts';
-import { isPlainObject } from '../adapters/json.ts';
+import { InputError } from '../model/errors.ts';
+import { isPlainObject } from '../read/json.ts';
 
 const CHUNK = 64 * 1024;
 

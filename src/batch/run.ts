@@ -4,9 +4,9 @@
  * while the output has more than a few batches queued.
  */
 import { existsSync } from 'node:fs';
-import { readRecords, type RecordItem } from '../adapters/records.ts';
-import { InputError } from '../adapters/errors.ts';
-import type { RepairFlags } from '../cli/common.ts';
+import { readRecords, type RecordItem } from '../read/records.ts';
+import { InputError } from '../model/errors.ts';
+import type { RepairFlags } from '../api/repair-flags.ts';
 import { WorkerPool, PoolError } from '../workers/pool.ts';
 import { countRecords } from './count.ts';
 import { errorDone } from './lines.ts';

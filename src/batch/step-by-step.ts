@@ -3,8 +3,8 @@
  * left, before any later call exists. Call k is valid when the prefix ending at k has no error at step k,
  * so a reference to a label defined only later is an unknown label here (not a forward reference).
  */
-import type { Catalog, Issue, Sequence } from '../domain/types.ts';
-import type { ValidateOptions } from '../pipeline/types.ts';
+import type { Catalog, Issue, Sequence } from '../model/types.ts';
+import type { ValidateOptions } from '../model/options.ts';
 import { validate } from '../validate/validate.ts';
 
 export interface StepCheck {

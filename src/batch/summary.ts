@@ -2,10 +2,10 @@
  * The summary of a batch, built by streaming accumulators: memory stays bounded whatever the number of
  * records (latencies go through a fixed-size reservoir, exact up to its size; API names are capped).
  */
-import type { RecordItem } from '../adapters/records.ts';
-import type { IssueTag } from '../domain/types.ts';
-import type { Status } from '../pipeline/types.ts';
-import { mulberry32, type Rng } from '../bench/prng.ts';
+import type { RecordItem } from '../read/records.ts';
+import type { IssueTag } from '../model/types.ts';
+import type { Status } from '../model/options.ts';
+import { mulberry32, type Rng } from '../model/prng.ts';
 import type { Outcome } from './types.ts';
 
 export interface Summary {

@@ -2,10 +2,10 @@
  * Shapes shared by the batch run, its workers and its summary. Everything a worker receives or sends is
  * structured-clonable.
  */
-import type { RecordItem } from '../adapters/records.ts';
-import type { IssueTag } from '../domain/types.ts';
-import type { Status } from '../pipeline/types.ts';
-import type { RepairFlags } from '../cli/common.ts';
+import type { RecordItem } from '../read/records.ts';
+import type { IssueTag } from '../model/types.ts';
+import type { Status } from '../model/options.ts';
+import type { RepairFlags } from '../api/repair-flags.ts';
 
 /** The digest of one result that the summary needs (computed where the result is made, or re-read). */
 export interface Outcome {

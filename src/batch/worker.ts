@@ -3,7 +3,7 @@
  * time and in the order received. A solver fault is thrown as a `WorkerFault`, for the pool to retire the
  * worker.
  */
-import { loadRepairOptionsWithoutCatalog } from '../cli/common.ts';
+import { loadRepairOptionsWithoutCatalog } from '../api/repair-flags.ts';
 import { jobData, serveJobs, WorkerFault } from '../workers/serve.ts';
 import { runJob, type JobContext } from './job.ts';
 import type { InjectedFault, Task, WorkerResult, WorkerSetup } from './types.ts';

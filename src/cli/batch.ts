@@ -6,7 +6,7 @@
 import { createReadStream, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
-import { InputError } from '../adapters/errors.ts';
+import { InputError } from '../model/errors.ts';
 import { createProgress } from '../batch/progress.ts';
 import { runBatch, type BatchReport } from '../batch/run.ts';
 import { summaryLine, summaryMarkdown } from '../batch/summary-report.ts';
@@ -15,8 +15,8 @@ import {
   loadRepairOptionsWithoutCatalog,
   pickRepairFlags,
   type RepairFlags,
-} from './common.ts';
-import { integer, seconds } from './flags.ts';
+} from '../api/repair-flags.ts';
+import { integer, seconds } from '../api/flag-values.ts';
 
 interface Flags extends RepairFlags {
   out?: string;

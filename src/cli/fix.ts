@@ -1,13 +1,13 @@
 /** `refract validate` and `refract fix`: one sequence, or many (one JSON line per record, input order). */
 import type { Command } from 'commander';
-import { repair } from '../pipeline/repair.ts';
-import { compress } from '../pipeline/compress.ts';
+import { repair } from '../repair/repair.ts';
+import { compress } from '../repair/compress.ts';
 import { validate } from '../validate/validate.ts';
-import type { RepairResult } from '../pipeline/types.ts';
-import { addRepairOptions, loadRepairOptions, type RepairFlags } from './common.ts';
-import { oneOf, readInput } from './flags.ts';
+import type { RepairResult } from '../model/options.ts';
+import { addRepairOptions, loadRepairOptions, type RepairFlags } from '../api/repair-flags.ts';
+import { oneOf, readInput } from '../api/flag-values.ts';
 import { parseInput } from './input.ts';
-import { resultJson, resultText, validationJson, validationText } from './report.ts';
+import { resultJson, resultText, validationJson, validationText } from '../api/render.ts';
 
 interface Flags extends RepairFlags {
   format: string;

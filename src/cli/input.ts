@@ -1,7 +1,7 @@
 /** Reading a command's input: one sequence (any form) or many records (NESTFUL data array, JSONL). */
-import { parseRecords, type RecordItem } from '../adapters/records.ts';
-import { parseSequenceText } from '../adapters/sequence.ts';
-import { InputError } from '../adapters/errors.ts';
+import { parseRecords, type RecordItem } from '../read/records.ts';
+import { parseSequenceText } from '../read/sequence.ts';
+import { InputError } from '../model/errors.ts';
 
 export interface Input {
   /** True when the input held one sequence (results print as one document, not JSON lines). */

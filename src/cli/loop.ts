@@ -1,10 +1,10 @@
 /** `refract loop` and `refract pick`: thin shells over the loop library. */
 import type { Command } from 'commander';
-import type { Catalog, Sequence } from '../domain/types.ts';
-import { InputError } from '../adapters/errors.ts';
-import { loadCatalog } from '../adapters/catalog.ts';
-import { loadWith } from '../adapters/files.ts';
-import { parseSequenceText } from '../adapters/sequence.ts';
+import type { Catalog, Sequence } from '../model/types.ts';
+import { InputError } from '../model/errors.ts';
+import { loadCatalog } from '../read/catalog.ts';
+import { loadWith } from '../read/files.ts';
+import { parseSequenceText } from '../read/sequence.ts';
 import { FEEDBACK_FORMATS, isFeedbackFormat, type FeedbackFormat } from '../feedback/index.ts';
 import type { Fixer } from '../loop/engine.ts';
 import { commandFixer } from '../loop/fixers/command.ts';

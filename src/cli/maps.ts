@@ -1,13 +1,13 @@
 /** `refract maps`: the mapping table of a catalog, computed from names and descriptions, plus learned pairs. */
 import type { Command } from 'commander';
-import { loadCatalog } from '../adapters/catalog.ts';
-import { InputError } from '../adapters/errors.ts';
-import { readText } from '../adapters/files.ts';
-import { parseRecords } from '../adapters/records.ts';
-import type { Sequence } from '../domain/types.ts';
-import { DEFAULT_THRESHOLD, DEFAULT_TOP } from '../mappings/compute.ts';
+import { loadCatalog } from '../read/catalog.ts';
+import { InputError } from '../model/errors.ts';
+import { readText } from '../read/files.ts';
+import { parseRecords } from '../read/records.ts';
+import type { Sequence } from '../model/types.ts';
+import { DEFAULT_THRESHOLD, DEFAULT_TOP } from '../catalog/computed-mappings.ts';
 import { buildMappings, formatMappings, formatMappingsText } from '../mappings/build.ts';
-import { collect, integer, oneOf } from './flags.ts';
+import { collect, integer, oneOf } from '../api/flag-values.ts';
 
 interface Flags {
   catalog?: string;

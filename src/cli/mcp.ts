@@ -1,6 +1,6 @@
 /** `refract mcp`: the MCP server (validate, fix, compress) over standard input/output. */
 import type { Command } from 'commander';
-import { loadCatalog } from '../adapters/catalog.ts';
+import { loadCatalog } from '../read/catalog.ts';
 import { serveStdio } from '../mcp/server.ts';
 
 export function registerMcp(program: Command): void {

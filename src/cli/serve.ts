@@ -1,11 +1,11 @@
 /** `refract serve`: the HTTP API (src/server/) on a host and port, until SIGTERM or SIGINT. */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { parseCatalog } from '../adapters/catalog.ts';
-import { InputError } from '../adapters/errors.ts';
+import { parseCatalog } from '../read/catalog.ts';
+import { InputError } from '../model/errors.ts';
 import { buildServer, SERVER_DEFAULTS, type ServerOptions } from '../server/app.ts';
 import { checkCatalogName } from '../server/catalogs.ts';
-import { collect, integer, oneOf, seconds } from './flags.ts';
+import { collect, integer, oneOf, seconds } from '../api/flag-values.ts';
 
 interface ServeFlags {
   host: string;

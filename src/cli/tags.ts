@@ -3,14 +3,14 @@
  * id), else from the validator. `refract modes`: one sequence repaired under every recovery setting.
  */
 import type { Command } from 'commander';
-import { loadCatalog } from '../adapters/catalog.ts';
-import { InputError } from '../adapters/errors.ts';
-import { loadMemory } from '../adapters/memory.ts';
-import type { RecordItem } from '../adapters/records.ts';
-import { allModes, formatModes } from '../report/all-modes.ts';
-import { ERROR_TAGS, countTags, errorTags, type ErrorTag } from '../report/tags.ts';
-import { addRepairOptions, loadRepairOptions, type RepairFlags } from './common.ts';
-import { oneOf, readInput } from './flags.ts';
+import { loadCatalog } from '../read/catalog.ts';
+import { InputError } from '../model/errors.ts';
+import { loadMemory } from '../read/memory.ts';
+import type { RecordItem } from '../read/records.ts';
+import { allModes, formatModes } from '../tags/all-modes.ts';
+import { ERROR_TAGS, countTags, errorTags, type ErrorTag } from '../tags/tags.ts';
+import { addRepairOptions, loadRepairOptions, type RepairFlags } from '../api/repair-flags.ts';
+import { oneOf, readInput } from '../api/flag-values.ts';
 import { parseInput } from './input.ts';
 
 interface TagFlags {

@@ -1,5 +1,5 @@
 /** Accumulates binary variables (with their objective cost) and sparse rows into a MilpModel. */
-import type { MilpModel, Row } from '../solvers/model.ts';
+import type { MilpModel, Row } from '../model/milp.ts';
 
 export class ModelBuilder {
   private readonly costs: number[] = [];

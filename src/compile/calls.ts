@@ -2,9 +2,9 @@
  * The calls of a model: original steps (kept, renamed or deleted), moved copies of steps whose output is
  * used too early, inserted candidates that produce a needed field, and the answer pseudo-step.
  */
-import type { ApiSpec, Reference, Step } from '../domain/types.ts';
+import type { ApiSpec, Reference, Step } from '../model/types.ts';
 import { apiProvides } from '../validate/outputs.ts';
-import { leafOf } from '../index/catalog-index.ts';
+import { leafOf } from '../catalog/catalog-index.ts';
 import type { CompileContext } from './context.ts';
 import type { ApiChoice, Call, LabelChoice } from './plan.ts';
 import { DEFAULT_RESULT_NAME } from '../validate/validate.ts';

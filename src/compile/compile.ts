@@ -2,9 +2,9 @@
  * compile: sequence + catalog + cost model -> solver-neutral MILP and the plan to read its solution back
  * (the `apply` half of the pipeline; `decode` is the inverse).
  */
-import type { Catalog, Sequence } from '../domain/types.ts';
-import type { CostModel } from '../cost/model.ts';
-import type { MilpModel } from '../solvers/model.ts';
+import type { Catalog, Sequence } from '../model/types.ts';
+import type { CostModel } from '../model/cost.ts';
+import type { MilpModel } from '../model/milp.ts';
 import { DEFAULT_RESULT_NAME } from '../validate/validate.ts';
 import { insertedCalls, labelFacts, labelUniqueness, originalCalls } from './calls.ts';
 import { CompileContext, type CompileOptions } from './context.ts';

@@ -8,13 +8,13 @@ import type {
   PathSegment,
   ReferenceSite,
   Sequence,
-} from '../domain/types.ts';
-import type { CostModel, Weights } from '../cost/model.ts';
-import { indexCatalog, type CatalogIndex } from '../index/catalog-index.ts';
+} from '../model/types.ts';
+import type { CostModel, Weights } from '../model/cost.ts';
+import { indexCatalog, type CatalogIndex } from '../catalog/catalog-index.ts';
 import { apiProvides } from '../validate/outputs.ts';
 import { ModelBuilder } from './builder.ts';
-import { stepReferences } from '../reference/parse.ts';
-import type { Goals } from '../pipeline/types.ts';
+import { stepReferences } from '../read/references.ts';
+import type { Goals } from '../model/options.ts';
 import type { Call } from './plan.ts';
 
 export interface CompileOptions {
@@ -113,4 +113,9 @@ export class CompileContext {
   mappedFrom(param: string): Mapping[] {
     return this.mappingsTo.get(param) ?? [];
   }
+}
+
+/** The label a call is known by before the repair (for tie-breaks). */
+export function originalLabel(ctx: CompileContext, call: Call): string {
+  return call.origin >= 0 ? (ctx.steps[call.origin].label ?? '') : '';
 }

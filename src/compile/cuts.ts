@@ -1,5 +1,5 @@
 /** No-good cuts: exclude one 0/1 point from a model, for enumerating distinct repairs in cost order. */
-import type { MilpModel } from '../solvers/model.ts';
+import type { MilpModel } from '../model/milp.ts';
 
 /** `sum_{v on} x_v - sum_{v off} x_v <= |on| - 1`: every point but `values` stays feasible. */
 export function excludePoint(model: MilpModel, values: readonly number[]): MilpModel {

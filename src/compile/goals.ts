@@ -3,8 +3,8 @@
  * it, or memory holds it), a call must be made with given parameter values. Candidates that can meet a goal
  * no call of the sequence meets are inserted before the answer step.
  */
-import type { Json } from '../domain/types.ts';
-import { leafOf } from '../index/catalog-index.ts';
+import type { Json } from '../model/types.ts';
+import { leafOf } from '../catalog/catalog-index.ts';
 import { memoryPaths } from '../validate/outputs.ts';
 import { newInsertedCall, type Need } from './calls.ts';
 import type { CompileContext } from './context.ts';

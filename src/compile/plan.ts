@@ -2,7 +2,7 @@
  * The inverse data of a compiled model: which variable means which edit. `decode` needs only this and
  * the solver's values.
  */
-import type { ApiSpec, EditKind, Json, PathSegment, ReferenceSite, Sequence } from '../domain/types.ts';
+import type { ApiSpec, EditKind, Json, PathSegment, ReferenceSite, Sequence } from '../model/types.ts';
 
 export type CallKind = 'original' | 'moved' | 'inserted' | 'result';
 

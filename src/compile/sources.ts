@@ -2,34 +2,18 @@
  * Where each parameter of each call gets its value: an original argument (kept or renamed), an earlier
  * output (same name or mapped), memory, a literal reused from the sequence, or `ask`.
  */
-import type { Json, ParamSpec, PathSegment } from '../domain/types.ts';
-import { leafOf, outputsByLeaf } from '../index/catalog-index.ts';
-import { role, similarity, tieDistance } from '../similarity/names.ts';
+import type { Json, ParamSpec } from '../model/types.ts';
+import { leafOf, outputsByLeaf } from '../catalog/catalog-index.ts';
+import { role, similarity, tieDistance } from '../catalog/names.ts';
 import { DEFAULT_RESULT_NAME, isLiteral } from '../validate/validate.ts';
 import { literalMismatch } from '../validate/literals.ts';
 import { memoryPaths } from '../validate/outputs.ts';
-import type { CompileContext } from './context.ts';
+import { originalLabel, type CompileContext } from './context.ts';
 import type { Call, Source } from './plan.ts';
 import { tokenPlans } from './tokens.ts';
+import { segments } from '../read/references.ts';
 import { goalValue } from './goals.ts';
 import { typesCompatible } from '../validate/literals.ts';
-
-/** `author[].id` -> ['author', 0, 'id'] */
-export function segments(path: string): PathSegment[] {
-  const out: PathSegment[] = [];
-  if (path === '') return out;
-  for (const part of path.split('.')) {
-    const m = /^(.*?)((?:\[\])*)$/.exec(part)!;
-    if (m[1]) out.push(m[1]);
-    for (let k = 0; k < m[2].length / 2; k++) out.push(0);
-  }
-  return out;
-}
-
-/** The label a call is known by before the repair (for tie-breaks). */
-export function originalLabel(ctx: CompileContext, call: Call): string {
-  return call.origin >= 0 ? (ctx.steps[call.origin].label ?? '') : '';
-}
 
 /** Builds every call's parameter and token plans, and the rows that tie them together. */
 export function parameterSources(ctx: CompileContext): number {

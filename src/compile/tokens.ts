@@ -2,14 +2,14 @@
  * The references inside a kept argument: each is kept (its label and path resolve before the call) or
  * reassigned to another output (same field of another label, or another field of the same label).
  */
-import type { Json, OutputField } from '../domain/types.ts';
-import { leafOf, outputsByLeaf } from '../index/catalog-index.ts';
-import { normalisePath, referenceSites } from '../reference/parse.ts';
-import { similarity, tieDistance } from '../similarity/names.ts';
+import type { Json, OutputField } from '../model/types.ts';
+import { leafOf, outputsByLeaf } from '../catalog/catalog-index.ts';
+import { normalisePath, referenceSites, segments } from '../read/references.ts';
+import { similarity, tieDistance } from '../catalog/names.ts';
 import { memoryPaths, memoryProvides } from '../validate/outputs.ts';
 import type { CompileContext } from './context.ts';
 import type { Call, TokenOption } from './plan.ts';
-import { originalLabel, segments } from './sources.ts';
+import { originalLabel } from './context.ts';
 
 const MAX_REASSIGN = 8;
 

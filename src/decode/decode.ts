@@ -2,8 +2,8 @@
  * decode: the solver's values + the plan -> the repaired sequence and its edits (the `invert` half).
  * Needs nothing but the plan: no reach back into the compiler.
  */
-import type { Edit, Json, Step } from '../domain/types.ts';
-import { setOwn } from '../domain/objects.ts';
+import type { Edit, Json, Step } from '../model/types.ts';
+import { setOwn } from '../model/objects.ts';
 import type { Call, Plan, Source } from '../compile/plan.ts';
 
 export interface Decoded {
@@ -15,8 +15,8 @@ export interface Decoded {
   readonly confirmCost: number;
 }
 
-export const ASK = 'ask';
-export const CONFIRM = 'confirm';
+export { ASK, CONFIRM } from '../model/constants.ts';
+import { ASK, CONFIRM } from '../model/constants.ts';
 
 import { fillValue, on, rewriteTokens, short } from './values.ts';
 

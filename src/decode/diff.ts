@@ -2,8 +2,8 @@
  * Refraction-style diff of two sequences in the string form: ` ` kept, `-` removed, `+` added, `?` for
  * the pseudo-steps (`ask`, `confirm`) that a person or agent must answer.
  */
-import type { Sequence, Step } from '../domain/types.ts';
-import { formatStep } from '../adapters/string-form.ts';
+import type { Sequence, Step } from '../model/types.ts';
+import { formatStep } from '../read/string-form.ts';
 import { ASK, CONFIRM } from './decode.ts';
 
 export function diffSequences(before: Sequence, after: Sequence): string {

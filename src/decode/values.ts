@@ -1,7 +1,7 @@
 /** The values a decoded argument takes: an original value with its references rewritten, or a filled one. */
-import type { Edit, Json } from '../domain/types.ts';
+import type { Edit, Json } from '../model/types.ts';
 import type { Call, Plan, Source, TokenOption } from '../compile/plan.ts';
-import { formatReference, mapReferences, normalisePath } from '../reference/parse.ts';
+import { formatReference, mapReferences, normalisePath } from '../read/references.ts';
 
 /** Whether a 0/1 variable is on in a solution. */
 export const on = (values: readonly number[], v: number): boolean => values[v] > 0.5;

@@ -1,6 +1,6 @@
 /** The `explain` (data flow per call) and `trace` (memory after each step) feedback formats. */
-import type { ApiSpec, Catalog, Json, Memory, Reference, Sequence, Step } from '../domain/types.ts';
-import { normalisePath, referenceSites } from '../reference/parse.ts';
+import type { ApiSpec, Catalog, Json, Memory, Reference, Sequence, Step } from '../model/types.ts';
+import { normalisePath, referenceSites } from '../read/references.ts';
 import { apiProvides, memoryProvides } from '../validate/outputs.ts';
 import { apiByName } from '../validate/validate.ts';
 import { callTitle, formatFields, formatValue, memoryFields, stepTitle, topFields } from './render.ts';

@@ -1,6 +1,6 @@
 /** The `verdict`, `issues` and `suggestions` feedback formats. */
-import type { Edit, Sequence, Step } from '../domain/types.ts';
-import type { RepairResult, Validation } from '../pipeline/types.ts';
+import type { Edit, Sequence, Step } from '../model/types.ts';
+import type { RepairResult, Validation } from '../model/options.ts';
 import { countIssues, formatCall, formatIssue, formatValue } from './render.ts';
 
 /** `verdict: valid` or `verdict: not valid`. */

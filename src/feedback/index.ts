@@ -2,8 +2,8 @@
  * Feedback: what a fixer (an LLM, a script, a person) is shown about a sequence. One text per format,
  * deterministic, shared by the repair loop and every other command that prints feedback.
  */
-import type { Catalog, Memory, Sequence } from '../domain/types.ts';
-import type { RepairResult, Validation } from '../pipeline/types.ts';
+import type { Catalog, Memory, Sequence } from '../model/types.ts';
+import type { RepairResult, Validation } from '../model/options.ts';
 import { DEFAULT_RESULT_NAME, validate } from '../validate/validate.ts';
 import { explainText, traceText } from './flow.ts';
 import { issuesText, suggestionsText, verdictText } from './formats.ts';

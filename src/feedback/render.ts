@@ -1,7 +1,7 @@
 /** Text rendering shared by the feedback formats: calls in the one-call-per-line form, locations, fields. */
-import type { ApiSpec, Issue, Json, Sequence, Step } from '../domain/types.ts';
-import { formatValue } from '../adapters/literal.ts';
-import { formatStep } from '../adapters/string-form.ts';
+import type { ApiSpec, Issue, Json, Sequence, Step } from '../model/types.ts';
+import { formatValue } from '../read/literal.ts';
+import { formatStep } from '../read/string-form.ts';
 
 export { formatValue };
 

@@ -2,8 +2,8 @@
  * Argument healing before the optimiser: `heal(input, catalog)` repairs malformed argument JSON, unpacks
  * stringified JSON and coerces numeric/boolean strings, recording each fix as a `HealEdit`.
  */
-import { parseSequence } from '../adapters/sequence.ts';
-import type { Catalog, Sequence } from '../domain/types.ts';
+import { parseSequence } from '../read/sequence.ts';
+import type { Catalog, Sequence } from '../model/types.ts';
 import { healToolCalls } from './toolcalls.ts';
 import type { Healed, HealOptions } from './types.ts';
 import { healValues } from './values.ts';

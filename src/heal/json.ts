@@ -1,6 +1,6 @@
 /** Repair of malformed JSON text with `jsonrepair`, and unwrapping of JSON encoded twice. */
 import { jsonrepair } from 'jsonrepair';
-import { isPlainObject } from '../adapters/json.ts';
+import { isPlainObject } from '../read/json.ts';
 
 export interface RepairedText {
   /** Valid JSON text. */

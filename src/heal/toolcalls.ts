@@ -2,7 +2,7 @@
  * Healing of raw tool calls before they are parsed: an `arguments` string that is not a JSON object is
  * repaired, so `parseSequence` (which rejects malformed argument strings) can read it.
  */
-import { isPlainObject, own, type PlainObject } from '../adapters/json.ts';
+import { isPlainObject, own, type PlainObject } from '../read/json.ts';
 import { repairArgumentText } from './json.ts';
 import { healWeight, type HealEdit, type HealOptions } from './types.ts';
 

@@ -2,7 +2,7 @@
  * Argument healing: mechanical fixes to what a model wrote, made before the optimiser sees the sequence.
  * Each fix is a recorded edit with its own weight, and each kind can be turned off.
  */
-import type { Sequence } from '../domain/types.ts';
+import type { Sequence } from '../model/types.ts';
 
 /**
  * `repairJson`: an argument string that is not valid JSON, repaired (quotes, commas, brackets, fences).

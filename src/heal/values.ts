@@ -2,9 +2,9 @@
  * Healing of parsed argument values against the catalog: stringified JSON unpacked for object/array
  * parameters, numeric and boolean strings coerced for number/integer/boolean parameters.
  */
-import { jsonValue } from '../adapters/json.ts';
-import type { ApiSpec, Catalog, Json, ParamSpec, Sequence, Step } from '../domain/types.ts';
-import { findReferences } from '../reference/parse.ts';
+import { jsonValue } from '../read/json.ts';
+import type { ApiSpec, Catalog, Json, ParamSpec, Sequence, Step } from '../model/types.ts';
+import { findReferences } from '../read/references.ts';
 import { apiByName } from '../validate/validate.ts';
 import { unpackText } from './json.ts';
 import { healWeight, type HealEdit, type HealKind, type HealOptions } from './types.ts';

@@ -1,7 +1,7 @@
 /** The open issues of a tool-call sequence, and what counts as a sequence at all. */
-import type { Catalog, Issue, Sequence, Step } from '../domain/types.ts';
-import type { ValidateOptions } from '../pipeline/types.ts';
-import { formatValue } from '../adapters/literal.ts';
+import type { Catalog, Issue, Sequence, Step } from '../model/types.ts';
+import type { ValidateOptions } from '../model/options.ts';
+import { formatValue } from '../read/literal.ts';
 import { validate } from '../validate/validate.ts';
 
 const PSEUDO = new Set(['ask', 'confirm']);

@@ -2,13 +2,13 @@
  * Several samples for one request: drop the invalid ones; among the valid ones take the most common by
  * data-flow signature; if none is valid, repair each and take the cheapest repair.
  */
-import type { Catalog, Json, Sequence } from '../domain/types.ts';
-import type { RepairOptions, RepairResult, ValidateOptions } from '../pipeline/types.ts';
-import { repair } from '../pipeline/repair.ts';
-import { mapReferences } from '../reference/parse.ts';
+import type { Catalog, Json, Sequence } from '../model/types.ts';
+import type { RepairOptions, RepairResult, ValidateOptions } from '../model/options.ts';
+import { repair } from '../repair/repair.ts';
+import { mapReferences } from '../read/references.ts';
 import { validate } from '../validate/validate.ts';
-import { errorMessage } from '../adapters/errors.ts';
-import { sortKeys } from '../domain/canonical.ts';
+import { errorMessage } from '../model/errors.ts';
+import { sortKeys } from '../model/canonical.ts';
 
 export interface CandidateReport {
   readonly index: number;

@@ -1,5 +1,5 @@
 /** Readable reports of a loop run and of a pick. */
-import type { Issue, Sequence } from '../domain/types.ts';
+import type { Issue, Sequence } from '../model/types.ts';
 import { formatCall, formatIssue } from '../feedback/render.ts';
 import type { LoopResult } from './engine.ts';
 import type { PickResult } from './pick.ts';

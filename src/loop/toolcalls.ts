@@ -2,10 +2,10 @@
  * The loop over tool-call sequences: the validator's errors are the issues, the feedback formats are
  * what the fixer is shown, and the checks are a shell command or a function.
  */
-import type { Catalog, Issue, Sequence } from '../domain/types.ts';
-import type { RepairOptions, ValidateOptions } from '../pipeline/types.ts';
+import type { Catalog, Issue, Sequence } from '../model/types.ts';
+import type { RepairOptions, ValidateOptions } from '../model/options.ts';
 import { feedback, type FeedbackFormat } from '../feedback/index.ts';
-import { repair } from '../pipeline/repair.ts';
+import { repair } from '../repair/repair.ts';
 import { DEFAULT_RESULT_NAME, validate } from '../validate/validate.ts';
 import { isSequence, openIssues } from './issues.ts';
 import { runLoop, type CheckResult, type Checks, type Fixer, type LoopResult } from './engine.ts';

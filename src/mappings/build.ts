@@ -2,8 +2,8 @@
  * A mapping table for a catalog: computed pairs merged with pairs learned from corpora, and its file
  * form (a JSON array, one mapping a line, that `loadMappings` reads back).
  */
-import type { Catalog, Mapping, Sequence } from '../domain/types.ts';
-import { computeMappings, type ComputeOptions } from './compute.ts';
+import type { Catalog, Mapping, Sequence } from '../model/types.ts';
+import { computeMappings, type ComputeOptions } from '../catalog/computed-mappings.ts';
 import { learnPairs, mergeMappings, type LearnedPair, type LearnOptions } from './learn.ts';
 
 export interface BuildOptions extends ComputeOptions, LearnOptions {}

@@ -6,7 +6,7 @@ export {
   DEFAULT_TOP,
   type ComputeOptions,
   type ScoredPair,
-} from './compute.ts';
+} from '../catalog/computed-mappings.ts';
 export {
   learnPairs,
   learnMappings,

@@ -3,10 +3,10 @@
  * reference `$label.…field$` inside an argument of a catalog API whose parameter name differs from the
  * field (the last key of the path) is one observation of the pair `field -> parameter`.
  */
-import type { Catalog, Mapping, Sequence } from '../domain/types.ts';
-import { stepReferences } from '../reference/parse.ts';
+import type { Catalog, Mapping, Sequence } from '../model/types.ts';
+import { stepReferences } from '../read/references.ts';
 import { DEFAULT_RESULT_NAME, apiByName } from '../validate/validate.ts';
-import { byTarget } from './compute.ts';
+import { byTarget } from '../catalog/computed-mappings.ts';
 
 export interface LearnOptions {
   /** Name of the answer pseudo-step, whose arguments are not parameters (default `var_result`). */

@@ -4,7 +4,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { InputError } from '../adapters/errors.ts';
+import { InputError } from '../model/errors.ts';
 import {
   compressInput,
   compressTool,

@@ -4,16 +4,16 @@
  */
 import { SOLVER_NAMES } from '../solvers/index.ts';
 import { z } from 'zod';
-import { loadCatalog, parseCatalog } from '../adapters/catalog.ts';
-import { InputError } from '../adapters/errors.ts';
-import { parseMemory } from '../adapters/memory.ts';
-import { parseSequence } from '../adapters/sequence.ts';
-import { resultJson, validationJson } from '../cli/report.ts';
-import { loadCostModel, withWeights } from '../cost/presets.ts';
-import type { Catalog } from '../domain/types.ts';
+import { loadCatalog, parseCatalog } from '../read/catalog.ts';
+import { InputError } from '../model/errors.ts';
+import { parseMemory } from '../read/memory.ts';
+import { parseSequence } from '../read/sequence.ts';
+import { resultJson, validationJson } from '../api/render.ts';
+import { loadCostModel, withWeights } from '../read/cost-models.ts';
+import type { Catalog } from '../model/types.ts';
 import { heal } from '../heal/index.ts';
-import { repair } from '../pipeline/repair.ts';
-import type { RepairOptions } from '../pipeline/types.ts';
+import { repair } from '../repair/repair.ts';
+import type { RepairOptions } from '../model/options.ts';
 import { validate } from '../validate/validate.ts';
 
 export const validateInput = {

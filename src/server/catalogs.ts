@@ -8,11 +8,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseCatalog } from '../adapters/catalog.ts';
-import { InputError } from '../adapters/errors.ts';
-import type { Catalog } from '../domain/types.ts';
-import { CATALOG_NAME } from '../schemas/request.ts';
-import type { CatalogInfo } from '../schemas/result.ts';
+import { parseCatalog } from '../read/catalog.ts';
+import { InputError } from '../model/errors.ts';
+import type { Catalog } from '../model/types.ts';
+import { CATALOG_NAME } from '../api/request.ts';
+import type { CatalogInfo } from '../api/result.ts';
 
 /** A catalog as jobs refer to it: `key` names it for the workers' caches, `version` tells copies apart. */
 export interface CatalogRef {

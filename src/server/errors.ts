@@ -1,6 +1,6 @@
 /** Every failure as an HTTP status and a JSON body: 4xx name the request field, 5xx say why it is undecided. */
-import { InputError } from '../adapters/errors.ts';
-import type { ErrorJson } from '../schemas/result.ts';
+import { InputError } from '../model/errors.ts';
+import type { ErrorJson } from '../api/result.ts';
 import { PoolError } from '../workers/pool.ts';
 
 export interface HttpError {

@@ -2,14 +2,14 @@
  * The work a pool worker does: a repair or a repair loop on a parsed request, answered with the same
  * JSON the CLI prints. Everything here is already validated by the main thread.
  */
-import type { Catalog, Sequence } from '../domain/types.ts';
+import type { Catalog, Sequence } from '../model/types.ts';
 import type { FeedbackFormat } from '../feedback/index.ts';
-import { resultJson } from '../cli/report.ts';
+import { resultJson } from '../api/render.ts';
 import { milpFixer } from '../loop/fixers/milp.ts';
 import { loopSummary } from '../loop/report.ts';
 import { loopToolCalls } from '../loop/toolcalls.ts';
-import { repair } from '../pipeline/repair.ts';
-import type { RepairOptions } from '../pipeline/types.ts';
+import { repair } from '../repair/repair.ts';
+import type { RepairOptions } from '../model/options.ts';
 import type { CatalogRef } from './catalogs.ts';
 
 export interface RepairJob {

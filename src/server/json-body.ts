@@ -3,7 +3,7 @@
  * (clients send a JSON content type there too) and the parse error's detail in the 400.
  */
 import type { FastifyInstance } from 'fastify';
-import { InputError } from '../adapters/errors.ts';
+import { InputError } from '../model/errors.ts';
 
 export function installJsonParser(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'ignore');

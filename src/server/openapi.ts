@@ -1,6 +1,6 @@
 /** `/openapi.json`: an OpenAPI 3.1 document generated from the same zod schemas the routes parse with. */
 import { z } from 'zod';
-import { LoopRequestSchema, RepairRequestSchema, ValidateRequestSchema } from '../schemas/request.ts';
+import { LoopRequestSchema, RepairRequestSchema, ValidateRequestSchema } from '../api/request.ts';
 import {
   CatalogInfoSchema,
   CatalogListSchema,
@@ -9,7 +9,7 @@ import {
   LoopJsonSchema,
   RepairJsonSchema,
   ValidationJsonSchema,
-} from '../schemas/result.ts';
+} from '../api/result.ts';
 
 type JsonSchema = Record<string, unknown>;
 

@@ -3,23 +3,23 @@
  * (`solver`, `sequence[2].name`, `weights.slotFill`), which the server answers with 400.
  */
 import type { z } from 'zod';
-import { InputError, describeZodError, formatPath } from '../adapters/errors.ts';
-import { parseMappings } from '../adapters/mappings.ts';
-import { parseMemory } from '../adapters/memory.ts';
-import { parseSequence } from '../adapters/sequence.ts';
-import type { CostModel } from '../cost/model.ts';
-import { WeightsSchema } from '../cost/model.ts';
-import { loadCostModel, parseCostModel, presetNames, withWeights } from '../cost/presets.ts';
-import type { Sequence } from '../domain/types.ts';
+import { InputError, describeZodError, formatPath } from '../model/errors.ts';
+import { parseMappings } from '../read/mappings.ts';
+import { parseMemory } from '../read/memory.ts';
+import { parseSequence } from '../read/sequence.ts';
+import type { CostModel } from '../model/cost.ts';
+import { WeightsSchema } from '../model/cost.ts';
+import { loadCostModel, parseCostModel, presetNames, withWeights } from '../read/cost-models.ts';
+import type { Sequence } from '../model/types.ts';
 // Bodies are parsed JSON, so their unknown values are JSON values.
-import type { Goals, RepairOptions, ValidateOptions } from '../pipeline/types.ts';
+import type { Goals, RepairOptions, ValidateOptions } from '../model/options.ts';
 import {
   LoopRequestSchema,
   RepairRequestSchema,
   ValidateRequestSchema,
   type RepairRequest,
   type ValidateRequest,
-} from '../schemas/request.ts';
+} from '../api/request.ts';
 import { DEFAULT_TIME_LIMIT } from '../solvers/index.ts';
 import type { CatalogStore, ResolvedCatalog } from './catalogs.ts';
 import type { Job, LoopJob, RepairJob } from './jobs.ts';

@@ -1,6 +1,6 @@
 /** The API's routes: validation in the main thread (fast, no solver), every solve in the worker pool. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { validationJson } from '../cli/report.ts';
+import { validationJson } from '../api/render.ts';
 import { validate } from '../validate/validate.ts';
 import type { CatalogStore } from './catalogs.ts';
 import { checkCatalogName } from './catalogs.ts';

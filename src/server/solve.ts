@@ -4,7 +4,7 @@
  * each worker holds (`slot.memo`) mirrors the worker's cache, evictions included.
  */
 import { availableParallelism } from 'node:os';
-import type { Catalog } from '../domain/types.ts';
+import type { Catalog } from '../model/types.ts';
 import type { ResolvedCatalog } from './catalogs.ts';
 import type { Job, JobMessage, JobResult } from './jobs.ts';
 import { WorkerPool, type PoolSlot } from '../workers/pool.ts';

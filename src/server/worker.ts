@@ -2,7 +2,7 @@
  * A solve worker of the server: keeps the catalogs it was sent (by key and version, mirrored by the main
  * thread) and runs jobs. One solver instance per worker: the shared backends are per thread.
  */
-import type { Catalog } from '../domain/types.ts';
+import type { Catalog } from '../model/types.ts';
 import { runJob, type JobMessage } from './jobs.ts';
 import { jobData, serveJobs } from '../workers/serve.ts';
 

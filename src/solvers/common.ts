@@ -1,5 +1,5 @@
 /** Small pieces shared by the backends. */
-import type { MilpModel, Solution, SolveOptions } from './model.ts';
+import type { MilpModel, Solution, SolveOptions } from '../model/milp.ts';
 import { rowName, validateModel } from './verify.ts';
 
 /** Default wall-clock limit in seconds when `SolveOptions.timeLimit` is absent. */

@@ -10,7 +10,7 @@
  * - 'wrong': `solve` resolves with status 'optimal' and a point that violates a row, without verifying
  *   it; only `acceptPoint` (or another verifier) stands between that point and a caller.
  */
-import type { MilpModel, Solution, SolveOptions, SolverBackend } from './model.ts';
+import type { MilpModel, Solution, SolveOptions, SolverBackend } from '../model/milp.ts';
 import { toCsr } from './common.ts';
 
 export type FaultMode = 'throw' | 'abort' | 'hang' | 'wrong';

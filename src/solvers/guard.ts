@@ -4,7 +4,7 @@
  * abandoned (and the backend disposed, so the next solve gets a fresh instance), and every returned point
  * is verified against the model again.
  */
-import type { MilpModel, Solution, SolveOptions, SolverBackend } from './model.ts';
+import type { MilpModel, Solution, SolveOptions, SolverBackend } from '../model/milp.ts';
 import { acceptPoint } from './verify.ts';
 
 export interface GuardOptions extends SolveOptions {

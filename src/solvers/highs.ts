@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import highsModule, { type Highs, type InitOptions, type ModelData, type OptionValue } from 'highs';
-import type { MilpModel, Solution, SolveOptions, SolverBackend } from './model.ts';
+import type { MilpModel, Solution, SolveOptions, SolverBackend } from '../model/milp.ts';
 import { elapsedMs, errorMessage, errorSolution, precheck, solveEmptyModel, toCsr } from './common.ts';
 import { acceptPoint, continuousSet } from './verify.ts';
 

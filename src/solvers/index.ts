@@ -4,7 +4,7 @@
  * glpk.js was evaluated as a backend and not shipped: it is GPL-3.0, and on 5,000 random 0/1 models its
  * MIP presolve twice called an integer-infeasible model optimal.
  */
-import type { MilpModel, Solution, SolveOptions, SolverBackend } from './model.ts';
+import type { MilpModel, Solution, SolveOptions, SolverBackend } from '../model/milp.ts';
 import { HighsBackend } from './highs.ts';
 import { solveGuarded } from './guard.ts';
 
@@ -12,7 +12,7 @@ export { solveGuarded, type GuardOptions } from './guard.ts';
 import { LpSolverBackend } from './lp-solver.ts';
 import { PortfolioBackend } from './portfolio.ts';
 
-export type * from './model.ts';
+export type * from '../model/milp.ts';
 export { HighsBackend, FAST_PROFILE, type HighsBackendOptions } from './highs.ts';
 export { LpSolverBackend, DEFAULT_LP_SOLVER_CAP, type LpSolverBackendOptions } from './lp-solver.ts';
 export {
@@ -33,12 +33,8 @@ export {
 } from './verify.ts';
 export { DEFAULT_TIME_LIMIT } from './common.ts';
 
-export type SolverName = 'highs' | 'lp-solver' | 'portfolio';
-export const SOLVER_NAMES: readonly SolverName[] = ['highs', 'lp-solver', 'portfolio'];
-
-export function isSolverName(name: string): name is SolverName {
-  return (SOLVER_NAMES as readonly string[]).includes(name);
-}
+import { type SolverName } from '../model/constants.ts';
+export { SOLVER_NAMES, isSolverName, type SolverName } from '../model/constants.ts';
 
 /** A new, unshared backend. */
 export function createSolver(name: SolverName): SolverBackend {

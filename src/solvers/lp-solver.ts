@@ -3,7 +3,7 @@
  * hopeless on large ones, hence a size cap. Its own presolve is disabled and every answer is verified.
  */
 import lpSolverModule, { type ModelDefinition, type SolveResult } from 'javascript-lp-solver';
-import type { MilpModel, Solution, SolveOptions, SolverBackend } from './model.ts';
+import type { MilpModel, Solution, SolveOptions, SolverBackend } from '../model/milp.ts';
 import {
   elapsedMs,
   errorMessage,

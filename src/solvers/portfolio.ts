@@ -9,7 +9,7 @@
  * behind it (`portfolio:lp-solver`, `portfolio:highs`) and, after a fallback, its `reason` says why the
  * small-model backend was passed over.
  */
-import type { MilpModel, Solution, SolveOptions, SolverBackend } from './model.ts';
+import type { MilpModel, Solution, SolveOptions, SolverBackend } from '../model/milp.ts';
 import { elapsedMs, errorMessage, errorSolution, precheck } from './common.ts';
 import { HighsBackend } from './highs.ts';
 import { LpSolverBackend } from './lp-solver.ts';

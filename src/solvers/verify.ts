@@ -3,7 +3,7 @@
  * re-evaluated here against the neutral model (objective, every row, variable domains) before it is
  * handed on.
  */
-import type { MilpModel, Solution, SolveStatus } from './model.ts';
+import type { MilpModel, Solution, SolveStatus } from '../model/milp.ts';
 
 /** Largest accepted row or bound violation (absolute). */
 export const FEASIBILITY_TOLERANCE = 1e-6;

@@ -1,5 +1,5 @@
 /** Literal values against declared parameter types and enums. */
-import type { Json, ParamSpec, ValueType } from '../domain/types.ts';
+import type { Json, ParamSpec, ValueType } from '../model/types.ts';
 
 /** Why a literal does not fit a parameter, or null when it does. */
 export function literalMismatch(

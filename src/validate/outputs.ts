@@ -1,6 +1,6 @@
 /** What an API (or a memory item) can provide at a reference path. */
-import type { ApiSpec, Json, OutputField, PathSegment } from '../domain/types.ts';
-import { normalisePath } from '../reference/parse.ts';
+import type { ApiSpec, Json, OutputField, PathSegment } from '../model/types.ts';
+import { normalisePath } from '../read/references.ts';
 
 export type Provides = 'yes' | 'no' | 'unknown';
 

@@ -2,12 +2,12 @@
  * The fast path: every structural issue of a sequence, with a tag and a location. A sequence with no
  * error-severity issue is executable and never reaches the solver.
  */
-import type { ApiSpec, Catalog, Issue, IssueTag, Json, Sequence, Step } from '../domain/types.ts';
-import type { ValidateOptions, Validation } from '../pipeline/types.ts';
-import { findReferences, stepReferences } from '../reference/parse.ts';
+import type { ApiSpec, Catalog, Issue, IssueTag, Json, Sequence, Step } from '../model/types.ts';
+import type { ValidateOptions, Validation } from '../model/options.ts';
+import { findReferences, stepReferences } from '../read/references.ts';
 import { literalMismatch, typesCompatible } from './literals.ts';
 import { apiProvides, memoryProvides, outputField } from './outputs.ts';
-import { normalisePath } from '../reference/parse.ts';
+import { normalisePath } from '../read/references.ts';
 
 const catalogIndex = new WeakMap<Catalog, Map<string, ApiSpec>>();
 
@@ -21,7 +21,8 @@ export function apiByName(catalog: Catalog): Map<string, ApiSpec> {
   return index;
 }
 
-export const DEFAULT_RESULT_NAME = 'var_result';
+export { DEFAULT_RESULT_NAME } from '../model/constants.ts';
+import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 
 /** Pseudo-steps a repair may contain: `ask` (slot-fill, its label holds the answer) and `confirm`. */
 const PSEUDO = new Set(['ask', 'confirm']);

@@ -2,7 +2,7 @@
  * Any program as a fixer: `sh -c command` gets `{state, feedback, format, round}` as JSON on stdin and
  * prints a sequence (NESTFUL or OpenAI form) on stdout. A crash, a time-out or garbage stalls the round.
  */
-import type { Sequence } from '../../domain/types.ts';
+import type { Sequence } from '../../model/types.ts';
 import { stall, type Fixer, type Stalled } from '../engine.ts';
 import { describeFailure, runCommand } from '../process.ts';
 import { parseReply } from './reply.ts';

@@ -4,10 +4,10 @@
  * earlier rounds), and moves on to the next stage within the round while a stage brings no improvement,
  * so that a stall limit never stops the loop before the widest stage was tried.
  */
-import type { Catalog, Sequence } from '../../domain/types.ts';
-import type { RepairOptions } from '../../pipeline/types.ts';
-import { errorMessage } from '../../adapters/errors.ts';
-import { repair } from '../../pipeline/repair.ts';
+import type { Catalog, Sequence } from '../../model/types.ts';
+import type { RepairOptions } from '../../model/options.ts';
+import { errorMessage } from '../../model/errors.ts';
+import { repair } from '../../repair/repair.ts';
 import { stall, type Fixer, type Stalled } from '../engine.ts';
 import { isPseudoStep, openIssues } from '../issues.ts';
 

@@ -2,9 +2,9 @@
  * An OpenAI-compatible chat-completions endpoint as a fixer: the prompt holds the relevant tool
  * specifications, the current sequence and the feedback; the reply is parsed back into a sequence.
  */
-import type { Catalog, Sequence } from '../../domain/types.ts';
-import type { ValidateOptions } from '../../pipeline/types.ts';
-import { errorMessage } from '../../adapters/errors.ts';
+import type { Catalog, Sequence } from '../../model/types.ts';
+import type { ValidateOptions } from '../../model/options.ts';
+import { errorMessage } from '../../model/errors.ts';
 import { stall, type Fixer, type Stalled } from '../engine.ts';
 import { openIssues } from '../issues.ts';
 import { buildPrompt, parseChatMessage } from './prompt.ts';

@@ -1,12 +1,12 @@
 /** The chat prompt of an LLM fixer, and the parsing of its reply back into a sequence. */
-import type { ApiSpec, Catalog, Issue, Sequence } from '../../domain/types.ts';
-import { indexCatalog, leafOf } from '../../index/catalog-index.ts';
-import { errorMessage } from '../../adapters/errors.ts';
+import type { ApiSpec, Catalog, Issue, Sequence } from '../../model/types.ts';
+import { indexCatalog, leafOf } from '../../catalog/catalog-index.ts';
+import { errorMessage } from '../../model/errors.ts';
 import { stall, type Stalled } from '../engine.ts';
 import { parseReply } from './reply.ts';
 import { isPseudoStep } from '../issues.ts';
 import { DEFAULT_RESULT_NAME } from '../../validate/validate.ts';
-import { parseSequence } from '../../adapters/sequence.ts';
+import { parseSequence } from '../../read/sequence.ts';
 
 export interface ChatMessage {
   readonly role: 'system' | 'user' | 'assistant';

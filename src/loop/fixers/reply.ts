@@ -1,7 +1,7 @@
 /** A fixer's JSON reply back into a sequence. */
-import type { Sequence } from '../../domain/types.ts';
-import { parseSequence } from '../../adapters/sequence.ts';
-import { errorMessage } from '../../adapters/errors.ts';
+import type { Sequence } from '../../model/types.ts';
+import { parseSequence } from '../../read/sequence.ts';
+import { errorMessage } from '../../model/errors.ts';
 import { stall, type Stalled } from '../engine.ts';
 
 /** Parses a JSON reply (NESTFUL or OpenAI form) into a sequence, or explains why it cannot. */

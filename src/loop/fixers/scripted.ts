@@ -1,8 +1,8 @@
 /** Canned candidates, one per round: for tests and demos. */
-import type { Sequence } from '../../domain/types.ts';
-import { InputError, errorMessage } from '../../adapters/errors.ts';
-import { loadJsonWith } from '../../adapters/files.ts';
-import { parseSequence } from '../../adapters/sequence.ts';
+import type { Sequence } from '../../model/types.ts';
+import { InputError, errorMessage } from '../../model/errors.ts';
+import { loadJsonWith } from '../../read/files.ts';
+import { parseSequence } from '../../read/sequence.ts';
 import { stall, type Fixer, type Stalled } from '../engine.ts';
 
 /** Proposes `candidates[round]`; stalls once they run out. */

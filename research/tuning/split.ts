@@ -1,0 +1,34 @@
+/**
+ * Train / held-out split by gold sequence: all corruptions of one gold go to the same side, so a held-out
+ * record never shares its answer with a training record (splitting by record would leak the gold).
+ */
+import { hashSeed } from '../../src/model/prng.ts';
+import { dataFlowSignature } from '../bench/signature.ts';
+import type { LabelledRecord } from './dataset.ts';
+
+export interface Split {
+  readonly train: LabelledRecord[];
+  readonly heldOut: LabelledRecord[];
+}
+
+/** Sends each gold (by data-flow signature and set) to held-out with probability `fraction`, seeded. */
+export function splitByGold(records: readonly LabelledRecord[], fraction: number, seed: number): Split {
+  const train: LabelledRecord[] = [];
+  const heldOut: LabelledRecord[] = [];
+  for (const record of records) {
+    const key = `${seed}/${record.set}/${dataFlowSignature(record.gold)}`;
+    (hashSeed(key) / 2 ** 32 < fraction ? heldOut : train).push(record);
+  }
+  return { train, heldOut };
+}
+
+/** Number of distinct golds among the records. */
+export function goldCount(records: readonly LabelledRecord[]): number {
+  return new Set(records.map((r) => `${r.set}/${dataFlowSignature(r.gold)}`)).size;
+}
+
+/** `12 golds` / `1 gold`. */
+export function golds(records: readonly LabelledRecord[]): string {
+  const n = goldCount(records);
+  return `${n} gold${n === 1 ? '' : 's'}`;
+}

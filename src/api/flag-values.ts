@@ -1,0 +1,51 @@
+/** Flag parsing shared by the commands: every bad value is an InputError naming the flag (exit 2). */
+import { readFileSync } from 'node:fs';
+import { InputError } from '../model/errors.ts';
+
+export function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new InputError(flag, `expected one of ${allowed.join(', ')}, received ${JSON.stringify(value)}`);
+  }
+  return value as T;
+}
+
+export function integer(flag: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const n = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new InputError(flag, `expected an integer in [${min}, ${max}], received ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+/** Seconds in (0, 86400]. */
+export function seconds(flag: string, value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 86_400) {
+    throw new InputError(
+      flag,
+      `expected a number of seconds in (0, 86400], received ${JSON.stringify(value)}`,
+    );
+  }
+  return n;
+}
+
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** The text of a file, or of standard input when no file (or `-`) is given. */
+export function readInput(file: string | undefined): string {
+  if (file === undefined || file === '-') {
+    if (process.stdin.isTTY)
+      throw new InputError('input', 'no input file given and standard input is a terminal');
+    return readFileSync(0, 'utf8');
+  }
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new InputError(
+      'input',
+      `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * Response bodies of the HTTP API: the CLI's JSON results (src/api/render.ts, src/loop/report.ts) and the
+ * server's own small documents. Used for `/openapi.json` and by tests to check what the server sends.
+ */
+import { z } from 'zod';
+
+const json = z.record(z.string(), z.unknown());
+
+export const StepSchema = z
+  .object({ name: z.string(), arguments: json, label: z.string().optional() })
+  .meta({ id: 'Step' });
+
+export const IssueSchema = z
+  .object({
+    tag: z.string(),
+    severity: z.enum(['error', 'warning']),
+    step: z.number().int().describe('0-based step index'),
+    param: z.string().optional(),
+    ref: z.string().optional(),
+    message: z.string(),
+  })
+  .meta({ id: 'Issue' });
+
+export const EditSchema = z
+  .object({
+    kind: z.string(),
+    step: z.number().int(),
+    param: z.string().optional(),
+    from: z.string().optional(),
+    to: z.string().optional(),
+    cost: z.number(),
+    detail: z.string(),
+  })
+  .meta({ id: 'Edit' });
+
+export const ValidationJsonSchema = z
+  .object({
+    id: z.string().optional(),
+    valid: z.boolean(),
+    determination: z.boolean(),
+    issues: z.array(IssueSchema),
+  })
+  .meta({ id: 'Validation' });
+
+export const RepairJsonSchema = z
+  .object({
+    id: z.string().optional(),
+    determination: z
+      .boolean()
+      .nullable()
+      .describe('true = executable as given, false = not (a repair follows), null = undecided'),
+    status: z.enum(['valid', 'repaired', 'timeout', 'error']),
+    sequence: z.array(StepSchema),
+    edits: z.array(EditSchema),
+    cost: z.number(),
+    optimal: z.boolean(),
+    issues: z.array(IssueSchema),
+    diff: z.string(),
+    solver: z.string(),
+    timeMs: z.number(),
+    isExecutable: z.boolean().optional(),
+    reason: z.string().optional(),
+    gap: z.number().optional(),
+    model: z.object({ vars: z.number(), rows: z.number() }).optional(),
+    fixes: z
+      .array(z.object({ sequence: z.array(StepSchema), edits: z.array(EditSchema), cost: z.number() }))
+      .optional(),
+  })
+  .meta({ id: 'RepairResult' });
+
+export const LoopJsonSchema = z
+  .object({
+    id: z.string().optional(),
+    sequence: z.array(StepSchema),
+    rounds: z.number().int(),
+    accepted: z.number().int(),
+    stalled: z.number().int(),
+    history: z.array(z.number().int()).describe('issue count before the first round and after each'),
+    stop: z.enum(['solved', 'stalled', 'max-rounds']),
+    leftover: z.array(IssueSchema),
+    check: z.object({ pass: z.boolean(), reason: z.string().optional() }).optional(),
+    log: z.array(
+      z.object({
+        round: z.number().int(),
+        accepted: z.boolean(),
+        reason: z.string(),
+        candidateIssues: z.number().int().optional(),
+        issues: z.number().int(),
+      }),
+    ),
+  })
+  .meta({ id: 'LoopResult' });
+
+export const ErrorSchema = z
+  .object({
+    error: z.string(),
+    field: z.string().nullable().optional().describe('the request field at fault (4xx)'),
+    status: z.enum(['timeout', 'error']).optional(),
+    determination: z.null().optional().describe('5xx: the sequence was not decided'),
+    reason: z.string().optional(),
+  })
+  .meta({ id: 'Error' });
+
+export const CatalogInfoSchema = z
+  .object({ name: z.string(), apis: z.number().int(), version: z.number().int() })
+  .meta({ id: 'CatalogInfo' });
+
+export const CatalogListSchema = z
+  .object({ catalogs: z.array(CatalogInfoSchema) })
+  .meta({ id: 'CatalogList' });
+
+export const HealthSchema = z
+  .object({
+    status: z.literal('ok'),
+    version: z.string(),
+    uptimeS: z.number(),
+    inflight: z.number().int(),
+    maxInflight: z.number().int(),
+    workers: z.object({
+      size: z.number().int(),
+      ready: z.number().int(),
+      busy: z.number().int(),
+      queued: z.number().int(),
+      replaced: z.number().int(),
+    }),
+    catalogs: z.number().int(),
+  })
+  .meta({ id: 'Health' });
+
+export type ErrorJson = z.infer<typeof ErrorSchema>;
+export type CatalogInfo = z.infer<typeof CatalogInfoSchema>;
+export type HealthJson = z.infer<typeof HealthSchema>;

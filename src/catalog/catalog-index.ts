@@ -1,0 +1,101 @@
+/**
+ * The catalog index, built once per catalog: output leaf -> producers, name trigrams -> APIs. It keeps
+ * candidate generation (and so the model's size) independent of the catalog's size.
+ */
+import type { ApiSpec, Catalog, OutputField } from '../model/types.ts';
+import { similarity, trigrams } from './names.ts';
+
+export interface Producer {
+  readonly api: ApiSpec;
+  readonly field: OutputField;
+}
+
+export interface CatalogIndex {
+  readonly catalog: Catalog;
+  readonly byName: ReadonlyMap<string, ApiSpec>;
+  /** APIs with an output whose last key is `leaf` (`skyId`, or `entityId` in `navigation.entityId`). */
+  producersOf(leaf: string): readonly Producer[];
+  /** The `limit` APIs with the most similar names, best first, with their similarity. */
+  similarApis(name: string, limit: number): { api: ApiSpec; similarity: number }[];
+}
+
+const cache = new WeakMap<Catalog, CatalogIndex>();
+const byLeaf = new WeakMap<ApiSpec, Map<string, OutputField[]>>();
+
+/** An API's output fields grouped by leaf name (built once per API). */
+export function outputsByLeaf(api: ApiSpec): Map<string, OutputField[]> {
+  let index = byLeaf.get(api);
+  if (!index) {
+    index = new Map();
+    for (const f of api.outputs ?? []) {
+      const leaf = leafOf(f.path);
+      const list = index.get(leaf);
+      if (list) list.push(f);
+      else index.set(leaf, [f]);
+    }
+    byLeaf.set(api, index);
+  }
+  return index;
+}
+
+/** Last key of a normalised path: `navigation.entityId` -> `entityId`, `author[].id` -> `id`. */
+const leaves = new Map<string, string>();
+
+export function leafOf(path: string): string {
+  let leaf = leaves.get(path);
+  if (leaf === undefined) {
+    if (leaves.size > 100_000) leaves.clear();
+    leaf = rawLeaf(path);
+    leaves.set(path, leaf);
+  }
+  return leaf;
+}
+
+function rawLeaf(path: string): string {
+  const cleaned = path.replace(/\[\]/g, '');
+  const dot = cleaned.lastIndexOf('.');
+  return dot === -1 ? cleaned : cleaned.slice(dot + 1);
+}
+
+export function indexCatalog(catalog: Catalog): CatalogIndex {
+  const cached = cache.get(catalog);
+  if (cached) return cached;
+  const byName = new Map<string, ApiSpec>();
+  const producers = new Map<string, Producer[]>();
+  const grams = new Map<string, number[]>();
+  catalog.apis.forEach((api, k) => {
+    byName.set(api.name, api);
+    for (const field of api.outputs ?? []) {
+      const leaf = leafOf(field.path);
+      if (!leaf) continue;
+      let list = producers.get(leaf);
+      if (!list) producers.set(leaf, (list = []));
+      list.push({ api, field });
+    }
+    for (const g of trigrams(api.name)) {
+      let list = grams.get(g);
+      if (!list) grams.set(g, (list = []));
+      list.push(k);
+    }
+  });
+  const index: CatalogIndex = {
+    catalog,
+    byName,
+    producersOf: (leaf) => producers.get(leaf) ?? [],
+    similarApis(name, limit) {
+      // Shortlist by shared trigrams, then rank by edit-distance similarity.
+      const hits = new Map<number, number>();
+      for (const g of trigrams(name)) for (const k of grams.get(g) ?? []) hits.set(k, (hits.get(k) ?? 0) + 1);
+      const shortlist = [...hits.entries()]
+        .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+        .slice(0, Math.max(limit * 8, 32))
+        .map(([k]) => catalog.apis[k]);
+      return shortlist
+        .map((api) => ({ api, similarity: similarity(name, api.name) }))
+        .sort((a, b) => b.similarity - a.similarity || (a.api.name < b.api.name ? -1 : 1))
+        .slice(0, limit);
+    },
+  };
+  cache.set(catalog, index);
+  return index;
+}

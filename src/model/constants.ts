@@ -1,0 +1,23 @@
+/** Names and value lists every layer shares: pseudo-steps, modes, strictness levels, solver names. */
+
+/** The answer pseudo-step's default name: its references are checked; it is never renamed or deleted. */
+export const DEFAULT_RESULT_NAME = 'var_result';
+/** The pseudo-step a repair writes for a value the user must give: `ask(slot="date")`. */
+export const ASK = 'ask';
+/** The pseudo-step defensive mode writes for a value the repair invented. */
+export const CONFIRM = 'confirm';
+
+/** `sound`: executability only; `valid`: and the goals; `optimal`: the cheapest sequence meeting the goals. */
+export const MODES = ['sound', 'valid', 'optimal'] as const;
+export type Mode = (typeof MODES)[number];
+
+/** Literal type/enum checks: none, warnings, or errors. */
+export const STRICTNESS = ['off', 'warn', 'strict'] as const;
+export type Strictness = (typeof STRICTNESS)[number];
+
+export const SOLVER_NAMES = ['highs', 'lp-solver', 'portfolio'] as const;
+export type SolverName = (typeof SOLVER_NAMES)[number];
+
+export function isSolverName(name: string): name is SolverName {
+  return (SOLVER_NAMES as readonly string[]).includes(name);
+}

@@ -1,0 +1,97 @@
+/**
+ * The library's request and result types: what `validate` and `repair` take and return. Every front end
+ * (CLI, batch, server, loop) speaks these.
+ */
+import type { Catalog, Edit, Issue, Json, Mapping, Memory, Sequence } from './types.ts';
+import type { CostModel } from './cost.ts';
+import type { SolverBackend } from './milp.ts';
+
+import type { Mode, SolverName, Strictness } from './constants.ts';
+
+export type { Mode, SolverName, Strictness };
+
+export interface ValidateOptions {
+  /** Items already in memory (labels and their outputs). */
+  readonly memory?: Memory;
+  /** Name of the answer pseudo-step (default `var_result`). */
+  readonly resultName?: string;
+  /** Literal type/enum checks: `off`, `warn` (warnings), `strict` (errors). Default `warn`. */
+  readonly types?: Strictness;
+  /** Accept the `ask`/`confirm` pseudo-steps of a repair (their labels hold whole values). */
+  readonly pseudoSteps?: boolean;
+}
+
+export interface Validation {
+  /** True when no issue has severity `error`. */
+  readonly valid: boolean;
+  readonly issues: readonly Issue[];
+}
+
+/**
+ * Goals (modes `valid` and `optimal`): APIs that must be called, fields that must exist at the end (produced
+ * by a kept call or already in memory), and calls that must be made with given parameter values.
+ */
+export interface Goals {
+  readonly apis?: readonly string[];
+  readonly fields?: readonly string[];
+  readonly steps?: readonly {
+    readonly name: string;
+    readonly arguments: { readonly [param: string]: Json };
+  }[];
+}
+
+export interface RepairOptions extends ValidateOptions {
+  readonly cost?: CostModel;
+  readonly mappings?: readonly Mapping[];
+  readonly solver?: SolverName;
+  /** A backend instance to solve with instead of the shared `solver` (custom solvers, fault injection). */
+  readonly backend?: SolverBackend;
+  /** Consider only APIs already used in the sequence. */
+  readonly givenOnly?: boolean;
+  /** Solve time limit in seconds. */
+  readonly timeout?: number;
+  /** Allow inserting new calls (default true). */
+  readonly allowInsert?: boolean;
+  readonly goals?: Goals;
+  readonly mode?: Mode;
+  readonly defensive?: boolean;
+  /** Return up to this many distinct repairs (as sequences), in order of cost. */
+  readonly fixes?: number;
+  /** Refuse models with more variables than this (default 200,000). */
+  readonly maxModelVars?: number;
+}
+
+export type Status = 'valid' | 'repaired' | 'timeout' | 'error';
+
+/** One alternative repair. */
+export interface Fix {
+  readonly sequence: Sequence;
+  readonly edits: readonly Edit[];
+  readonly cost: number;
+}
+
+export interface RepairResult {
+  /** true = executable as given; false = not (a repair follows); null = undecided (time-out, fault). */
+  readonly determination: boolean | null;
+  readonly status: Status;
+  /** The repaired sequence (or the input when valid / undecided). */
+  readonly sequence: Sequence;
+  readonly edits: readonly Edit[];
+  readonly cost: number;
+  /** True when the solver proved the repair optimal (or nothing needed repair). */
+  readonly optimal: boolean;
+  /** Issues of the input sequence. */
+  readonly issues: readonly Issue[];
+  /** Refraction-style diff: `-` removed, `+` added, `?` asked/confirmed lines. */
+  readonly diff: string;
+  readonly solver: string;
+  readonly timeMs: number;
+  /** True when the repaired sequence has no `ask`/`confirm` pseudo-step. */
+  readonly isExecutable?: boolean;
+  readonly reason?: string;
+  readonly gap?: number;
+  readonly fixes?: readonly Fix[];
+  readonly model?: { readonly vars: number; readonly rows: number };
+}
+
+export type { Catalog, Sequence };

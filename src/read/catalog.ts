@@ -1,0 +1,98 @@
+/**
+ * Tool catalogs → `Catalog`. Accepted, auto-detected per entry: NESTFUL spec arrays (every variant of the v1
+ * and original releases), OpenAI tool definitions (`{type: "function", function: {...}}` or bare
+ * `{name, description, parameters}`), MCP-style `inputSchema`/`outputSchema`, and `{tools}` / `{apis}` /
+ * `{functions}` wrappers around any of these.
+ */
+import { z } from 'zod';
+import type { ApiSpec, Catalog } from '../model/types.ts';
+import { InputError, formatPath, parseAt, type FieldPath } from '../model/errors.ts';
+import { loadJsonWith } from './files.ts';
+import { isPlainObject, kindOf, nameSchema, own, plainObject, type PlainObject } from './json.ts';
+import { parseOutputs } from './outputs.ts';
+import { parseParams } from './params.ts';
+
+export interface CatalogOptions {
+  /**
+   * What to do with two entries of the same name: `merge-identical` (default) keeps one copy when both
+   * normalise to the same API and rejects differing ones; `error` rejects every repeat.
+   */
+  readonly duplicates?: 'merge-identical' | 'error';
+}
+
+/** Where output schemas may be declared, first found wins. */
+const OUTPUT_KEYS = ['output_parameters', 'x-outputs', 'outputSchema', 'output_schema'] as const;
+const WRAPPER_KEYS = ['tools', 'apis', 'functions'] as const;
+
+const entryHead = z.looseObject({
+  name: nameSchema,
+  description: z.string().nullish(),
+});
+
+/** One catalog entry at `at` → ApiSpec. */
+function parseEntry(raw: unknown, at: FieldPath): ApiSpec {
+  let entry = parseAt(plainObject, raw, at);
+  let where = at;
+  const type = own(entry, 'type');
+  if (type === 'function' && isPlainObject(own(entry, 'function'))) {
+    entry = own(entry, 'function') as PlainObject;
+    where = [...at, 'function'];
+  } else if (typeof type === 'string' && type !== 'function' && own(entry, 'name') === undefined) {
+    throw new InputError(formatPath([...at, 'type']), `unsupported tool type ${JSON.stringify(type)}`);
+  }
+  const head = parseAt(entryHead, entry, where);
+  const outputKey = OUTPUT_KEYS.find((key) => own(entry, key) !== undefined && own(entry, key) !== null);
+  return {
+    name: head.name,
+    description: head.description ?? '',
+    params: parseParams(entry, where),
+    outputs: outputKey ? parseOutputs(own(entry, outputKey), [...where, outputKey]) : null,
+  };
+}
+
+/** The entries of a catalog document and the path of each. */
+function catalogEntries(json: unknown): { raw: unknown; at: FieldPath }[] {
+  if (Array.isArray(json)) return json.map((raw, i) => ({ raw, at: ['catalog', i] }));
+  if (isPlainObject(json)) {
+    for (const key of WRAPPER_KEYS) {
+      const list = own(json, key);
+      if (list === undefined) continue;
+      if (!Array.isArray(list))
+        throw new InputError(`catalog.${key}`, `expected array, received ${kindOf(list)}`);
+      return list.map((raw, i) => ({ raw, at: ['catalog', key, i] }));
+    }
+    if (typeof own(json, 'name') === 'string' || isPlainObject(own(json, 'function'))) {
+      return [{ raw: json, at: ['catalog'] }];
+    }
+  }
+  throw new InputError(
+    'catalog',
+    `expected an array of APIs, {"tools": [...]} or {"apis": [...]}, received ${kindOf(json)}`,
+  );
+}
+
+/** Parses a tool catalog in any supported format. */
+export function parseCatalog(json: unknown, options: CatalogOptions = {}): Catalog {
+  const byName = new Map<string, { api: ApiSpec; at: FieldPath; key: string | null }>();
+  for (const { raw, at } of catalogEntries(json)) {
+    const api = parseEntry(raw, at);
+    const earlier = byName.get(api.name);
+    if (!earlier) {
+      byName.set(api.name, { api, at, key: null });
+      continue;
+    }
+    earlier.key ??= JSON.stringify(earlier.api);
+    if (options.duplicates === 'error' || earlier.key !== JSON.stringify(api)) {
+      throw new InputError(
+        formatPath([...at, 'name']),
+        `duplicate API name ${JSON.stringify(api.name)} (first declared at ${formatPath(earlier.at)})`,
+      );
+    }
+  }
+  return { apis: [...byName.values()].map((e) => e.api) };
+}
+
+/** Reads and parses a catalog file (JSON). Errors name the file and the field. */
+export function loadCatalog(path: string, options: CatalogOptions = {}): Catalog {
+  return loadJsonWith(path, (json) => parseCatalog(json, options));
+}

@@ -1,0 +1,113 @@
+/**
+ * Input parameters of a catalog entry → `ParamSpec`s. Parameters may sit under `query_parameters`,
+ * `parameters`, `arguments`, `path_parameters` (NESTFUL variants) or `inputSchema` / `input_schema`; each
+ * container is either a NESTFUL map (`{p: {type, required, enum, ...}}`) or a JSON Schema object
+ * (`{type: "object", properties, required: [...]}`). Containers are merged.
+ */
+import { z } from 'zod';
+import type { Json, ParamSpec } from '../model/types.ts';
+import { InputError, formatPath, parseAt, type FieldPath } from '../model/errors.ts';
+import { isPlainObject, jsonValue, kindOf, nameSchema, own, plainObject, type PlainObject } from './json.ts';
+import { isSchemaWrapper, typeSpec } from './outputs.ts';
+import { normaliseType } from './value-type.ts';
+
+/** Where parameters may be declared, in merge order. */
+export const PARAM_CONTAINERS = [
+  'query_parameters',
+  'path_parameters',
+  'parameters',
+  'arguments',
+  'inputSchema',
+  'input_schema',
+] as const;
+
+/** A list of allowed values; a bare string or number (`"1-100"`) is a note, not a list, and is ignored. */
+const enumList = z.union([z.array(jsonValue), z.string(), z.number()]).nullish();
+
+const nestfulParam = z.looseObject({
+  type: typeSpec,
+  description: z.string().nullish(),
+  required: z.boolean().nullish(),
+  optional: z.boolean().nullish(),
+  enum: enumList,
+  allowed_values: enumList,
+  possible_values: enumList,
+  default: jsonValue.optional(),
+  default_value: jsonValue.optional(),
+});
+
+const schemaWrapper = z.looseObject({
+  properties: plainObject.nullish(),
+  required: z.array(z.string()).nullish(),
+});
+
+function firstList(
+  ...lists: (readonly Json[] | string | number | null | undefined)[]
+): readonly Json[] | undefined {
+  for (const list of lists) if (Array.isArray(list) && list.length > 0) return list;
+  return undefined;
+}
+
+/** One parameter from its declaration; `listedRequired` = named in a JSON Schema `required` list. */
+function paramFrom(name: string, node: unknown, at: FieldPath, listedRequired: boolean): ParamSpec {
+  if (typeof node === 'string') return { name, type: normaliseType(node), required: listedRequired };
+  if (!isPlainObject(node)) throw new InputError(formatPath(at), `expected object, received ${kindOf(node)}`);
+  // A list under `required` is an object parameter's own required keys (JSON Schema), not its requiredness.
+  const spec = parseAt(
+    nestfulParam,
+    Array.isArray(own(node, 'required')) ? { ...node, required: undefined } : node,
+    at,
+  );
+  let required: boolean;
+  if (typeof spec.required === 'boolean') required = spec.required;
+  else if (typeof spec.optional === 'boolean') required = !spec.optional;
+  else required = listedRequired;
+  const values = firstList(spec.enum, spec.allowed_values, spec.possible_values);
+  const fallback = own(node, 'default') !== undefined ? spec.default : spec.default_value;
+  return {
+    name,
+    type: normaliseType(spec.type),
+    required,
+    ...(values ? { enum: values } : {}),
+    ...(spec.description ? { description: spec.description } : {}),
+    ...(fallback !== undefined ? { default: fallback } : {}),
+  };
+}
+
+/** The parameters of one container at `at`. */
+function containerParams(container: PlainObject, at: FieldPath): { param: ParamSpec; at: FieldPath }[] {
+  if (isSchemaWrapper(container)) {
+    const schema = parseAt(schemaWrapper, container, at);
+    const listed = new Set(schema.required ?? []);
+    return Object.entries(schema.properties ?? {}).map(([name, node]) => {
+      const where = [...at, 'properties', name];
+      parseAt(nameSchema, name, where);
+      return { param: paramFrom(name, node, where, listed.has(name)), at: where };
+    });
+  }
+  return Object.entries(container).map(([name, node]) => {
+    const where = [...at, name];
+    parseAt(nameSchema, name, where);
+    return { param: paramFrom(name, node, where, false), at: where };
+  });
+}
+
+/** All parameters of a catalog entry, merged over its containers. A name declared twice is an error. */
+export function parseParams(entry: PlainObject, at: FieldPath): ParamSpec[] {
+  const params = new Map<string, { param: ParamSpec; at: FieldPath }>();
+  for (const key of PARAM_CONTAINERS) {
+    const container = own(entry, key);
+    if (container === undefined || container === null) continue;
+    for (const found of containerParams(parseAt(plainObject, container, [...at, key]), [...at, key])) {
+      const earlier = params.get(found.param.name);
+      if (earlier) {
+        throw new InputError(
+          formatPath(found.at),
+          `duplicate parameter (also declared at ${formatPath(earlier.at)})`,
+        );
+      }
+      params.set(found.param.name, found);
+    }
+  }
+  return [...params.values()].map((p) => p.param);
+}

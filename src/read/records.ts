@@ -1,0 +1,197 @@
+/**
+ * Files of many sequences → record items. Accepted: a JSON array of NESTFUL samples (`{input, output}`) or of
+ * records, JSONL with one record or sample per line (`{id?, sequence, memory?, goals?, catalog?}`, the
+ * sequence in any form `parseSequence` takes), or one sequence in the string form. A malformed record gives an
+ * item with `error`; the others still parse.
+ */
+import { createInterface } from 'node:readline';
+import { z } from 'zod';
+import type { Catalog, Memory, Sequence } from '../model/types.ts';
+import type { Goals } from '../model/options.ts';
+import { errorMessage, parseAt } from '../model/errors.ts';
+import { parseCatalog } from './catalog.ts';
+import { isPlainObject, kindOf, nameSchema, own, type PlainObject } from './json.ts';
+import { parseMemory } from './memory.ts';
+import { parseSequence, parseSequenceText } from './sequence.ts';
+
+export interface RecordItem {
+  /** The record's `id` (or `sample_id`), else its 0-based index, as a string. */
+  readonly id: string;
+  /** The user request of a NESTFUL sample, when given. */
+  readonly input?: string;
+  readonly sequence?: Sequence;
+  readonly memory?: Memory;
+  readonly goals?: Goals;
+  readonly catalog?: Catalog;
+  /** Why the record could not be read; the other fields may then be missing. */
+  readonly error?: string;
+}
+
+const goalsSchema = z.looseObject({
+  apis: z.array(nameSchema).optional(),
+  fields: z.array(z.string()).optional(),
+});
+
+function isStep(item: unknown): boolean {
+  return (
+    isPlainObject(item) &&
+    (typeof own(item, 'name') === 'string' || isPlainObject(own(item, 'function'))) &&
+    own(item, 'sequence') === undefined &&
+    own(item, 'output') === undefined
+  );
+}
+
+function givenId(value: unknown): string | undefined {
+  if (!isPlainObject(value)) return undefined;
+  const id = own(value, 'id') ?? own(value, 'sample_id');
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+}
+
+function recordFromObject(value: PlainObject, id: string): RecordItem {
+  const sequence = own(value, 'sequence');
+  const output = own(value, 'output');
+  let parsed: Sequence;
+  if (sequence !== undefined) parsed = parseSequence(sequence);
+  else if (output !== undefined) parsed = parseSequence(output, { root: 'output' });
+  else if (own(value, 'tool_calls') !== undefined) parsed = parseSequence(value);
+  else throw new Error('expected a record with a "sequence" (or a NESTFUL sample with an "output")');
+  const input = own(value, 'input');
+  const memory = own(value, 'memory');
+  const goals = own(value, 'goals');
+  const catalog = own(value, 'catalog') ?? own(value, 'tools');
+  return {
+    id,
+    ...(typeof input === 'string' ? { input } : {}),
+    sequence: parsed,
+    ...(memory != null ? { memory: parseMemory(memory) } : {}),
+    ...(goals != null ? { goals: parseAt(goalsSchema, goals, ['goals']) as Goals } : {}),
+    ...(catalog != null ? { catalog: parseCatalog(catalog) } : {}),
+  };
+}
+
+/** One record from a parsed JSON value; never throws. `where` prefixes error messages (`line 4`). */
+function recordFrom(value: unknown, index: number, where?: string): RecordItem {
+  const id = givenId(value) ?? String(index);
+  try {
+    if (Array.isArray(value) || typeof value === 'string') return { id, sequence: parseSequence(value) };
+    if (isPlainObject(value)) return recordFromObject(value, id);
+    throw new Error(`expected a record object, received ${kindOf(value)}`);
+  } catch (error) {
+    return { id, error: where ? `${where}: ${errorMessage(error)}` : errorMessage(error) };
+  }
+}
+
+/**
+ * The records of a parsed value: an array holding anything but steps is a list of records, anything else
+ * (a record, a sample, a step array) is one record.
+ */
+function valueRecords(value: unknown, index: number, where?: string): RecordItem[] {
+  if (Array.isArray(value) && value.length > 0 && !value.every(isStep)) {
+    return value.map((item, i) => recordFrom(item, index + i, where));
+  }
+  return [recordFrom(value, index, where)];
+}
+
+/** Records of one JSONL line. */
+function lineRecords(line: string, lineNo: number, index: number): RecordItem[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    return [{ id: String(index), error: `line ${lineNo}: invalid JSON (${errorMessage(error)})` }];
+  }
+  return valueRecords(value, index, `line ${lineNo}`);
+}
+
+function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/**
+ * True when a line holds a whole record: a non-empty JSON object or array. Such a line marks the input as JSONL;
+ * a pretty-printed JSON document never has one (its non-empty containers span several lines).
+ */
+function isRecordLine(line: string): boolean {
+  const text = line.trim();
+  if (text.length < 3 || (text[0] !== '{' && text[0] !== '[')) return false;
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.length > 0 : isPlainObject(value) && Object.keys(value).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** JSONL: every non-blank line is a record (or an error item); `first` is the number of the first line. */
+function* jsonlRecords(lines: Iterable<string>, first = 1, start = 0): Generator<RecordItem> {
+  let lineNo = first;
+  let index = start;
+  for (const line of lines) {
+    if (line.trim() !== '') {
+      const items = lineRecords(line, lineNo, index);
+      index += items.length;
+      yield* items;
+    }
+    lineNo++;
+  }
+}
+
+/** Parses a whole file of records. */
+export function parseRecords(text: string): RecordItem[] {
+  const body = stripBom(text);
+  const trimmed = body.trim();
+  if (trimmed === '') return [];
+  let document: unknown;
+  try {
+    document = JSON.parse(trimmed);
+  } catch (error) {
+    const lines = body.split(/\r?\n/);
+    if (lines.some(isRecordLine)) return [...jsonlRecords(lines)];
+    if (trimmed[0] === '[' || trimmed[0] === '{') {
+      return [{ id: '0', error: `invalid JSON (${errorMessage(error)})` }];
+    }
+    try {
+      return [{ id: '0', sequence: parseSequenceText(body) }];
+    } catch (inner) {
+      return [{ id: '0', error: errorMessage(inner) }];
+    }
+  }
+  const lines = body.split(/\r?\n/);
+  // One line is JSONL too: read it the same way the stream does.
+  if (lines.filter((line) => line.trim() !== '').length === 1) return [...jsonlRecords(lines)];
+  if (Array.isArray(document) && document.length === 0) return [];
+  return valueRecords(document, 0);
+}
+
+/**
+ * Streams records from JSONL, one line at a time in constant memory. Lines before the first whole record are
+ * held; input without any (a pretty-printed JSON document, the string form) is read whole and parsed with
+ * `parseRecords`, giving the same items.
+ */
+export async function* readRecords(stream: NodeJS.ReadableStream): AsyncGenerator<RecordItem> {
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  const held: string[] = [];
+  let jsonl = false;
+  let lineNo = 0;
+  let index = 0;
+  for await (const raw of lines) {
+    const line = lineNo === 0 ? stripBom(raw) : raw;
+    lineNo++;
+    if (!jsonl) {
+      held.push(line);
+      if (!isRecordLine(line)) continue;
+      jsonl = true;
+      for (const item of jsonlRecords(held)) {
+        index++;
+        yield item;
+      }
+      held.length = 0;
+      continue;
+    }
+    for (const item of jsonlRecords([line], lineNo, index)) {
+      index++;
+      yield item;
+    }
+  }
+  if (!jsonl) yield* parseRecords(held.join('\n'));
+}

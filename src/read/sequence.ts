@@ -1,0 +1,168 @@
+/**
+ * Tool-call sequences → `Sequence`. Auto-detected: a NESTFUL step array (`[{name, arguments, label?}]`), a
+ * NESTFUL sample (`{input, output}`), OpenAI `tool_calls` (a bare array, an assistant message or a chat
+ * completion), a single call, or text (JSON or the string form).
+ */
+import { z } from 'zod';
+import type { Json, Sequence, Step } from '../model/types.ts';
+import { InputError, formatPath, parseAt, type FieldPath } from '../model/errors.ts';
+import { loadWith } from './files.ts';
+import {
+  isPlainObject,
+  jsonObject,
+  kindOf,
+  nameSchema,
+  own,
+  parseJsonText,
+  type PlainObject,
+} from './json.ts';
+import { formatStringForm, parseStringForm } from './string-form.ts';
+
+export { formatStep, formatStringForm, parseStringForm } from './string-form.ts';
+
+export interface SequenceOptions {
+  /** Root name used in error paths (default `sequence`). */
+  readonly root?: string;
+  /** The answer pseudo-step: OpenAI calls of this name get no generated label (default `var_result`). */
+  readonly resultName?: string;
+}
+
+/** A step as written in NESTFUL files. */
+export interface NestfulStep {
+  name: string;
+  arguments: { [param: string]: Json };
+  label?: string;
+}
+
+const nestfulStep = z.looseObject({
+  name: nameSchema,
+  arguments: z.unknown().optional(),
+  label: nameSchema.nullish(),
+});
+
+const toolCall = z.looseObject({
+  id: z.string().nullish(),
+  type: z.literal('function').nullish(),
+  label: nameSchema.nullish(),
+  function: z.looseObject({ name: nameSchema, arguments: z.unknown().optional() }),
+});
+
+/** Arguments as an object or as a JSON string holding one; `describe` names the call in errors. */
+function parseArguments(raw: unknown, at: FieldPath, describe: string): Record<string, Json> {
+  let value = raw;
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw === 'string') {
+    if (raw.trim() === '') return {};
+    try {
+      value = JSON.parse(raw);
+    } catch (error) {
+      throw new InputError(
+        formatPath(at),
+        `arguments of ${describe} are not valid JSON (${(error as Error).message})`,
+      );
+    }
+  }
+  return parseAt(jsonObject, value, at);
+}
+
+function isToolCall(item: unknown): boolean {
+  return isPlainObject(item) && isPlainObject(own(item, 'function'));
+}
+
+/** Parses an array whose items are NESTFUL steps or OpenAI tool calls (or a mix). */
+function parseSteps(items: readonly unknown[], at: FieldPath, resultName: string): Step[] {
+  const used = new Set<string>();
+  for (const item of items) {
+    const label = isPlainObject(item) ? own(item, 'label') : undefined;
+    if (typeof label === 'string') used.add(label);
+  }
+  return items.map((item, i): Step => {
+    const where = [...at, i];
+    if (isToolCall(item)) {
+      const call = parseAt(toolCall, item, where);
+      const describe = `call ${i}${call.id ? ` (id ${JSON.stringify(call.id)})` : ''} to ${call.function.name}`;
+      const args = parseArguments(call.function.arguments, [...where, 'function', 'arguments'], describe);
+      let label = call.label ?? undefined;
+      if (label === undefined && call.function.name !== resultName) {
+        let n = i + 1;
+        while (used.has(`var${n}`)) n++;
+        label = `var${n}`;
+        used.add(label);
+      }
+      return label === undefined
+        ? { name: call.function.name, arguments: args }
+        : { name: call.function.name, arguments: args, label };
+    }
+    const step = parseAt(nestfulStep, item, where);
+    const args = parseArguments(step.arguments, [...where, 'arguments'], `step ${i} (${step.name})`);
+    return step.label == null
+      ? { name: step.name, arguments: args }
+      : { name: step.name, arguments: args, label: step.label };
+  });
+}
+
+function parseObject(json: PlainObject, root: string, resultName: string): Sequence {
+  const calls = own(json, 'tool_calls');
+  if (calls !== undefined) {
+    if (!Array.isArray(calls))
+      throw new InputError(`${root}.tool_calls`, `expected array, received ${kindOf(calls)}`);
+    return parseSteps(calls, [root, 'tool_calls'], resultName);
+  }
+  const output = own(json, 'output');
+  if (Array.isArray(output)) return parseSteps(output, [root, 'output'], resultName);
+  const choices = own(json, 'choices');
+  if (Array.isArray(choices) && isPlainObject(choices[0]) && isPlainObject(own(choices[0], 'message'))) {
+    return parseObject(own(choices[0], 'message') as PlainObject, `${root}.choices[0].message`, resultName);
+  }
+  if (own(json, 'sequence') !== undefined)
+    return parseSequence(own(json, 'sequence'), { root: `${root}.sequence`, resultName });
+  if (typeof own(json, 'name') === 'string' || isToolCall(json))
+    return parseSteps([json], [root], resultName);
+  const keys = Object.keys(json).slice(0, 5).join(', ');
+  throw new InputError(
+    root,
+    `expected an array of steps, {"input", "output"}, tool_calls or the string form; received an object with keys ${keys || '(none)'}`,
+  );
+}
+
+/** Parses a sequence in any supported form (a string is read with `parseSequenceText`). */
+export function parseSequence(json: unknown, options: SequenceOptions = {}): Sequence {
+  const root = options.root ?? 'sequence';
+  const resultName = options.resultName ?? 'var_result';
+  if (typeof json === 'string') return parseSequenceText(json, options);
+  if (Array.isArray(json)) return parseSteps(json, [root], resultName);
+  if (isPlainObject(json)) return parseObject(json, root, resultName);
+  throw new InputError(root, `expected an array of steps, an object or text, received ${kindOf(json)}`);
+}
+
+/** Parses text: JSON when it is JSON (any form `parseSequence` takes), else the string form. */
+export function parseSequenceText(text: string, options: SequenceOptions = {}): Sequence {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const trimmed = body.trim();
+  if (trimmed === '') return [];
+  let json: unknown;
+  try {
+    json = JSON.parse(trimmed);
+  } catch {
+    if (trimmed[0] === '[' || trimmed[0] === '{') parseJsonText(trimmed, [options.root ?? 'sequence']);
+    return parseStringForm(body);
+  }
+  return typeof json === 'string' ? parseStringForm(json) : parseSequence(json, options);
+}
+
+/** Reads a sequence file (JSON in any form, or the string form). */
+export function loadSequence(path: string, options: SequenceOptions = {}): Sequence {
+  return loadWith(path, (text) => parseSequenceText(text, options));
+}
+
+/** The sequence as plain NESTFUL steps `{name, arguments, label}` (label omitted when absent). */
+export function toNestful(seq: Sequence): NestfulStep[] {
+  return seq.map((step) => ({
+    name: step.name,
+    arguments: step.arguments as { [param: string]: Json },
+    ...(step.label !== undefined ? { label: step.label } : {}),
+  }));
+}
+
+/** The string form of a sequence (alias of `formatStringForm`). */
+export const toStringForm = formatStringForm;

@@ -1,0 +1,180 @@
+/**
+ * The library's main entry: validate -> (fast path) -> compile -> solve -> verify -> decode -> validate
+ * again. Never throws for a bad sequence; input errors (bad catalog shapes) are the adapters' business.
+ */
+import type { Catalog, Sequence } from '../model/types.ts';
+import { compile, type Compiled } from '../compile/compile.ts';
+import { excludePoint } from '../compile/cuts.ts';
+import { GoalError } from '../compile/goals.ts';
+import { ASK, CONFIRM, decode, type Decoded } from '../decode/decode.ts';
+import { diffSequences } from '../decode/diff.ts';
+import { formatStringForm } from '../read/string-form.ts';
+import { loadCostModel } from '../read/cost-models.ts';
+import { getSolver, solveGuarded } from '../solvers/index.ts';
+import type { MilpModel, Solution } from '../model/milp.ts';
+import { validate } from '../validate/validate.ts';
+import type { Fix, RepairOptions, RepairResult } from '../model/options.ts';
+
+/** Models above this many variables are refused with a clear message (override with `maxModelVars`). */
+export const DEFAULT_MAX_MODEL_VARS = 200_000;
+/** Re-solves allowed per extra fix when cuts only exclude points that decode to a repair already found. */
+const CUT_ATTEMPTS = 25;
+
+/** Compiles a sequence with the options of a repair (exposed for benchmarks and the exhaustive tests). */
+export function compileFor(sequence: Sequence, catalog: Catalog, options: RepairOptions = {}): Compiled {
+  const cost = options.cost ?? loadCostModel('default');
+  return compile(sequence, catalog, cost, {
+    memory: options.memory,
+    mappings: options.mappings,
+    givenOnly: options.givenOnly,
+    allowInsert: options.allowInsert,
+    resultName: options.resultName,
+    strictTypes: options.types === 'strict',
+    goals: options.goals,
+    mode: options.mode,
+    defensive: options.defensive,
+  });
+}
+
+export function isExecutable(sequence: Sequence): boolean {
+  return !sequence.some((s) => s.name === ASK || s.name === CONFIRM);
+}
+
+export async function repair(
+  sequence: Sequence,
+  catalog: Catalog,
+  options: RepairOptions = {},
+): Promise<RepairResult> {
+  const start = performance.now();
+  const validation = validate(sequence, catalog, options);
+  const elapsed = () => performance.now() - start;
+  const solverName = options.backend?.name ?? options.solver ?? 'highs';
+  const base = { issues: validation.issues, sequence, edits: [], cost: 0, diff: '' };
+  const needsModel = options.goals !== undefined || options.mode === 'optimal';
+  if (validation.valid && !needsModel) {
+    return {
+      ...base,
+      determination: true,
+      status: 'valid',
+      optimal: true,
+      solver: 'none',
+      isExecutable: isExecutable(sequence),
+      timeMs: elapsed(),
+    };
+  }
+  const undecided = (status: 'timeout' | 'error', reason: string, extra: object = {}): RepairResult => ({
+    ...base,
+    determination: validation.valid ? true : null,
+    status,
+    optimal: false,
+    solver: solverName,
+    reason,
+    ...extra,
+    timeMs: elapsed(),
+  });
+  let compiled: Compiled;
+  try {
+    compiled = compileFor(sequence, catalog, options);
+  } catch (error) {
+    if (error instanceof GoalError) return undecided('error', error.message);
+    return undecided('error', `compile failed: ${(error as Error).message}`);
+  }
+  const { plan } = compiled;
+  let model: MilpModel = compiled.model;
+  const size = { vars: model.numVars, rows: model.rows.length };
+  const cap = options.maxModelVars ?? DEFAULT_MAX_MODEL_VARS;
+  if (model.numVars > cap)
+    return undecided('error', `model too large (${model.numVars} variables > cap ${cap})`, { model: size });
+
+  const deadline = options.timeout === undefined ? undefined : start + options.timeout * 1000;
+  const backend = options.backend ?? getSolver(options.solver ?? 'highs');
+  const solve = (m: MilpModel): Promise<Solution> =>
+    solveGuarded(backend, m, {
+      timeLimit: deadline === undefined ? undefined : Math.max(0.05, (deadline - performance.now()) / 1000),
+    });
+  const first = await solve(model);
+  if (!first.values || (first.status !== 'optimal' && first.status !== 'timeout')) {
+    const status = first.status === 'timeout' ? 'timeout' : 'error';
+    return undecided(status, first.reason ?? `solver status ${first.status}`, { model: size });
+  }
+  const checked = check(first, plan.offset);
+  if (typeof checked === 'string') return undecided('error', checked, { model: size });
+  const invalid = revalidate(checked, catalog, options);
+  if (invalid) return undecided('error', invalid, { model: size });
+
+  const fixes: Fix[] = [toFix(checked)];
+  const seen = new Set([formatStringForm(checked.sequence)]);
+  let values = first.values;
+  for (
+    let attempts = 0;
+    fixes.length < (options.fixes ?? 1) && attempts < CUT_ATTEMPTS * (options.fixes ?? 1);
+    attempts++
+  ) {
+    model = excludePoint(model, values);
+    const next = await solve(model);
+    if (!next.values || next.status !== 'optimal') break;
+    values = next.values;
+    const decoded = check(next, plan.offset);
+    if (typeof decoded === 'string') return undecided('error', decoded, { model: size });
+    const key = formatStringForm(decoded.sequence);
+    if (seen.has(key)) continue;
+    const bad = revalidate(decoded, catalog, options);
+    if (bad) return undecided('error', bad, { model: size });
+    seen.add(key);
+    fixes.push(toFix(decoded));
+  }
+
+  const unchanged = checked.edits.length === 0;
+  return {
+    issues: validation.issues,
+    determination: validation.valid,
+    status: first.status === 'timeout' ? 'timeout' : unchanged ? 'valid' : 'repaired',
+    sequence: checked.sequence,
+    edits: checked.edits.map((e) => ({ ...e, cost: round(e.cost) })),
+    cost: round(checked.cost),
+    optimal: first.optimal,
+    diff: unchanged ? '' : diffSequences(sequence, checked.sequence),
+    solver: first.solver,
+    isExecutable: isExecutable(checked.sequence),
+    ...(first.gap !== undefined ? { gap: first.gap } : {}),
+    ...(options.fixes !== undefined ? { fixes } : {}),
+    model: size,
+    timeMs: elapsed(),
+  };
+
+  function check(solution: Solution, offset: number): Decoded | string {
+    let decoded: Decoded;
+    try {
+      decoded = decode(plan, solution.values!);
+    } catch (error) {
+      return `decode failed: ${(error as Error).message}`;
+    }
+    const expected = (solution.objective ?? NaN) + offset;
+    if (
+      !(Math.abs(decoded.cost - decoded.confirmCost - expected) <= 1e-6 * Math.max(1, Math.abs(expected)))
+    ) {
+      return `internal: decoded cost ${decoded.cost} differs from the objective ${expected}`;
+    }
+    return decoded;
+  }
+}
+
+/** Every repair is validated again before it is returned; a failure is a bug, reported as such. */
+function revalidate(decoded: Decoded, catalog: Catalog, options: RepairOptions): string | null {
+  const check = validate(decoded.sequence, catalog, { ...options, pseudoSteps: true });
+  if (check.valid) return null;
+  const first = check.issues.find((x) => x.severity === 'error')!;
+  return `internal: the repair does not validate (step ${first.step + 1}: ${first.message})`;
+}
+
+function toFix(d: Decoded): Fix {
+  return {
+    sequence: d.sequence,
+    edits: d.edits.map((e) => ({ ...e, cost: round(e.cost) })),
+    cost: round(d.cost),
+  };
+}
+
+function round(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}
