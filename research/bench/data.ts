@@ -1,13 +1,14 @@
 /** The NESTFUL sets the benchmarks run on: catalogs, valid gold sequences, and the corrupted records. */
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { loadCatalog } from '../../src/read/catalog.ts';
 import { parseSequence, toNestful, type NestfulStep } from '../../src/read/sequence.ts';
 import type { Catalog } from '../../src/model/types.ts';
 import { validate } from '../../src/validate/validate.ts';
+import { PACKAGE_ROOT } from '../../src/read/package-files.ts';
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The repository's root: the data and result pages live beside the package. */
+export const ROOT = PACKAGE_ROOT;
 export const NESTFUL_DIR = join(ROOT, 'data', 'nestful');
 export const BENCH_DATA_DIR = join(ROOT, 'benchmarks', 'data');
 

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { readRecords, type RecordItem } from '../read/records.ts';
 import { InputError } from '../model/errors.ts';
 import type { RepairFlags } from '../api/repair-flags.ts';
-import { WorkerPool, PoolError } from '../workers/pool.ts';
+import { moduleBeside, WorkerPool, PoolError } from '../workers/pool.ts';
 import { countRecords } from './count.ts';
 import { errorDone } from './lines.ts';
 import { fileSink, streamSink, type LineSink } from './output.ts';
@@ -101,7 +101,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
   let pool: WorkerPool<Task, WorkerResult> | undefined;
   const workers = () =>
     (pool ??= new WorkerPool<Task, WorkerResult>({
-      entry: new URL('./worker.ts', import.meta.url),
+      entry: moduleBeside(import.meta.url, './worker'),
       size: options.workers,
       data: { flags: options.flags, stepByStep: options.stepByStep ?? false, faults: options.faults },
       depth: DEPTH,

@@ -2,9 +2,10 @@
  * `buildServer(options)`: the refract HTTP API as a fastify instance (test it with `inject`, or `listen`).
  * Solves run in a worker pool; closing the instance finishes in-flight requests, then stops the workers.
  */
-import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { packageVersion } from '../read/package-files.ts';
 import { CatalogStore } from './catalogs.ts';
+import { SERVER_DEFAULTS } from './defaults.ts';
 import { toHttpError } from './errors.ts';
 import { installGuards } from './guards.ts';
 import { installJsonParser } from './json-body.ts';
@@ -32,18 +33,10 @@ export interface ServerOptions {
   readonly testHooks?: boolean;
 }
 
-export const SERVER_DEFAULTS = {
-  bodyLimit: 1024 * 1024,
-  maxInflight: 128,
-  requestTimeoutMs: 30_000,
-} as const;
+export { SERVER_DEFAULTS };
 
 /** Share of the request time limit the solver may use; the rest covers compiling, decoding, queueing. */
 const SOLVER_SHARE = 0.8;
-
-const VERSION = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
 
 export function buildServer(options: ServerOptions = {}): FastifyInstance {
   const bodyLimit = options.bodyLimit ?? SERVER_DEFAULTS.bodyLimit;
@@ -89,7 +82,7 @@ export function buildServer(options: ServerOptions = {}): FastifyInstance {
     admission,
     maxInflight,
     solverCapS: Math.max(0.05, (requestTimeoutMs / 1000) * SOLVER_SHARE),
-    version: VERSION,
+    version: packageVersion(),
   });
   return app;
 }

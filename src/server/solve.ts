@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import type { Catalog } from '../model/types.ts';
 import type { ResolvedCatalog } from './catalogs.ts';
 import type { Job, JobMessage, JobResult } from './jobs.ts';
-import { WorkerPool, type PoolSlot } from '../workers/pool.ts';
+import { moduleBeside, WorkerPool, type PoolSlot } from '../workers/pool.ts';
 import type { WorkerData } from './worker.ts';
 
 /** Catalogs one worker keeps; the least recently used goes first. */
@@ -52,7 +52,7 @@ export class SolvePool {
   constructor(private readonly options: SolvePoolOptions) {
     const data: WorkerData = { testHooks: options.testHooks ?? false };
     this.pool = new WorkerPool<JobMessage, JobResult>({
-      entry: new URL('./worker.ts', import.meta.url),
+      entry: moduleBeside(import.meta.url, './worker'),
       size: options.workers ?? defaultWorkers(),
       data,
       unref: true,

@@ -5,9 +5,12 @@
  * Either way the job's promise rejects with a `PoolError` naming the reason, jobs sent ahead to that worker
  * go back to the head of the queue, and the other workers carry on. Retrying is left to the caller.
  *
- * Workers run TypeScript: each is started from `boot.mjs`, which registers tsx and imports `entry`.
- * The entry calls `serveJobs` (serve.ts).
+ * A compiled entry (`.js`, the built package) is the worker's script itself; a TypeScript entry (running
+ * from the sources, under vitest or tsx) is started from `boot.mjs`, which registers tsx (a development
+ * dependency) and imports it. The entry calls `serveJobs` (serve.ts); `moduleBeside` names it so that the
+ * same line works in both.
  */
+import { extname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { JobReply, JobRequest } from './serve.ts';
 
@@ -87,6 +90,14 @@ interface Member extends PoolSlot {
 }
 
 const BOOT = new URL('./boot.mjs', import.meta.url);
+
+/**
+ * The module `name` in the folder of `base` (an `import.meta.url`), with base's own extension: `worker.ts`
+ * beside a TypeScript source, `worker.js` beside its compiled form.
+ */
+export function moduleBeside(base: string, name: string): URL {
+  return new URL(`${name}${extname(new URL(base).pathname)}`, base);
+}
 
 const validMs = (ms: number | undefined): ms is number => ms !== undefined && Number.isFinite(ms) && ms > 0;
 const limit = (ms: number) => `the job exceeded the time limit of ${ms / 1000} s`;
@@ -196,9 +207,9 @@ export class WorkerPool<In, Out> {
   }
 
   private spawn(): Member {
-    const worker = new Worker(BOOT, {
-      workerData: { entry: this.options.entry.href, data: this.options.data },
-    });
+    const { entry, data } = this.options;
+    const typescript = /\.[mc]?ts$/.test(entry.pathname);
+    const worker = new Worker(typescript ? BOOT : entry, { workerData: { entry: entry.href, data } });
     const member: Member = {
       id: this.nextId++,
       memo: new Map(),
