@@ -8,7 +8,7 @@ import { loadCostModel, parseWeightFlags, withWeights } from '../read/cost-model
 import type { Catalog } from '../model/types.ts';
 import type { Goals, RepairOptions } from '../model/options.ts';
 import { collect, integer, oneOf, seconds } from './flag-values.ts';
-import { SOLVER_NAMES } from '../solvers/index.ts';
+import { DEFAULT_SOLVER, SOLVER_NAMES } from '../solvers/index.ts';
 import { parseStringForm } from '../read/string-form.ts';
 
 export interface RepairFlags {
@@ -36,7 +36,7 @@ export function defaultRepairFlags(catalog?: string): RepairFlags {
   return {
     catalog,
     costModel: 'default',
-    solver: 'highs',
+    solver: DEFAULT_SOLVER,
     insert: true,
     types: 'warn',
     resultName: 'var_result',
@@ -77,7 +77,7 @@ export function addRepairOptions(cmd: Command): Command {
     .option('--mappings <file>', 'mapping table JSON ([{from, to, score}])')
     .option('--cost-model <name|file>', 'cost-model preset name or JSON file', 'default')
     .option('-w, --weight <name=value>', 'override one weight (repeatable)', collect)
-    .option('--solver <name>', 'highs | lp-solver | portfolio', 'highs')
+    .option('--solver <name>', SOLVER_NAMES.join(' | '), DEFAULT_SOLVER)
     .option('--given-only', 'only APIs already used in the sequence')
     .option('--no-insert', 'never insert new calls')
     .option('--timeout <seconds>', 'solve time limit in seconds')

@@ -10,7 +10,7 @@ import { ASK, CONFIRM, decode, type Decoded } from '../decode/decode.ts';
 import { diffSequences } from '../decode/diff.ts';
 import { formatStringForm } from '../read/string-form.ts';
 import { loadCostModel } from '../read/cost-models.ts';
-import { getSolver, solveGuarded } from '../solvers/index.ts';
+import { DEFAULT_SOLVER, getSolver, solveGuarded } from '../solvers/index.ts';
 import type { MilpModel, Solution } from '../model/milp.ts';
 import { validate } from '../validate/validate.ts';
 import type { Fix, RepairOptions, RepairResult } from '../model/options.ts';
@@ -48,7 +48,7 @@ export async function repair(
   const start = performance.now();
   const validation = validate(sequence, catalog, options);
   const elapsed = () => performance.now() - start;
-  const solverName = options.backend?.name ?? options.solver ?? 'highs';
+  const solverName = options.backend?.name ?? options.solver ?? DEFAULT_SOLVER;
   const base = { issues: validation.issues, sequence, edits: [], cost: 0, diff: '' };
   const needsModel = options.goals !== undefined || options.mode === 'optimal';
   if (validation.valid && !needsModel) {
@@ -87,7 +87,7 @@ export async function repair(
     return undecided('error', `model too large (${model.numVars} variables > cap ${cap})`, { model: size });
 
   const deadline = options.timeout === undefined ? undefined : start + options.timeout * 1000;
-  const backend = options.backend ?? getSolver(options.solver ?? 'highs');
+  const backend = options.backend ?? getSolver(options.solver ?? DEFAULT_SOLVER);
   const solve = (m: MilpModel): Promise<Solution> =>
     solveGuarded(backend, m, {
       timeLimit: deadline === undefined ? undefined : Math.max(0.05, (deadline - performance.now()) / 1000),
