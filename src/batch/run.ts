@@ -1,10 +1,10 @@
 /**
- * A batch run: records stream in, go through the worker pool, come back into input order and are appended
- * to the output. Memory is bounded by a window: reading waits while `window` records are unwritten, and
- * while the output has more than a few batches queued.
+ * A batch run: records stream in as text, go through the worker pool many to a message (parsed there),
+ * come back into input order and are appended to the output. Memory is bounded by a window: reading waits
+ * while `window` records are unwritten, and while the output has more than a few batches queued.
  */
 import { existsSync } from 'node:fs';
-import { readRecords, type RecordItem } from '../read/records.ts';
+import { readRecordSources, sourceRecord, type RecordSource } from '../read/records.ts';
 import { InputError } from '../model/errors.ts';
 import type { RepairFlags } from '../api/repair-flags.ts';
 import { moduleBeside, WorkerPool, PoolError } from '../workers/pool.ts';
@@ -15,7 +15,8 @@ import type { Progress } from './progress.ts';
 import { ReorderBuffer } from './reorder.ts';
 import { cutTornLine, PriorResults } from './resume.ts';
 import { outcomeOf, SummaryAccumulator, type Summary } from './summary.ts';
-import type { Done, InjectedFault, Task, WorkerResult } from './types.ts';
+import { TaskSizer } from './tasks.ts';
+import type { Done, InjectedFault, Task, TaskRecord, WorkerResult } from './types.ts';
 
 export interface BatchOptions {
   readonly input: NodeJS.ReadableStream;
@@ -35,7 +36,7 @@ export interface BatchOptions {
   readonly progress?: Progress;
   /** Abort = stop reading, abandon the records in flight, write what is finished in order. */
   readonly signal?: AbortSignal;
-  /** Records that may be unwritten at once (default max(64, 32 per worker)). */
+  /** Records that may be unwritten at once (default 1,024 per worker). */
   readonly window?: number;
   /** Faults to inject into the workers (tests of the retry path). */
   readonly faults?: readonly InjectedFault[];
@@ -58,8 +59,11 @@ const MAX_PENDING_BYTES = 4 * 1024 * 1024;
 /** Attempts at a record whose worker crashes, faults or overruns the watchdog. */
 const ATTEMPTS = 2;
 
-/** Records sent ahead to one worker, so it never waits for the next message. */
+/** Tasks sent ahead to one worker, so it never waits for the next message. */
 const DEPTH = 2;
+
+/** A task being filled is sent after this long without a new record (a slow pipe, a terminal). */
+const IDLE_SEND_MS = 20;
 
 async function openSink(options: BatchOptions): Promise<{ sink: LineSink; prior?: PriorResults }> {
   if (!options.out) {
@@ -75,7 +79,8 @@ async function openSink(options: BatchOptions): Promise<{ sink: LineSink; prior?
 
 export async function runBatch(options: BatchOptions): Promise<BatchReport> {
   const { signal, progress } = options;
-  const window = options.window ?? Math.max(64, 32 * options.workers);
+  const window = options.window ?? 1024 * options.workers;
+  const sizer = new TaskSizer();
   const summary = new SummaryAccumulator();
   const opened = await openSink(options);
   const sink = opened.sink;
@@ -113,12 +118,18 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
       },
     }));
   const recordTimeoutMs = options.recordTimeoutMs ?? 60_000;
-  // The watchdog counts from when the record reaches the head of its worker's queue.
+  const fail = (record: TaskRecord, reason: string) =>
+    deliver({ seq: record.seq, ...errorDone(sourceRecord(record.source), reason) });
+  // The watchdog counts from when the task reaches the head of its worker's queue. Tasks are short (see
+  // TaskSizer): one that overruns it is most likely held up by one record, found by the retry below.
   const send = (task: Task, first = false) => {
     workers()
       .submit(task, { runTimeoutMs: recordTimeoutMs, first })
       .then(
-        (result) => deliver({ seq: task.seq, ...result }),
+        ({ results, ms }) => {
+          sizer.observe(results.length, ms);
+          results.forEach((result, i) => deliver({ seq: task.records[i].seq, ...result }));
+        },
         (error: unknown) => {
           if (!(error instanceof PoolError)) {
             failure ??= error;
@@ -127,6 +138,12 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
           }
           // Shut down (the run is ending) or unable to start workers (`onBroken` has the reason).
           if (error.kind === 'closed' || error.kind === 'broken') return;
+          if (task.records.length > 1) {
+            // Which record failed is unknown: each goes again on its own, the failure not counted.
+            for (const record of [...task.records].reverse())
+              send({ attempt: task.attempt, records: [record] }, true);
+            return;
+          }
           if (task.attempt + 1 < ATTEMPTS) {
             send({ ...task, attempt: task.attempt + 1 }, true);
             return;
@@ -135,9 +152,22 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
             error.kind === 'timeout'
               ? `record took longer than the ${recordTimeoutMs / 1000} s record timeout`
               : error.message;
-          deliver({ seq: task.seq, ...errorDone(task.record, `failed ${ATTEMPTS} times: ${reason}`) });
+          fail(task.records[0], `failed ${ATTEMPTS} times: ${reason}`);
         },
       );
+  };
+  let filling: TaskRecord[] = [];
+  let idle: NodeJS.Timeout | undefined;
+  const sendFilling = () => {
+    clearTimeout(idle);
+    idle = undefined;
+    if (filling.length > 0) send({ attempt: 0, records: filling });
+    filling = [];
+  };
+  const add = (record: TaskRecord) => {
+    filling.push(record);
+    if (filling.length >= sizer.size) sendFilling();
+    else idle ??= setTimeout(() => (sendFilling(), wake()), IDLE_SEND_MS);
   };
   const stopped = () => signal?.aborted === true || failure !== undefined;
   const onAbort = () => wake();
@@ -146,19 +176,20 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
 
   let seq = 0;
   try {
-    const records = readRecords(options.input)[Symbol.asyncIterator]();
-    let reading: Promise<IteratorResult<RecordItem>> | undefined;
+    const sources = readRecordSources(options.input)[Symbol.asyncIterator]();
+    let reading: Promise<IteratorResult<RecordSource>> | undefined;
     while (!stopped()) {
       // Raced with wake-ups so that an abort is seen even while the input is idle (a terminal, a pipe).
-      reading ??= records.next();
+      reading ??= sources.next();
       const next = await Promise.race([reading, changed().then(() => undefined)]);
       if (next === undefined) continue;
       reading = undefined;
       if (next.done) break;
-      const record: RecordItem = next.value;
+      const source: RecordSource = next.value;
       if (prior) {
         const line = await prior.next();
         if (line) {
+          const record = sourceRecord(source);
           prior.expect(line, record.id);
           summary.add(outcomeOf(record, line.value));
           progress?.update(0, ++resumed);
@@ -167,15 +198,16 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
         prior.close();
         prior = undefined;
       }
-      const task = { seq: seq++, attempt: 0, record };
-      if (record.error !== undefined || !record.sequence) {
-        deliver({ seq: task.seq, ...errorDone(record, record.error ?? 'the record has no sequence') });
-      } else send(task);
+      const record = { seq: seq++, source };
+      if ('text' in source || (source.error === undefined && source.sequence)) add(record);
+      else fail(record, source.error ?? 'the record has no sequence');
+      if (seq - reorder.emitted >= window || sink.pendingBytes > MAX_PENDING_BYTES) sendFilling();
       while (!stopped() && (seq - reorder.emitted >= window || sink.pendingBytes > MAX_PENDING_BYTES)) {
         if (sink.pendingBytes > MAX_PENDING_BYTES) await sink.flush();
         else await changed();
       }
     }
+    sendFilling();
     if (prior && !stopped() && (await prior.next())) {
       throw new InputError('--resume', `${options.out} holds more results than the input has records`);
     }
@@ -189,6 +221,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
       restarts: pool?.stats().replaced ?? 0,
     };
   } finally {
+    clearTimeout(idle);
     signal?.removeEventListener('abort', onAbort);
     prior?.close();
     await pool?.terminate();

@@ -1,20 +1,28 @@
 /**
- * A batch worker thread: loads the catalog and options once, then repairs the records it is sent, one at a
- * time and in the order received. A solver fault is thrown as a `WorkerFault`, for the pool to retire the
- * worker.
+ * A batch worker thread: loads the catalog and options once, then repairs the records it is sent, many per
+ * message, one after another in the order received. Records arrive as JSON text and are parsed here; the
+ * catalogs they carry are parsed once per distinct catalog. A solver fault is thrown as a `WorkerFault`,
+ * for the pool to retire the worker (the run then sends the task's records again one by one).
  */
 import { loadRepairOptionsWithoutCatalog } from '../api/repair-flags.ts';
+import { sourceRecord, type RecordItem } from '../read/records.ts';
 import { jobData, serveJobs, WorkerFault } from '../workers/serve.ts';
+import { RecordCatalogs } from './catalogs.ts';
 import { runJob, type JobContext } from './job.ts';
 import type { InjectedFault, Task, WorkerResult, WorkerSetup } from './types.ts';
 
 const setup = jobData<WorkerSetup>();
 const { catalog, options } = loadRepairOptionsWithoutCatalog(setup.flags);
 const context: JobContext = { catalog, options, stepByStep: setup.stepByStep };
+const catalogs = new RecordCatalogs();
 
 /** Fails the way a test asked for, on the first `times` attempts at one record. */
-function injectFault(faults: readonly InjectedFault[], task: Task): Promise<never> | undefined {
-  const fault = faults.find((f) => f.id === task.record.id && task.attempt < f.times);
+function injectFault(
+  faults: readonly InjectedFault[],
+  record: RecordItem,
+  attempt: number,
+): Promise<never> | undefined {
+  const fault = faults.find((f) => f.id === record.id && attempt < f.times);
   if (!fault) return undefined;
   switch (fault.mode) {
     case 'throw':
@@ -34,9 +42,15 @@ function injectFault(faults: readonly InjectedFault[], task: Task): Promise<neve
 }
 
 serveJobs(async (task: Task): Promise<WorkerResult> => {
-  const injected = setup.faults && injectFault(setup.faults, task);
-  if (injected) return injected;
-  const result = await runJob(task.record, context);
-  if (result.kind === 'fault') throw new WorkerFault(result.reason);
-  return { line: result.line, outcome: result.outcome };
+  const start = performance.now();
+  const results: WorkerResult['results'][number][] = [];
+  for (const { source } of task.records) {
+    const record = sourceRecord(source, { parseCatalog: catalogs.parse });
+    const injected = setup.faults && injectFault(setup.faults, record, task.attempt);
+    if (injected) return injected;
+    const result = await runJob(record, context);
+    if (result.kind === 'fault') throw new WorkerFault(result.reason);
+    results.push({ line: result.line, outcome: result.outcome });
+  }
+  return { results, ms: performance.now() - start };
 });

@@ -27,6 +27,27 @@ export interface RecordItem {
   readonly error?: string;
 }
 
+/**
+ * One record still in its JSON text, as a batch reads it: the text goes to a worker thread, which parses it
+ * there (`recordFromText`), so the reading thread never parses sequences or catalogs.
+ */
+export interface RecordText {
+  /** The JSON of one record (a JSONL line, which may turn out not to be JSON). */
+  readonly text: string;
+  /** The record's 0-based index: the id of a record that gives none. */
+  readonly index: number;
+  /** Its line in a JSONL input, for error messages (`line 4: …`). */
+  readonly lineNo?: number;
+}
+
+/** A record as read: still text, or already parsed (the rare inputs that must be parsed to be split). */
+export type RecordSource = RecordText | RecordItem;
+
+export interface RecordOptions {
+  /** Parses a record's own catalog (default `parseCatalog`); a caller may cache by content. */
+  readonly parseCatalog?: (value: unknown) => Catalog;
+}
+
 const goalsSchema = z.looseObject({
   apis: z.array(nameSchema).optional(),
   fields: z.array(z.string()).optional(),
@@ -47,7 +68,7 @@ function givenId(value: unknown): string | undefined {
   return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 }
 
-function recordFromObject(value: PlainObject, id: string): RecordItem {
+function recordFromObject(value: PlainObject, id: string, options: RecordOptions): RecordItem {
   const sequence = own(value, 'sequence');
   const output = own(value, 'output');
   let parsed: Sequence;
@@ -65,42 +86,66 @@ function recordFromObject(value: PlainObject, id: string): RecordItem {
     sequence: parsed,
     ...(memory != null ? { memory: parseMemory(memory) } : {}),
     ...(goals != null ? { goals: parseAt(goalsSchema, goals, ['goals']) as Goals } : {}),
-    ...(catalog != null ? { catalog: parseCatalog(catalog) } : {}),
+    ...(catalog != null ? { catalog: (options.parseCatalog ?? parseCatalog)(catalog) } : {}),
   };
 }
 
 /** One record from a parsed JSON value; never throws. `where` prefixes error messages (`line 4`). */
-function recordFrom(value: unknown, index: number, where?: string): RecordItem {
+function recordFrom(value: unknown, index: number, where?: string, options: RecordOptions = {}): RecordItem {
   const id = givenId(value) ?? String(index);
   try {
     if (Array.isArray(value) || typeof value === 'string') return { id, sequence: parseSequence(value) };
-    if (isPlainObject(value)) return recordFromObject(value, id);
+    if (isPlainObject(value)) return recordFromObject(value, id, options);
     throw new Error(`expected a record object, received ${kindOf(value)}`);
   } catch (error) {
     return { id, error: where ? `${where}: ${errorMessage(error)}` : errorMessage(error) };
   }
 }
 
-/**
- * The records of a parsed value: an array holding anything but steps is a list of records, anything else
- * (a record, a sample, a step array) is one record.
- */
+/** An array holding anything but steps is a list of records; anything else is one record. */
+function isRecordList(value: unknown): value is unknown[] {
+  return Array.isArray(value) && value.length > 0 && !value.every(isStep);
+}
+
+/** The records of a parsed value: a list of records, or one record (a record, a sample, a step array). */
 function valueRecords(value: unknown, index: number, where?: string): RecordItem[] {
-  if (Array.isArray(value) && value.length > 0 && !value.every(isStep)) {
-    return value.map((item, i) => recordFrom(item, index + i, where));
-  }
+  if (isRecordList(value)) return value.map((item, i) => recordFrom(item, index + i, where));
   return [recordFrom(value, index, where)];
 }
 
-/** Records of one JSONL line. */
-function lineRecords(line: string, lineNo: number, index: number): RecordItem[] {
+/** Parses one record's text; never throws (malformed JSON gives an item with `error`). */
+export function recordFromText(source: RecordText, options: RecordOptions = {}): RecordItem {
+  const where = source.lineNo === undefined ? undefined : `line ${source.lineNo}`;
   let value: unknown;
   try {
-    value = JSON.parse(line);
+    value = JSON.parse(source.text);
   } catch (error) {
-    return [{ id: String(index), error: `line ${lineNo}: invalid JSON (${errorMessage(error)})` }];
+    const message = `invalid JSON (${errorMessage(error)})`;
+    return { id: String(source.index), error: where ? `${where}: ${message}` : message };
   }
-  return valueRecords(value, index, `line ${lineNo}`);
+  return recordFrom(value, source.index, where, options);
+}
+
+/** The record a source stands for, parsing it if it is still text. */
+export function sourceRecord(source: RecordSource, options: RecordOptions = {}): RecordItem {
+  return 'text' in source ? recordFromText(source, options) : source;
+}
+
+/**
+ * The sources of one JSONL line: the line itself, except a line holding a list of records, which is parsed
+ * here to split it (and to number the records after it).
+ */
+function lineSources(line: string, lineNo: number, index: number): RecordSource[] {
+  if (line.trimStart().startsWith('[')) {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      value = undefined;
+    }
+    if (isRecordList(value)) return valueRecords(value, index, `line ${lineNo}`);
+  }
+  return [{ text: line, index, lineNo }];
 }
 
 function stripBom(text: string): string {
@@ -123,17 +168,21 @@ function isRecordLine(line: string): boolean {
 }
 
 /** JSONL: every non-blank line is a record (or an error item); `first` is the number of the first line. */
-function* jsonlRecords(lines: Iterable<string>, first = 1, start = 0): Generator<RecordItem> {
+function* jsonlSources(lines: Iterable<string>, first = 1, start = 0): Generator<RecordSource> {
   let lineNo = first;
   let index = start;
   for (const line of lines) {
     if (line.trim() !== '') {
-      const items = lineRecords(line, lineNo, index);
-      index += items.length;
-      yield* items;
+      const sources = lineSources(line, lineNo, index);
+      index += sources.length;
+      yield* sources;
     }
     lineNo++;
   }
+}
+
+function jsonlRecords(lines: Iterable<string>): RecordItem[] {
+  return Array.from(jsonlSources(lines), (source) => sourceRecord(source));
 }
 
 /** Parses a whole file of records. */
@@ -146,7 +195,7 @@ export function parseRecords(text: string): RecordItem[] {
     document = JSON.parse(trimmed);
   } catch (error) {
     const lines = body.split(/\r?\n/);
-    if (lines.some(isRecordLine)) return [...jsonlRecords(lines)];
+    if (lines.some(isRecordLine)) return jsonlRecords(lines);
     if (trimmed[0] === '[' || trimmed[0] === '{') {
       return [{ id: '0', error: `invalid JSON (${errorMessage(error)})` }];
     }
@@ -158,17 +207,18 @@ export function parseRecords(text: string): RecordItem[] {
   }
   const lines = body.split(/\r?\n/);
   // One line is JSONL too: read it the same way the stream does.
-  if (lines.filter((line) => line.trim() !== '').length === 1) return [...jsonlRecords(lines)];
+  if (lines.filter((line) => line.trim() !== '').length === 1) return jsonlRecords(lines);
   if (Array.isArray(document) && document.length === 0) return [];
   return valueRecords(document, 0);
 }
 
 /**
- * Streams records from JSONL, one line at a time in constant memory. Lines before the first whole record are
- * held; input without any (a pretty-printed JSON document, the string form) is read whole and parsed with
+ * Streams record sources from JSONL, one line at a time in constant memory, without parsing the records:
+ * each line is passed on as text (see `RecordText`). Lines before the first whole record are held; input
+ * without any (a pretty-printed JSON document, the string form) is read whole and parsed with
  * `parseRecords`, giving the same items.
  */
-export async function* readRecords(stream: NodeJS.ReadableStream): AsyncGenerator<RecordItem> {
+export async function* readRecordSources(stream: NodeJS.ReadableStream): AsyncGenerator<RecordSource> {
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
   const held: string[] = [];
   let jsonl = false;
@@ -181,17 +231,23 @@ export async function* readRecords(stream: NodeJS.ReadableStream): AsyncGenerato
       held.push(line);
       if (!isRecordLine(line)) continue;
       jsonl = true;
-      for (const item of jsonlRecords(held)) {
+      for (const source of jsonlSources(held)) {
         index++;
-        yield item;
+        yield source;
       }
       held.length = 0;
       continue;
     }
-    for (const item of jsonlRecords([line], lineNo, index)) {
+    if (line.trim() === '') continue;
+    for (const source of lineSources(line, lineNo, index)) {
       index++;
-      yield item;
+      yield source;
     }
   }
   if (!jsonl) yield* parseRecords(held.join('\n'));
+}
+
+/** Streams records from JSONL (see `readRecordSources`), parsing each. */
+export async function* readRecords(stream: NodeJS.ReadableStream): AsyncGenerator<RecordItem> {
+  for await (const source of readRecordSources(stream)) yield sourceRecord(source);
 }
