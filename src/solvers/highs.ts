@@ -7,13 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import highsModule, {
-  type Highs,
-  type Model as HighsModel,
-  type InitOptions,
-  type ModelData,
-  type OptionValue,
-} from 'highs';
+import type { Highs, Model as HighsModel, InitOptions, ModelData, OptionValue } from 'highs';
 import type { MilpModel, Solution, SolveOptions, SolverBackend } from '../model/milp.ts';
 import { elapsedMs, errorMessage, errorSolution, precheck, solveEmptyModel, toCsr } from './common.ts';
 import { acceptPoint, continuousSet } from './verify.ts';
@@ -109,13 +103,14 @@ interface Runtime {
 type Loader = (options?: InitOptions) => Promise<Highs>;
 
 /**
- * The package's declarations are CommonJS-flavoured while Node loads its ES module build, so the default
- * import is the loader at runtime but typed as a namespace; accept either shape.
+ * The loader, imported on first use: a run that never solves (valid records only) never loads it. The
+ * package's declarations are CommonJS-flavoured while Node loads its ES module build, so the default export
+ * is the loader at runtime but typed as a namespace; accept either shape.
  */
-const highsLoader: Loader = ((): Loader => {
-  const imported = highsModule as unknown as Loader | { default: Loader };
-  return typeof imported === 'function' ? imported : imported.default;
-})();
+async function highsLoader(options?: InitOptions): Promise<Highs> {
+  const imported = (await import('highs')).default as unknown as Loader | { default: Loader };
+  return (typeof imported === 'function' ? imported : imported.default)(options);
+}
 
 let compiledModule: Promise<WebAssembly.Module> | undefined;
 
