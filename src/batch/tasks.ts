@@ -6,7 +6,7 @@
  */
 
 export interface TaskSizerOptions {
-  /** Time a task should take in a worker, in ms (default 10). */
+  /** Time a task should take in a worker, in ms (default 40). */
   readonly targetMs?: number;
   /** Most records in one task (default 256). */
   readonly max?: number;
@@ -24,7 +24,7 @@ export class TaskSizer {
   #msPerRecord: number | undefined;
 
   constructor(options: TaskSizerOptions = {}) {
-    this.#targetMs = options.targetMs ?? 10;
+    this.#targetMs = options.targetMs ?? 40;
     this.#max = Math.max(1, Math.floor(options.max ?? 256));
     this.#initial = Math.min(this.#max, Math.max(1, Math.floor(options.initial ?? 16)));
   }
