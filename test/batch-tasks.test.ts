@@ -1,10 +1,16 @@
 import { Readable } from 'node:stream';
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseRecords, readRecordSources, sourceRecord, type RecordSource } from '../src/read/records.ts';
 import { RecordCatalogs } from '../src/batch/catalogs.ts';
 import { TaskSizer } from '../src/batch/tasks.ts';
 import { InputError } from '../src/model/errors.ts';
+import { runBatch } from '../src/batch/run.ts';
+import { defaultRepairFlags } from '../src/api/repair-flags.ts';
+import { CATALOG, datasetText, FLAGS, readLines, tempDir } from './fixtures/batch/records.ts';
+
+const tmp = tempDir();
+afterAll(() => tmp.remove());
 
 async function sources(text: string): Promise<RecordSource[]> {
   const out: RecordSource[] = [];
@@ -107,5 +113,26 @@ describe('task size', () => {
     sizer.observe(0, 10);
     sizer.observe(5, NaN);
     expect(sizer.size).toBe(1);
+  });
+});
+
+describe('a batch of records that carry their catalog', () => {
+  it('repairs them as with --catalog: large records travel a few to a task', async () => {
+    // The NESTFUL catalog (170 kB) in every record: tasks are cut by size, each worker parses it once.
+    const spec: unknown = JSON.parse(readFileSync(CATALOG, 'utf8'));
+    const text = datasetText(30, 5);
+    const carried = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.stringify({ ...JSON.parse(line), catalog: spec }))
+      .join('\n');
+    const run = async (input: string, flags = FLAGS) => {
+      const out = tmp.file(`carried-${flags.catalog ? 'flag' : 'record'}.jsonl`);
+      await runBatch({ input: Readable.from([input]), out, flags, workers: 2 });
+      return readLines(out).map(({ timeMs: _, ...rest }) => rest);
+    };
+    const [withRecordCatalogs, withFlag] = await Promise.all([run(carried, defaultRepairFlags()), run(text)]);
+    expect(withRecordCatalogs).toEqual(withFlag);
+    expect(withFlag.map((l) => l.status)).toContain('repaired');
   });
 });

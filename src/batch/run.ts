@@ -1,7 +1,8 @@
 /**
  * A batch run: records stream in as text, go through the worker pool many to a message (parsed there),
  * come back into input order and are appended to the output. Memory is bounded by a window: reading waits
- * while `window` records are unwritten, and while the output has more than a few batches queued.
+ * while `window` records (or 64 MiB of input) are unwritten, and while the output has more than a few
+ * batches queued.
  */
 import { existsSync } from 'node:fs';
 import { readRecordSources, sourceRecord, type RecordSource } from '../read/records.ts';
@@ -55,6 +56,14 @@ export interface BatchReport {
 
 /** Output bytes that may be queued before reading waits for the disk. */
 const MAX_PENDING_BYTES = 4 * 1024 * 1024;
+
+/** Input bytes of the records read and not yet written, before reading waits (large records: few at once). */
+const MAX_UNWRITTEN_INPUT = 64 * 1024 * 1024;
+
+/** Input bytes in one task: records carrying large catalogs travel a few at a time. */
+const MAX_TASK_BYTES = 1024 * 1024;
+
+const inputBytes = (record: TaskRecord) => ('text' in record.source ? record.source.text.length : 0);
 
 /** Attempts at a record whose worker crashes, faults or overruns the watchdog. */
 const ATTEMPTS = 2;
@@ -118,8 +127,13 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
       },
     }));
   const recordTimeoutMs = options.recordTimeoutMs ?? 60_000;
+  let unwrittenInput = 0;
+  const finish = (record: TaskRecord, result: Omit<Done, 'seq'>) => {
+    unwrittenInput -= inputBytes(record);
+    deliver({ seq: record.seq, ...result });
+  };
   const fail = (record: TaskRecord, reason: string) =>
-    deliver({ seq: record.seq, ...errorDone(sourceRecord(record.source), reason) });
+    finish(record, errorDone(sourceRecord(record.source), reason));
   // The watchdog counts from when the task reaches the head of its worker's queue. Tasks are short (see
   // TaskSizer): one that overruns it is most likely held up by one record, found by the retry below.
   const send = (task: Task, first = false) => {
@@ -128,7 +142,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
       .then(
         ({ results, ms }) => {
           sizer.observe(results.length, ms);
-          results.forEach((result, i) => deliver({ seq: task.records[i].seq, ...result }));
+          results.forEach((result, i) => finish(task.records[i], result));
         },
         (error: unknown) => {
           if (!(error instanceof PoolError)) {
@@ -157,24 +171,31 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
       );
   };
   let filling: TaskRecord[] = [];
+  let fillingBytes = 0;
   let idle: NodeJS.Timeout | undefined;
   const sendFilling = () => {
     clearTimeout(idle);
     idle = undefined;
     if (filling.length > 0) send({ attempt: 0, records: filling });
     filling = [];
+    fillingBytes = 0;
   };
   const add = (record: TaskRecord) => {
     filling.push(record);
-    if (filling.length >= sizer.size) sendFilling();
+    fillingBytes += inputBytes(record);
+    if (filling.length >= sizer.size || fillingBytes >= MAX_TASK_BYTES) sendFilling();
     else idle ??= setTimeout(() => (sendFilling(), wake()), IDLE_SEND_MS);
   };
+  let seq = 0;
+  const full = () =>
+    seq - reorder.emitted >= window ||
+    unwrittenInput > MAX_UNWRITTEN_INPUT ||
+    sink.pendingBytes > MAX_PENDING_BYTES;
   const stopped = () => signal?.aborted === true || failure !== undefined;
   const onAbort = () => wake();
   signal?.addEventListener('abort', onAbort);
   if (options.inputPath && progress) void countRecords(options.inputPath).then((n) => progress.setTotal(n));
 
-  let seq = 0;
   try {
     const sources = readRecordSources(options.input)[Symbol.asyncIterator]();
     let reading: Promise<IteratorResult<RecordSource>> | undefined;
@@ -199,10 +220,11 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
         prior = undefined;
       }
       const record = { seq: seq++, source };
+      unwrittenInput += inputBytes(record);
       if ('text' in source || (source.error === undefined && source.sequence)) add(record);
       else fail(record, source.error ?? 'the record has no sequence');
-      if (seq - reorder.emitted >= window || sink.pendingBytes > MAX_PENDING_BYTES) sendFilling();
-      while (!stopped() && (seq - reorder.emitted >= window || sink.pendingBytes > MAX_PENDING_BYTES)) {
+      if (full()) sendFilling();
+      while (!stopped() && full()) {
         if (sink.pendingBytes > MAX_PENDING_BYTES) await sink.flush();
         else await changed();
       }
