@@ -10,7 +10,7 @@ import { InputError, formatPath, parseAt, type FieldPath } from '../model/errors
 import { loadJsonWith } from './files.ts';
 import { isPlainObject, kindOf, nameSchema, own, plainObject, type PlainObject } from './json.ts';
 import { parseOutputs } from './outputs.ts';
-import { parseParams } from './params.ts';
+import { parseParams, PARAM_CONTAINERS, unknownParamKey } from './params.ts';
 
 export interface CatalogOptions {
   /**
@@ -41,6 +41,19 @@ function parseEntry(raw: unknown, at: FieldPath): ApiSpec {
     throw new InputError(formatPath([...at, 'type']), `unsupported tool type ${JSON.stringify(type)}`);
   }
   const head = parseAt(entryHead, entry, where);
+  if (own(entry, 'label') !== undefined) {
+    throw new InputError(
+      formatPath([...where, 'label']),
+      'a catalog entry has no label: this is a tool-call sequence, not a catalog',
+    );
+  }
+  const unknown = unknownParamKey(entry, OUTPUT_KEYS);
+  if (unknown !== undefined) {
+    throw new InputError(
+      formatPath([...where, unknown]),
+      `unknown key: parameters go under ${PARAM_CONTAINERS.join(', ')}`,
+    );
+  }
   const outputKey = OUTPUT_KEYS.find((key) => own(entry, key) !== undefined && own(entry, key) !== null);
   return {
     name: head.name,

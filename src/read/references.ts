@@ -15,6 +15,17 @@ export interface FoundReference {
 }
 
 const LABEL = /^[A-Za-z_][A-Za-z0-9_]*/;
+const WHOLE_LABEL = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** True when a reference can name `label` (a step's label, a memory item). */
+export function isLabel(label: string): boolean {
+  return WHOLE_LABEL.test(label);
+}
+
+/** Why `label` cannot be a label, for an input error. */
+export function notALabel(label: string): string {
+  return `${JSON.stringify(label)} is not a label: a reference names only a letter or "_" followed by letters, digits or "_"`;
+}
 const KEY = /^[^.[\]$]+/;
 const INDEX = /^\[(\d+)\]/;
 

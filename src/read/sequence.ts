@@ -17,6 +17,7 @@ import {
   type PlainObject,
 } from './json.ts';
 import { formatStringForm, parseStringForm } from './string-form.ts';
+import { isLabel, notALabel } from './references.ts';
 
 export { formatStep, formatStringForm, parseStringForm } from './string-form.ts';
 
@@ -69,6 +70,18 @@ function isToolCall(item: unknown): boolean {
   return isPlainObject(item) && isPlainObject(own(item, 'function'));
 }
 
+/**
+ * A label no reference can name would make every reference to it literal text: refused, so that a
+ * sequence is never judged executable because its references went unseen.
+ */
+function checkLabels<S extends Sequence>(steps: S, at: FieldPath): S {
+  steps.forEach((step, i) => {
+    if (step.label !== undefined && !isLabel(step.label))
+      throw new InputError(formatPath([...at, i, 'label']), notALabel(step.label));
+  });
+  return steps;
+}
+
 /** Parses an array whose items are NESTFUL steps or OpenAI tool calls (or a mix). */
 function parseSteps(items: readonly unknown[], at: FieldPath, resultName: string): Step[] {
   const used = new Set<string>();
@@ -76,7 +89,7 @@ function parseSteps(items: readonly unknown[], at: FieldPath, resultName: string
     const label = isPlainObject(item) ? own(item, 'label') : undefined;
     if (typeof label === 'string') used.add(label);
   }
-  return items.map((item, i): Step => {
+  const steps = items.map((item, i): Step => {
     const where = [...at, i];
     if (isToolCall(item)) {
       const call = parseAt(toolCall, item, where);
@@ -99,6 +112,7 @@ function parseSteps(items: readonly unknown[], at: FieldPath, resultName: string
       ? { name: step.name, arguments: args }
       : { name: step.name, arguments: args, label: step.label };
   });
+  return checkLabels(steps, at);
 }
 
 function parseObject(json: PlainObject, root: string, resultName: string): Sequence {
@@ -145,9 +159,11 @@ export function parseSequenceText(text: string, options: SequenceOptions = {}): 
     json = JSON.parse(trimmed);
   } catch {
     if (trimmed[0] === '[' || trimmed[0] === '{') parseJsonText(trimmed, [options.root ?? 'sequence']);
-    return parseStringForm(body);
+    return checkLabels(parseStringForm(body), [options.root ?? 'sequence']);
   }
-  return typeof json === 'string' ? parseStringForm(json) : parseSequence(json, options);
+  return typeof json === 'string'
+    ? checkLabels(parseStringForm(json), [options.root ?? 'sequence'])
+    : parseSequence(json, options);
 }
 
 /** Reads a sequence file (JSON in any form, or the string form). */
