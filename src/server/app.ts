@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { CatalogStore } from './catalogs.ts';
-import { toHttpError } from './errors.ts';
+import { answerClientError, toHttpError } from './errors.ts';
 import { installGuards } from './guards.ts';
 import { installJsonParser } from './json-body.ts';
 import { registerRoutes } from './routes.ts';
@@ -52,7 +52,17 @@ export function buildServer(options: ServerOptions = {}): FastifyInstance {
   const store = new CatalogStore(options.catalogDir);
   for (const [name, json] of Object.entries(options.catalogs ?? {})) store.add(name, json);
 
-  const app = Fastify({ bodyLimit, logger: { level: options.logLevel ?? 'silent' } });
+  const app = Fastify({
+    bodyLimit,
+    logger: { level: options.logLevel ?? 'silent' },
+    // Catalog names run to 128 characters; a longer URL part is refused in the service's shape.
+    routerOptions: { maxParamLength: 256 },
+    clientErrorHandler: answerClientError,
+    frameworkErrors: (error, _request, reply) => {
+      const http = toHttpError(error);
+      void reply.code(http.statusCode as never).send(http.body as never);
+    },
+  });
   const pool = new SolvePool({
     workers: options.workers,
     timeoutMs: requestTimeoutMs,
