@@ -8,6 +8,7 @@ import type { Json, Sequence, Step } from '../model/types.ts';
 import { InputError, formatPath, parseAt, type FieldPath } from '../model/errors.ts';
 import { loadWith } from './files.ts';
 import {
+  MAX_NAME_LENGTH,
   isPlainObject,
   jsonObject,
   kindOf,
@@ -17,7 +18,7 @@ import {
   type PlainObject,
 } from './json.ts';
 import { formatStringForm, parseStringForm } from './string-form.ts';
-import { isLabel, notALabel } from './references.ts';
+import { isLabel, notALabel, referencesProblem, referenceSites } from './references.ts';
 
 export { formatStep, formatStringForm, parseStringForm } from './string-form.ts';
 
@@ -71,13 +72,25 @@ function isToolCall(item: unknown): boolean {
 }
 
 /**
- * A label no reference can name would make every reference to it literal text: refused, so that a
- * sequence is never judged executable because its references went unseen.
+ * Checks that bound what one sequence can cost: a label no reference can name would make every reference
+ * to it literal text (a sequence judged executable because its references went unseen); parameter names
+ * and reference keys are names, capped like every name; and an argument holds at most
+ * `MAX_REFERENCES_PER_ARGUMENT` references, since each one becomes a set of model variables.
  */
-function checkLabels<S extends Sequence>(steps: S, at: FieldPath): S {
+function checkSteps<S extends Sequence>(steps: S, at: FieldPath): S {
   steps.forEach((step, i) => {
     if (step.label !== undefined && !isLabel(step.label))
       throw new InputError(formatPath([...at, i, 'label']), notALabel(step.label));
+    for (const [param, value] of Object.entries(step.arguments)) {
+      if (param.length > MAX_NAME_LENGTH) {
+        throw new InputError(
+          formatPath([...at, i, 'arguments']),
+          `a parameter name longer than ${MAX_NAME_LENGTH} characters (${param.length})`,
+        );
+      }
+      const problem = referencesProblem(referenceSites(param, value));
+      if (problem) throw new InputError(formatPath([...at, i, 'arguments', param]), problem);
+    }
   });
   return steps;
 }
@@ -112,7 +125,7 @@ function parseSteps(items: readonly unknown[], at: FieldPath, resultName: string
       ? { name: step.name, arguments: args }
       : { name: step.name, arguments: args, label: step.label };
   });
-  return checkLabels(steps, at);
+  return checkSteps(steps, at);
 }
 
 function parseObject(json: PlainObject, root: string, resultName: string): Sequence {
@@ -159,10 +172,10 @@ export function parseSequenceText(text: string, options: SequenceOptions = {}): 
     json = JSON.parse(trimmed);
   } catch {
     if (trimmed[0] === '[' || trimmed[0] === '{') parseJsonText(trimmed, [options.root ?? 'sequence']);
-    return checkLabels(parseStringForm(body), [options.root ?? 'sequence']);
+    return checkSteps(parseStringForm(body), [options.root ?? 'sequence']);
   }
   return typeof json === 'string'
-    ? checkLabels(parseStringForm(json), [options.root ?? 'sequence'])
+    ? checkSteps(parseStringForm(json), [options.root ?? 'sequence'])
     : parseSequence(json, options);
 }
 
