@@ -32,12 +32,15 @@ export class InputError extends Error {
 
 /**
  * Input over a configured limit: `too-large` when the input itself exceeds it (a catalog nested too deep,
- * a model too large), `full` when the input is fine but a shared store has no room for it.
+ * a model too large), `full` when the input is fine but a shared store has no room for it, `busy` when
+ * a shared capacity is used up for now (try again later).
  */
-export class LimitError extends InputError {
-  readonly kind: 'too-large' | 'full';
+export type LimitKind = 'too-large' | 'full' | 'busy';
 
-  constructor(field: string, problem: string, kind: 'too-large' | 'full' = 'too-large') {
+export class LimitError extends InputError {
+  readonly kind: LimitKind;
+
+  constructor(field: string, problem: string, kind: LimitKind = 'too-large') {
     super(field, problem);
     this.name = 'LimitError';
     this.kind = kind;

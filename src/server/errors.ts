@@ -10,6 +10,18 @@ import { InputError, LimitError } from '../model/errors.ts';
 import type { ErrorJson } from '../api/result.ts';
 import { PoolError } from '../workers/pool.ts';
 
+/** A refusal with its own status (403 not yours, 404 no such thing, 409 conflict), naming the field. */
+export class HttpProblem extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly field: string | null,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HttpProblem';
+  }
+}
+
 export interface HttpError {
   readonly statusCode: number;
   readonly body: ErrorJson;
@@ -42,9 +54,13 @@ const POOL: Record<string, { statusCode: number; error: string; status: 'timeout
 };
 
 export function toHttpError(error: unknown): HttpError {
+  if (error instanceof HttpProblem) {
+    return { statusCode: error.statusCode, body: { error: error.message, field: error.field } };
+  }
   if (error instanceof LimitError) {
-    const statusCode = error.kind === 'full' ? 507 : 413;
-    return { statusCode, body: { error: error.message, field: error.field || 'body' } };
+    const body = { error: error.message, field: error.field || 'body' };
+    if (error.kind === 'busy') return { statusCode: 503, body, headers: { 'retry-after': '1' } };
+    return { statusCode: error.kind === 'full' ? 507 : 413, body };
   }
   if (error instanceof InputError) {
     return { statusCode: 400, body: { error: error.message, field: error.field || 'body' } };
