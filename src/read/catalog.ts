@@ -18,6 +18,8 @@ export interface CatalogOptions {
    * normalise to the same API and rejects differing ones; `error` rejects every repeat.
    */
   readonly duplicates?: 'merge-identical' | 'error';
+  /** Deepest output path accepted (default 128); deeper is a `LimitError`. */
+  readonly maxOutputDepth?: number;
 }
 
 /** Where output schemas may be declared, first found wins. */
@@ -30,7 +32,7 @@ const entryHead = z.looseObject({
 });
 
 /** One catalog entry at `at` → ApiSpec. */
-function parseEntry(raw: unknown, at: FieldPath): ApiSpec {
+function parseEntry(raw: unknown, at: FieldPath, options: CatalogOptions): ApiSpec {
   let entry = parseAt(plainObject, raw, at);
   let where = at;
   const type = own(entry, 'type');
@@ -59,7 +61,9 @@ function parseEntry(raw: unknown, at: FieldPath): ApiSpec {
     name: head.name,
     description: head.description ?? '',
     params: parseParams(entry, where),
-    outputs: outputKey ? parseOutputs(own(entry, outputKey), [...where, outputKey]) : null,
+    outputs: outputKey
+      ? parseOutputs(own(entry, outputKey), [...where, outputKey], options.maxOutputDepth)
+      : null,
   };
 }
 
@@ -88,7 +92,7 @@ function catalogEntries(json: unknown): { raw: unknown; at: FieldPath }[] {
 export function parseCatalog(json: unknown, options: CatalogOptions = {}): Catalog {
   const byName = new Map<string, { api: ApiSpec; at: FieldPath; key: string | null }>();
   for (const { raw, at } of catalogEntries(json)) {
-    const api = parseEntry(raw, at);
+    const api = parseEntry(raw, at, options);
     const earlier = byName.get(api.name);
     if (!earlier) {
       byName.set(api.name, { api, at, key: null });
