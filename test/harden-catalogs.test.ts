@@ -3,12 +3,14 @@
  * `{error, field}`), owned by the client whose token registered each catalog (403 to any other), and
  * parsed off the main thread, so the server answers while a large catalog is being checked.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../src/server/app.ts';
+import { serveOptions } from '../src/cli/serve.ts';
+import type { InputError } from '../src/model/errors.ts';
 
 const catalog = JSON.parse(readFileSync('data/nestful/executable-spec.json', 'utf8'));
 const gold = JSON.parse(readFileSync('data/nestful/executable-data.json', 'utf8'))[0].output;
@@ -200,5 +202,61 @@ describe('parsing off the main thread', () => {
     expect(await healthAnsweredDuring('POST', '/v1/validate', { catalog: apis, sequence })).toBeGreaterThan(
       0,
     );
+  });
+});
+
+describe('serve flags for the limits', () => {
+  const flags = {
+    host: '127.0.0.1',
+    port: '0',
+    bodyLimit: '1m',
+    maxInflight: '8',
+    requestTimeout: '30',
+    logLevel: 'info',
+  };
+
+  it('reads the token file, time-outs, budgets and registry limits', () => {
+    const file = join(dir, 'tokens.txt');
+    writeFileSync(file, '# one token per client\nalice-token\n\nbob-token\n');
+    const options = serveOptions(
+      {
+        ...flags,
+        tokenFile: file,
+        bodyTimeout: '2.5',
+        headersTimeout: '1',
+        receiveBudget: '8m',
+        maxConnections: '64',
+        maxCatalogs: '10',
+        maxCatalogBytes: '512k',
+        maxOutputDepth: '8',
+      },
+      {},
+    );
+    expect(options).toMatchObject({
+      tokens: ['alice-token', 'bob-token'],
+      bodyTimeoutMs: 2500,
+      headersTimeoutMs: 1000,
+      receiveBudget: 8 << 20,
+      maxConnections: 64,
+      catalogLimits: { maxCatalogs: 10, maxCatalogBytes: 512 << 10, maxOutputDepth: 8 },
+    });
+  });
+
+  it('names the flag at fault', () => {
+    const fault = (extra: Record<string, string>) => {
+      try {
+        serveOptions({ ...flags, ...extra }, {});
+      } catch (error) {
+        return (error as InputError).field;
+      }
+      return undefined;
+    };
+    writeFileSync(join(dir, 'empty.txt'), '# nothing\n');
+    expect(fault({ tokenFile: join(dir, 'empty.txt') })).toBe('--token-file');
+    expect(fault({ tokenFile: join(dir, 'missing.txt') })).toBe('--token-file');
+    expect(fault({ bodyTimeout: '0x10' })).toBe('--body-timeout');
+    expect(fault({ receiveBudget: 'lots' })).toBe('--receive-budget');
+    expect(fault({ maxOutputDepth: '500' })).toBe('--max-output-depth');
+    expect(fault({ maxCatalogs: '0' })).toBe('--max-catalogs');
   });
 });
