@@ -9,6 +9,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { buildServer } from '../src/server/app.ts';
 import { runCli } from '../src/cli/main.ts';
+import { runBatch } from '../src/batch/run.ts';
+import { defaultRepairFlags } from '../src/api/repair-flags.ts';
+import { Readable } from 'node:stream';
 import { repair } from '../src/repair/repair.ts';
 import { parseSequence } from '../src/read/sequence.ts';
 import { similarity, tieDistance, role } from '../src/catalog/names.ts';
@@ -193,6 +196,31 @@ describe('one deadline and the size caps while building', () => {
     expect(terms.reason).toBe('model too large: more than 2000 coefficients (cap 2000)');
     expect(backend.calls).toBe(0);
   });
+
+  it('a batch record gets a deadline within its watchdog: a timeout line, no worker killed', async () => {
+    const out = tmp.file('deadline.jsonl');
+    const records = [
+      JSON.stringify({ id: 'heavy', sequence }),
+      JSON.stringify({ id: 'light', sequence: sequence.slice(0, 1) }),
+    ];
+    const report = await runBatch({
+      input: Readable.from([records.join('\n') + '\n']),
+      out,
+      flags: defaultRepairFlags(CATALOG),
+      workers: 1,
+      recordTimeoutMs: 1000,
+    });
+    const lines = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines.map((line) => [line.id, line.status])).toEqual([
+      ['heavy', 'timeout'],
+      ['light', 'valid'],
+    ]);
+    expect(lines[0].reason).toBe('time limit reached while compiling the model');
+    expect(report.restarts).toBe(0);
+  }, 30_000);
 
   it('a cancelled request stops compiling', async () => {
     const backend = countingBackend();

@@ -109,7 +109,12 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
     (pool ??= new WorkerPool<Task, WorkerResult>({
       entry: new URL('./worker.ts', import.meta.url),
       size: options.workers,
-      data: { flags: options.flags, stepByStep: options.stepByStep ?? false, faults: options.faults },
+      data: {
+        flags: options.flags,
+        stepByStep: options.stepByStep ?? false,
+        faults: options.faults,
+        recordTimeoutMs: options.recordTimeoutMs ?? 60_000,
+      },
       depth: DEPTH,
       // A worker that cannot start (a bad catalog, say) will not start the next time either.
       bootFailures: 1,
