@@ -13,6 +13,7 @@ import { rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { parseCatalog } from '../read/catalog.ts';
+import { MAX_DEPTH, nestedDeeperThan } from '../read/json.ts';
 import { InputError, LimitError } from '../model/errors.ts';
 import type { Catalog } from '../model/types.ts';
 import { CATALOG_NAME } from '../api/request.ts';
@@ -75,7 +76,13 @@ export function checkCatalogName(name: string, field = 'name'): string {
   return name;
 }
 
+/** Catalog JSON never needs more levels than this (output schemas nest at most `MAX_DEPTH`). */
+const MAX_DOCUMENT_DEPTH = MAX_DEPTH + 8;
+
 const jsonBytes = (json: unknown): { text: string; bytes: number } => {
+  if (nestedDeeperThan(json, MAX_DOCUMENT_DEPTH)) {
+    throw new InputError('catalog', `nested deeper than ${MAX_DOCUMENT_DEPTH} levels`);
+  }
   const text = JSON.stringify(json) ?? 'null';
   return { text, bytes: Buffer.byteLength(text) };
 };
