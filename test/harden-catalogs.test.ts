@@ -10,6 +10,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../src/server/app.ts';
 import { serveOptions } from '../src/cli/serve.ts';
+import { jobMessage, WORKER_CATALOG_BYTES } from '../src/server/solve.ts';
+import type { Job } from '../src/server/jobs.ts';
+import type { PoolSlot } from '../src/workers/pool.ts';
 import type { InputError } from '../src/model/errors.ts';
 
 const catalog = JSON.parse(readFileSync('data/nestful/executable-spec.json', 'utf8'));
@@ -258,5 +261,25 @@ describe('serve flags for the limits', () => {
     expect(fault({ receiveBudget: 'lots' })).toBe('--receive-budget');
     expect(fault({ maxOutputDepth: '500' })).toBe('--max-output-depth');
     expect(fault({ maxCatalogs: '0' })).toBe('--max-catalogs');
+  });
+});
+
+describe('catalogs kept by a solve worker', () => {
+  it('are bounded in bytes as well as in number, the catalog in use always kept', () => {
+    const slot: PoolSlot = { id: 0, memo: new Map() };
+    const job: Job = { kind: 'repair', sequence: [], options: {} };
+    const big = (key: string) => ({
+      ref: { key, version: 1 },
+      catalog: { apis: [] },
+      bytes: WORKER_CATALOG_BYTES / 3,
+    });
+    for (const key of ['a', 'b', 'c']) jobMessage(slot, job, big(key));
+    const over = jobMessage(slot, job, big('d'));
+    expect(over.drop).toEqual(['a']);
+    expect([...slot.memo.keys()]).toEqual(['b', 'c', 'd']);
+    const huge = jobMessage(slot, job, { ...big('e'), bytes: 2 * WORKER_CATALOG_BYTES });
+    expect(huge.drop).toEqual(['b', 'c', 'd']);
+    expect(huge.catalogData).toBeDefined();
+    expect([...slot.memo.keys()]).toEqual(['e']);
   });
 });
