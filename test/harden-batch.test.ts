@@ -5,29 +5,16 @@
  */
 import { copyFileSync, linkSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { runCli } from '../src/cli/main.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runRealCli } from './cli-run.ts';
 import { CATALOG, readLines, tempDir, writeDataset } from './fixtures/batch/records.ts';
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
 
 /** The real command line in-process: exit code and standard error as a user sees them. */
-async function cli(...args: string[]): Promise<{ code: number; err: string }> {
-  let err = '';
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((c) => ((err += String(c)), true));
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-  process.exitCode = 0;
-  try {
-    await runCli(['node', 'refract', 'batch', '--catalog', CATALOG, '--workers', '1', '-q', ...args]);
-  } finally {
-    e.mockRestore();
-    o.mockRestore();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = 0;
-  return { code, err };
-}
+const cli = (...args: string[]) =>
+  runRealCli(['batch', '--catalog', CATALOG, '--workers', '1', '-q', ...args]);
 
 function dataset(name: string, count = 3): { path: string; bytes: Buffer } {
   const path = tmp.file(name);

@@ -5,10 +5,10 @@
  * model is built (the solver is never reached past them).
  */
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { buildServer } from '../src/server/app.ts';
-import { runCli } from '../src/cli/main.ts';
+import { runRealCli } from './cli-run.ts';
 import { runBatch } from '../src/batch/run.ts';
 import { defaultRepairFlags } from '../src/api/repair-flags.ts';
 import { Readable } from 'node:stream';
@@ -146,17 +146,8 @@ describe('references per argument', () => {
     );
     const file = tmp.file('many-refs.json');
     writeFileSync(file, JSON.stringify(sequence));
-    let err = '';
-    const e = vi.spyOn(process.stderr, 'write').mockImplementation((c) => ((err += String(c)), true));
-    const o = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-    try {
-      await runCli(['node', 'refract', 'fix', '--catalog', CATALOG, '--timeout', '1', file]);
-    } finally {
-      e.mockRestore();
-      o.mockRestore();
-    }
-    expect(process.exitCode).toBe(2);
-    process.exitCode = 0;
+    const { code, err } = await runRealCli(['fix', '--catalog', CATALOG, '--timeout', '1', file]);
+    expect(code).toBe(2);
     expect(err).toMatch(/300 references in one argument/);
     const backend = countingBackend();
     const r = await repair(sequence, executable, { backend });

@@ -9,8 +9,8 @@ import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runCli } from '../src/cli/main.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runRealCli } from './cli-run.ts';
 import { buildServer } from '../src/server/app.ts';
 import { parseCatalog } from '../src/read/catalog.ts';
 import { parseMemory } from '../src/read/memory.ts';
@@ -36,21 +36,7 @@ afterAll(async () => {
   tmp.remove();
 });
 
-async function cli(...args: string[]): Promise<{ code: number; err: string }> {
-  let err = '';
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((c) => ((err += String(c)), true));
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-  process.exitCode = 0;
-  try {
-    await runCli(['node', 'refract', ...args]);
-  } finally {
-    e.mockRestore();
-    o.mockRestore();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = 0;
-  return { code, err };
-}
+const cli = (...args: string[]) => runRealCli([...args]);
 
 /** Sends raw bytes over one connection and returns the status and body of the answer. */
 function raw(request: Buffer | string): Promise<{ status: number; body: string }> {
