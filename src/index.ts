@@ -24,6 +24,7 @@ export * from './mappings/index.ts';
 export * from './tags/index.ts';
 export { compress, compressOptions } from './repair/compress.ts';
 export { checkStep, memoryFromCalls } from './repair/step.ts';
+export * from './score/index.ts';
 export { feedback, FEEDBACK_FORMATS, type FeedbackFormat } from './feedback/index.ts';
 export * from './loop/index.ts';
 export * from './heal/index.ts';

@@ -9,7 +9,7 @@ import { signature } from '../../src/loop/pick.ts';
 import { isLiteral, validate } from '../../src/validate/validate.ts';
 import type { CorruptionRecord } from './data.ts';
 import { table, pct, num, ms } from './markdown.ts';
-import { sameDataFlow } from './signature.ts';
+import { sameDataFlow } from '../../src/score/flow.ts';
 import { mean, median } from './stats.ts';
 
 export interface Outcome {

@@ -64,7 +64,7 @@ export function restorationPage(ctx: BenchContext, outcomes: readonly Outcome[])
     '- **repair valid**: the returned sequence validates again (`ask`/`confirm` pseudo-steps allowed).',
     '- **restored (data flow)**: the repair computes what the gold computes: same calls, same literal',
     '  arguments, same output→input wiring; label names and the order of independent steps are ignored',
-    "  (`research/bench/signature.ts`). **restored (same order)** also requires the gold's step order",
+    "  (`src/score/flow.ts`). **restored (same order)** also requires the gold's step order",
     '  (`signature` of `src/loop/pick.ts`).',
     '- **executable**: the repair contains no `ask`/`confirm` pseudo-step.',
     '- **lost a literal**: a literal argument value that the input and the gold both hold is gone from the',
