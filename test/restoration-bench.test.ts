@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { repair } from '../src/repair/repair.ts';
+import { scoreRepair } from '../src/score/index.ts';
+import { loadBuild } from '../research/bench/build-ref.ts';
+import { machine } from '../research/bench/markdown.ts';
+import {
+  loadCorpus,
+  measureBuilds,
+  spreadByKind,
+  type CorpusSet,
+} from '../research/bench/restoration-run.ts';
+import { restorationPage, readBaseline } from '../research/bench/restoration.ts';
+import { summariseRestoration } from '../research/bench/restoration-summary.ts';
+import type { BenchContext } from '../research/bench/context.ts';
+
+/** One record per kind group of one set of each recipe. */
+const corpus: CorpusSet[] = loadCorpus({ sets: ['sgd', 'synthetic-camel'] }).map((set) => ({
+  ...set,
+  records: spreadByKind(set.records, 1),
+}));
+
+describe('restoration benchmark', () => {
+  it('quick mode keeps a few records of every kind, the same ones every time', () => {
+    const quick = loadCorpus({ quick: true, sets: ['sgd'], recipes: ['first'] });
+    expect(quick).toHaveLength(1);
+    const kinds = new Set(
+      quick[0].records.map((r) => (r.kind.includes('+') ? r.kind.split('+').length : r.kind)),
+    );
+    expect(kinds.size).toBe(12);
+    expect(quick[0].records.length).toBeLessThanOrEqual(12 * 8);
+    expect(loadCorpus({ quick: true, sets: ['sgd'], recipes: ['first'] })[0].records).toEqual(
+      quick[0].records,
+    );
+  });
+
+  it('judges each repair by its sequence and compares the backends', async () => {
+    const measured = await measureBuilds(corpus, [{ label: 'now', repair }], {
+      backends: ['highs', 'lp-solver'],
+      warmUp: 0,
+    });
+    const outcomes = measured.get('now')!;
+    const records = corpus.flatMap((s) => s.records);
+    expect(outcomes.map((o) => o.id)).toEqual(records.map((r) => r.id));
+    for (const [k, o] of outcomes.entries()) {
+      expect(o.detected && o.valid, o.id).toBe(true);
+      expect(Object.keys(o.agree)).toEqual(['lp-solver']);
+      if (o.verdict.restored) expect(o.verdict.restoredModuloAsks, o.id).toBe(true);
+      // The verdict is the one scoreRepair gives for the HiGHS repair (checked on a few records).
+      if (k % 4 !== 0) continue;
+      const result = await repair(records[k].sequence, corpus.find((s) => s.name === o.set)!.catalog);
+      const { askReadings: _, ...expected } = scoreRepair({
+        input: records[k].sequence,
+        gold: records[k].gold,
+        repaired: result.sequence,
+      });
+      expect(o.verdict).toEqual(expected);
+    }
+    const summary = summariseRestoration(outcomes, {
+      build: 'working tree',
+      quick: true,
+      backends: ['highs', 'lp-solver'],
+      date: 'today',
+    });
+    const first = summary.recipes.first!;
+    expect(first.all.at(-1)).toMatchObject({ kind: 'overall', n: corpus[0].records.length });
+    expect(Object.keys(first.sets)).toEqual(['sgd']);
+    expect(summary.recipes.second!.all.map((r) => r.kind)).toEqual([
+      'deleted_step',
+      'wrong_field',
+      'missing_ref_param',
+      '2 mistakes',
+      'overall',
+    ]);
+    const ctx = { machine: machine(), command: 'npm run bench -- --only restoration' } as BenchContext;
+    const page = restorationPage(ctx, {
+      corpus,
+      now: summary,
+      outcomes,
+      before: summary,
+      beforeSameRun: true,
+    });
+    expect(page).toContain('## Second recipe');
+    expect(page).toContain('Baseline → now, all sets:');
+    expect(page).toMatch(/\| deleted_step +\| +\d+ \| \d+\.\d% → \d+\.\d%/);
+  });
+
+  it('ships a baseline summary of the model before the intent work, with every set and kind', () => {
+    const baseline = readBaseline()!;
+    expect(baseline.commit).toMatch(/^e692d8e/);
+    expect(baseline.quick).toBe(false);
+    expect(Object.keys(baseline.recipes.second!.sets)).toContain('synthetic-descriptive');
+    expect(baseline.recipes.first!.all.at(-1)!.n).toBe(1728);
+  });
+
+  it('loads another build from git and repairs with it in the same process', async () => {
+    const build = await loadBuild('HEAD');
+    try {
+      expect(build.commit).toMatch(/^[0-9a-f]{40}$/);
+      const measured = await measureBuilds(corpus.slice(0, 1), [{ label: 'before', repair: build.repair }], {
+        backends: ['highs'],
+        warmUp: 0,
+      });
+      expect(measured.get('before')!.every((o) => o.valid)).toBe(true);
+    } finally {
+      build.dispose();
+    }
+    await expect(loadBuild('no-such-ref-anywhere')).rejects.toThrow(/--against/);
+  });
+});
