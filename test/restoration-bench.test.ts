@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { repair } from '../src/repair/repair.ts';
 import { scoreRepair } from '../src/score/index.ts';
@@ -11,6 +12,7 @@ import {
 } from '../research/bench/restoration-run.ts';
 import { restorationPage, readBaseline } from '../research/bench/restoration.ts';
 import { summariseRestoration } from '../research/bench/restoration-summary.ts';
+import { baselineDocTables } from '../research/bench/restoration-tables.ts';
 import type { BenchContext } from '../research/bench/context.ts';
 
 /** One record per kind group of one set of each recipe. */
@@ -90,6 +92,7 @@ describe('restoration benchmark', () => {
     expect(baseline.quick).toBe(false);
     expect(Object.keys(baseline.recipes.second!.sets)).toContain('synthetic-descriptive');
     expect(baseline.recipes.first!.all.at(-1)!.n).toBe(1728);
+    expect(readFileSync('docs/benchmarks.md', 'utf8')).toContain(baselineDocTables(baseline));
   });
 
   it('loads another build from git and repairs with it in the same process', async () => {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  alignCalls,
   asksPerRepair,
-  matchModuloAsks,
   mergeScoreSummaries,
   scoreRepair,
   summariseVerdicts,
   type RepairVerdict,
 } from '../src/index.ts';
+import { alignCalls, matchModuloAsks } from '../src/score/index.ts';
+import { readFileSync } from 'node:fs';
 import { corrupt, GOLD, seq } from './helpers.ts';
 
 const gold = seq(GOLD);
@@ -216,5 +216,26 @@ describe('alignment and summaries', () => {
     expect(
       mergeScoreSummaries([summariseVerdicts(verdicts.slice(0, 1)), summariseVerdicts(verdicts.slice(1))]),
     ).toEqual(whole);
+  });
+});
+
+describe('docs/scoring.md', () => {
+  const doc = readFileSync('docs/scoring.md', 'utf8');
+  const blocks = [...doc.matchAll(/```(\w*)\n([\s\S]*?)\n```/g)];
+  const plain = blocks.filter((m) => m[1] === '').map((m) => seq(m[2]));
+
+  it('shows the verdict scoreRepair gives for its example', () => {
+    const [goldPlan, repaired] = plain;
+    const input = goldPlan.slice(1);
+    const verdict = scoreRepair({ input, gold: goldPlan, repaired });
+    const shown = blocks.find((m) => m[1] === 'json')![2];
+    expect(JSON.parse(shown)).toEqual(JSON.parse(JSON.stringify(verdict)));
+    // The fair alternative the page describes.
+    const fair = [
+      { name: 'ask', arguments: { slot: 'query' }, label: 'query' },
+      { ...goldPlan[0], arguments: { query: '$query$' } },
+      ...goldPlan.slice(1),
+    ];
+    expect(scoreRepair({ input, gold: goldPlan, repaired: fair }).restoredModuloAsks).toBe(true);
   });
 });

@@ -13,7 +13,7 @@ import { ROOT } from './data.ts';
 import { pageHeader } from './markdown.ts';
 import { loadCorpus, measureBuilds, RECIPES, type CorpusSet, type MeasuredBuild } from './restoration-run.ts';
 import { KIND_ORDERS, summariseRestoration, type RestorationSummary } from './restoration-summary.ts';
-import { comparisonTable, fullTable } from './restoration-tables.ts';
+import { comparisonTable, fullTable, matrixTable, restoredModAsks } from './restoration-tables.ts';
 import type { ScoredOutcome } from './scored.ts';
 import { restorationNotes } from './restoration-notes.ts';
 
@@ -101,6 +101,7 @@ export function restorationPage(ctx: BenchContext, results: RestorationResults):
     const base = before?.recipes[recipe];
     lines.push(`## ${recipe === 'first' ? 'First' : 'Second'} recipe`, '');
     if (base) lines.push('Baseline → now, all sets:', '', comparisonTable(base.all, mine.all), '');
+    lines.push('Restored modulo asks per set (now):', '', matrixTable(mine, restoredModAsks), '');
     lines.push('All sets, every measure (now):', '', fullTable(mine.all), '');
     for (const [set, rows] of Object.entries(mine.sets)) lines.push(`### ${set}`, '', fullTable(rows), '');
   }
