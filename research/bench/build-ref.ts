@@ -2,8 +2,8 @@
  * The repair function of another build, loaded next to this one in the same process, so that a benchmark
  * can measure "before" and "now" in one run on the same machine load. The build's `src/`, `models/` and
  * `package.json` are extracted from git (`git archive`, no change to the repository or any worktree) into a
- * cache folder under the system temp directory, keyed by commit, with this checkout's `node_modules` linked
- * in; then its `src/repair/repair.ts` is imported.
+ * cache folder under the system temp directory, keyed by commit and checkout, with this checkout's
+ * `node_modules` linked in; then its `src/repair/repair.ts` is imported.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import type { RepairOptions, RepairResult } from '../../src/model/options.ts';
 import type { Catalog, Sequence } from '../../src/model/types.ts';
 import { InputError } from '../../src/model/errors.ts';
+import { hashSeed } from '../../src/model/prng.ts';
 import { ROOT } from './data.ts';
 
 export type RepairFn = (
@@ -36,7 +37,8 @@ function git(args: readonly string[]): Buffer {
 
 /** The folder holding the build's sources, extracted once per commit. */
 function extract(commit: string): string {
-  const dir = join(tmpdir(), `refract-build-${commit.slice(0, 12)}`);
+  // Keyed by checkout too: the folder links this checkout's node_modules.
+  const dir = join(tmpdir(), `refract-build-${commit.slice(0, 12)}-${hashSeed(ROOT).toString(36)}`);
   if (existsSync(join(dir, 'src', 'repair', 'repair.ts'))) return dir;
   const staging = `${dir}.${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
