@@ -1,8 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { hashSeed } from '../src/model/prng.ts';
+import { ROOT } from '../research/bench/data.ts';
 import { describe, expect, it } from 'vitest';
 import { repair } from '../src/repair/repair.ts';
 import { scoreRepair } from '../src/score/index.ts';
-import { loadBuild } from '../research/bench/build-ref.ts';
+import { loadBuild, MAX_CACHED_BUILDS } from '../research/bench/build-ref.ts';
 import { restorationCli, restorationReport } from '../research/bench/restoration-cli.ts';
 import { InputError } from '../src/model/errors.ts';
 import { machine } from '../research/bench/markdown.ts';
@@ -100,17 +104,34 @@ describe('restoration benchmark', () => {
     expect(readFileSync('docs/benchmarks.md', 'utf8')).toContain(baselineDocTables(baseline));
   });
 
-  it('loads another build from git and repairs with it in the same process', async () => {
-    const build = await loadBuild('HEAD');
+  it('loads another build from git and repairs with it in the same process; the cache stays bounded', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'refract-builds-'));
     try {
-      expect(build.commit).toMatch(/^[0-9a-f]{40}$/);
-      const measured = await measureBuilds(corpus.slice(0, 1), [{ label: 'before', repair: build.repair }], {
-        backends: ['highs'],
-        warmUp: 0,
-      });
-      expect(measured.get('before')!.every((o) => o.valid)).toBe(true);
+      const mine = `-${hashSeed(ROOT).toString(36)}`;
+      for (let k = 0; k < MAX_CACHED_BUILDS + 2; k++) mkdirSync(join(cache, `refract-build-old${k}${mine}`));
+      // Another checkout's build is not this one's to remove.
+      mkdirSync(join(cache, 'refract-build-other-x'));
+      const build = await loadBuild('HEAD', cache);
+      try {
+        expect(build.commit).toMatch(/^[0-9a-f]{40}$/);
+        const measured = await measureBuilds(
+          corpus.slice(0, 1),
+          [{ label: 'before', repair: build.repair }],
+          {
+            backends: ['highs'],
+            warmUp: 0,
+          },
+        );
+        expect(measured.get('before')!.every((o) => o.valid)).toBe(true);
+      } finally {
+        build.dispose();
+      }
+      const kept = readdirSync(cache);
+      expect(kept).toHaveLength(MAX_CACHED_BUILDS + 1);
+      expect(kept).toContain('refract-build-other-x');
+      expect(kept).toContain(`refract-build-${build.commit.slice(0, 12)}${mine}`);
     } finally {
-      build.dispose();
+      rmSync(cache, { recursive: true, force: true });
     }
     await expect(loadBuild('no-such-ref-anywhere')).rejects.toThrow(/--against/);
   });

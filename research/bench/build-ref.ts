@@ -2,11 +2,11 @@
  * The repair function of another build, loaded next to this one in the same process, so that a benchmark
  * can measure "before" and "now" in one run on the same machine load. The build's `src/`, `models/` and
  * `package.json` are extracted from git (`git archive`, no change to the repository or any worktree) into a
- * cache folder under the system temp directory, keyed by commit and checkout, with this checkout's
- * `node_modules` linked in; then its `src/repair/repair.ts` is imported.
+ * cache folder under the system temp directory (at most `MAX_CACHED_BUILDS`), keyed by commit and checkout,
+ * with this checkout's `node_modules` linked in; then its `src/repair/repair.ts` is imported.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -35,10 +35,24 @@ function git(args: readonly string[]): Buffer {
   return execFileSync('git', args, { cwd: ROOT, maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-/** The folder holding the build's sources, extracted once per commit. */
-function extract(commit: string): string {
-  // Keyed by checkout too: the folder links this checkout's node_modules.
-  const dir = join(tmpdir(), `refract-build-${commit.slice(0, 12)}-${hashSeed(ROOT).toString(36)}`);
+const PREFIX = 'refract-build-';
+/** This checkout's mark on its extracted builds: each links this checkout's node_modules. */
+const CHECKOUT = hashSeed(ROOT).toString(36);
+/** Extracted builds this checkout keeps in one cache folder; the oldest go first. */
+export const MAX_CACHED_BUILDS = 6;
+
+/** Removes this checkout's least recently extracted builds beyond the bound (never `keep`). */
+function prune(cache: string, keep: string): void {
+  const builds = readdirSync(cache)
+    .filter((name) => name.startsWith(PREFIX) && name.endsWith(`-${CHECKOUT}`) && join(cache, name) !== keep)
+    .map((name) => ({ path: join(cache, name), time: statSync(join(cache, name)).mtimeMs }))
+    .sort((a, b) => b.time - a.time);
+  for (const old of builds.slice(MAX_CACHED_BUILDS - 1)) rmSync(old.path, { recursive: true, force: true });
+}
+
+/** The folder holding the build's sources, extracted once per commit into `cache`. */
+function extract(commit: string, cache: string): string {
+  const dir = join(cache, `${PREFIX}${commit.slice(0, 12)}-${CHECKOUT}`);
   if (existsSync(join(dir, 'src', 'repair', 'repair.ts'))) return dir;
   const staging = `${dir}.${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
@@ -52,10 +66,12 @@ function extract(commit: string): string {
     // Another process extracted the same commit first; its copy is identical.
     rmSync(staging, { recursive: true, force: true });
   }
+  prune(cache, dir);
   return dir;
 }
 
-export async function loadBuild(ref: string): Promise<Build> {
+/** Loads the build at `ref`; `cache` is the folder extracted builds are kept in (the system temp folder). */
+export async function loadBuild(ref: string, cache = tmpdir()): Promise<Build> {
   let commit: string;
   try {
     commit = git(['rev-parse', '--verify', `${ref}^{commit}`])
@@ -64,7 +80,7 @@ export async function loadBuild(ref: string): Promise<Build> {
   } catch {
     throw new InputError('--against', `no commit ${JSON.stringify(ref)} in this repository`);
   }
-  const dir = extract(commit);
+  const dir = extract(commit, cache);
   const url = (file: string) => pathToFileURL(join(dir, 'src', file)).href;
   const repairModule = (await import(url('repair/repair.ts'))) as { repair: RepairFn };
   const solvers = (await import(url('solvers/index.ts'))) as { disposeSolvers?: () => void };
