@@ -1,13 +1,14 @@
 /**
  * Builds of refract to run side by side: this checkout (compiled into `dist/` first) and an earlier commit,
- * unpacked from git into a temporary folder that shares this checkout's `node_modules`. A commit that has a
- * build (`tsconfig.build.json`) is compiled there; an older one runs its TypeScript through tsx, as it did.
+ * extracted from git by `extractBuild` (sharing this checkout's `node_modules`). A commit that has a build
+ * (`tsconfig.build.json`) is compiled there; an older one runs its TypeScript through tsx, as it did.
  * Commands run in child processes, timed from spawn to exit, with their peak RSS (threads included).
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { extractBuild } from './build-ref.ts';
 import { ROOT } from './data.ts';
 
 export interface Build {
@@ -78,17 +79,11 @@ export function currentBuild(): Build {
   return describeBuild('this', `${git(['rev-parse', '--short', 'HEAD'])}${dirty ? '+changes' : ''}`, ROOT);
 }
 
-/** An earlier commit, unpacked into `dir` and built there when it has a build. */
-export function commitBuild(commit: string, dir: string): Build {
-  const short = git(['rev-parse', '--short', `${commit}^{commit}`]);
-  const tar = join(dir, 'source.tar');
-  git(['archive', '--format=tar', '-o', tar, short]);
-  const root = join(dir, short);
-  check('unpacking', spawnSync('mkdir', ['-p', root], { encoding: 'utf8' }));
-  check('unpacking', spawnSync('tar', ['-xf', tar, '-C', root], { encoding: 'utf8' }));
-  symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
-  const build = describeBuild('previous', short, root);
-  if (build.compiled) compile(root);
+/** An earlier commit, extracted and built there when it has a build. */
+export function commitBuild(ref: string): Build {
+  const { commit, dir } = extractBuild(ref, '--baseline');
+  const build = describeBuild('previous', commit.slice(0, 7), dir);
+  if (build.compiled) compile(dir);
   return build;
 }
 

@@ -130,7 +130,7 @@ export async function measureThroughput(
   try {
     const { dir } = space;
     ctx.log(`throughput: building this checkout and ${baseline}`);
-    const builds = [commitBuild(baseline, dir), currentBuild()];
+    const builds = [commitBuild(baseline), currentBuild()];
     const repeats = ctx.quick ? 1 : 3;
     const corrupted = loadCorrupted('executable').map((r) => r.sequence);
     const valid = loadGoldSet('executable').gold.map((g) => g.steps);

@@ -44,6 +44,8 @@ export interface WorkerSetup {
   readonly flags: RepairFlags;
   readonly stepByStep: boolean;
   readonly faults?: readonly InjectedFault[];
+  /** The record watchdog in ms: each repair gets a deadline within it (compiling and solving). */
+  readonly recordTimeoutMs?: number;
 }
 
 /** One record of a task: its position in the input and its source (usually still JSON text). */

@@ -16,6 +16,9 @@ const { catalog, options } = loadRepairOptionsWithoutCatalog(setup.flags);
 const context: JobContext = { catalog, options, stepByStep: setup.stepByStep };
 const catalogs = new RecordCatalogs();
 
+/** Share of the record watchdog a repair may use, so it ends as a `timeout` line before the watchdog. */
+const RECORD_SHARE = 0.8;
+
 /** Fails the way a test asked for, on the first `times` attempts at one record. */
 function injectFault(
   faults: readonly InjectedFault[],
@@ -48,7 +51,9 @@ serveJobs(async (task: Task): Promise<WorkerResult> => {
     const record = sourceRecord(source, { parseCatalog: catalogs.parse });
     const injected = setup.faults && injectFault(setup.faults, record, task.attempt);
     if (injected) return injected;
-    const result = await runJob(record, context);
+    const budget = setup.recordTimeoutMs;
+    const deadline = budget === undefined ? undefined : Date.now() + budget * RECORD_SHARE;
+    const result = await runJob(record, { ...context, options: { ...context.options, deadline } });
     if (result.kind === 'fault') throw new WorkerFault(result.reason);
     results.push({ line: result.line, outcome: result.outcome });
   }
