@@ -6,8 +6,7 @@
  *   npx tsx benchmarks/batch-scale.ts [--records 200000] [--workers N] [--broken-every 1000] [--input FILE]
  */
 import { defaultRepairFlags } from '../src/api/repair-flags.ts';
-import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { once } from 'node:events';
+import { createReadStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -15,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { runBatch } from '../src/batch/run.ts';
 import { createProgress } from '../src/batch/progress.ts';
 import { summaryLine } from '../src/batch/summary-report.ts';
+import { writeRecordsFile } from '../research/bench/data.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -48,16 +48,7 @@ async function generate(path: string, count: number, brokenEvery: number): Promi
       return jsonLines('samples/broken-nestful.jsonl').map((r) => r.sequence);
     }
   })();
-  const out = createWriteStream(path);
-  for (let i = 0; i < count; i++) {
-    const isBroken = brokenEvery > 0 && i % brokenEvery === brokenEvery - 1;
-    const sequence = isBroken
-      ? broken[Math.floor(i / brokenEvery) % broken.length]
-      : samples[i % samples.length];
-    if (!out.write(JSON.stringify({ id: `rec-${i}`, sequence }) + '\n')) await once(out, 'drain');
-  }
-  out.end();
-  await once(out, 'finish');
+  await writeRecordsFile(path, count, samples, brokenEvery, broken);
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'refract-batch-scale-'));

@@ -1,5 +1,6 @@
 /** The NESTFUL sets the benchmarks run on: catalogs, valid gold sequences, and the corrupted records. */
-import { readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import { loadCatalog } from '../../src/read/catalog.ts';
 import { parseSequence, toNestful, type NestfulStep } from '../../src/read/sequence.ts';
@@ -79,4 +80,27 @@ export function loadCorrupted(set: SetName, dir = BENCH_DATA_DIR): CorruptionRec
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as CorruptionRecord);
+}
+
+/**
+ * Writes a JSONL dataset of `count` records `{id: "r<i>", sequence}`, streaming: the sequences cycle, and
+ * every `corruptEvery`-th record (when given) is taken from `corrupted` instead.
+ */
+export async function writeRecordsFile(
+  path: string,
+  count: number,
+  sequences: readonly unknown[],
+  corruptEvery = 0,
+  corrupted: readonly unknown[] = [],
+): Promise<void> {
+  const out = createWriteStream(path);
+  for (let i = 0; i < count; i++) {
+    const broken = corruptEvery > 0 && i % corruptEvery === corruptEvery - 1;
+    const sequence = broken
+      ? corrupted[Math.floor(i / corruptEvery) % corrupted.length]
+      : sequences[i % sequences.length];
+    if (!out.write(`${JSON.stringify({ id: `r${i}`, sequence })}\n`)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
 }

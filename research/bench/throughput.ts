@@ -6,13 +6,12 @@
  * valid gold sequences repeated to 20,000, and a mixed set (one corrupted record in 1,000) for memory.
  */
 import { createHash } from 'node:crypto';
-import { createWriteStream, readFileSync } from 'node:fs';
-import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { defaultRepairFlags } from '../../src/api/repair-flags.ts';
 import type { BenchContext } from './context.ts';
-import { loadCorrupted, loadGoldSet, NESTFUL_DIR } from './data.ts';
+import { loadCorrupted, loadGoldSet, NESTFUL_DIR, writeRecordsFile } from './data.ts';
 import {
   commitBuild,
   currentBuild,
@@ -71,26 +70,6 @@ export interface ThroughputResults {
   readonly portfolioDiffers: number;
 }
 
-/** Writes `count` JSONL records cycling through `sequences`, each with a fresh id. */
-async function writeRecords(
-  path: string,
-  count: number,
-  sequences: readonly unknown[],
-  corruptEvery = 0,
-  corrupted: readonly unknown[] = [],
-): Promise<void> {
-  const out = createWriteStream(path);
-  for (let i = 0; i < count; i++) {
-    const broken = corruptEvery > 0 && i % corruptEvery === corruptEvery - 1;
-    const sequence = broken
-      ? corrupted[Math.floor(i / corruptEvery) % corrupted.length]
-      : sequences[i % sequences.length];
-    if (!out.write(`${JSON.stringify({ id: `r${i}`, sequence })}\n`)) await once(out, 'drain');
-  }
-  out.end();
-  await once(out, 'finish');
-}
-
 /** The output's results without their timings, hashed. */
 function digest(path: string): string {
   const hash = createHash('sha256');
@@ -138,8 +117,8 @@ export async function measureThroughput(
       corrupted: { path: join(dir, 'corrupted.jsonl'), records: ctx.quick ? 1_000 : 4_000 },
       valid: { path: join(dir, 'valid.jsonl'), records: ctx.quick ? 5_000 : 20_000 },
     };
-    await writeRecords(inputs.corrupted.path, inputs.corrupted.records, corrupted);
-    await writeRecords(inputs.valid.path, inputs.valid.records, valid);
+    await writeRecordsFile(inputs.corrupted.path, inputs.corrupted.records, corrupted);
+    await writeRecordsFile(inputs.valid.path, inputs.valid.records, valid);
 
     const plans: Omit<BatchCase, 'timings' | 'records'>[] = [
       { name: 'corrupted, HiGHS (default), 2 workers', input: 'corrupted', solver: 'highs', workers: 2 },
@@ -189,7 +168,7 @@ export async function measureThroughput(
     const memory: MemoryCase[] = [];
     for (const records of ctx.quick ? [20_000] : [20_000, 200_000]) {
       const path = join(dir, `mixed-${records}.jsonl`);
-      await writeRecords(path, records, valid, 1_000, corrupted);
+      await writeRecordsFile(path, records, valid, 1_000, corrupted);
       for (const build of builds) {
         const args = [
           'batch',
