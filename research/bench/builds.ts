@@ -28,6 +28,9 @@ export interface RunResult {
   readonly ms: number;
   /** Peak resident set of the whole process (main thread and workers), in MiB. */
   readonly rssMiB: number;
+  /** CPU time of the whole process (user and system, every thread), in ms: what the run cost, whatever
+   * else the machine was doing. */
+  readonly cpuMs: number;
   readonly status: number | null;
   readonly stdout: string;
   readonly stderr: string;
@@ -93,28 +96,36 @@ export function scratch(): { dir: string; remove: () => void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Runs `refract <args>` of a build in a child process: wall time from spawn to exit, and peak RSS. */
+/** Loaded into each run: writes the process's resource usage when it exits. */
+const USAGE_HOOK = `import { writeFileSync } from 'node:fs';
+process.on('exit', () => writeFileSync(process.env.REFRACT_USAGE_FILE, JSON.stringify(process.resourceUsage())));
+`;
+
+/** Runs `refract <args>` of a build in a child process: wall time from spawn to exit, peak RSS, CPU time. */
 export function runBuild(build: Build, args: readonly string[], dir: string): RunResult {
-  const rssFile = join(dir, 'rss.txt');
-  const hook = join(dir, 'rss-hook.mjs');
-  if (!existsSync(hook)) {
-    writeFileSync(
-      hook,
-      "import { writeFileSync } from 'node:fs';\n" +
-        "process.on('exit', () => writeFileSync(process.env.REFRACT_RSS_FILE, String(process.resourceUsage().maxRSS)));\n",
-    );
-  }
-  rmSync(rssFile, { force: true });
+  const usageFile = join(dir, 'usage.json');
+  const hook = join(dir, 'usage-hook.mjs');
+  if (!existsSync(hook)) writeFileSync(hook, USAGE_HOOK);
+  rmSync(usageFile, { force: true });
   const start = performance.now();
   const result = spawnSync(process.execPath, ['--import', hook, build.bin, ...args], {
     cwd: build.root,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, NODE_OPTIONS: '', REFRACT_RSS_FILE: rssFile },
+    env: { ...process.env, NODE_OPTIONS: '', REFRACT_USAGE_FILE: usageFile },
   });
   const ms = performance.now() - start;
-  const rssKiB = existsSync(rssFile) ? Number(readFileSync(rssFile, 'utf8')) : NaN;
-  return { ms, rssMiB: rssKiB / 1024, status: result.status, stdout: result.stdout, stderr: result.stderr };
+  const usage = existsSync(usageFile)
+    ? (JSON.parse(readFileSync(usageFile, 'utf8')) as NodeJS.ResourceUsage)
+    : { maxRSS: NaN, userCPUTime: NaN, systemCPUTime: NaN };
+  return {
+    ms,
+    rssMiB: usage.maxRSS / 1024,
+    cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000,
+    status: result.status,
+    stdout: result.stdout,
+    stderr: result.stderr,
+  };
 }
 
 /** The script that times worker start-up, run by `workerReadyMs` in a child process. */

@@ -13,6 +13,12 @@ function medianMs(c: BatchCase, build: string): number {
   return median(c.timings[build]?.ms ?? []);
 }
 
+function medianCpu(c: BatchCase, build: string): number {
+  return median(c.timings[build]?.cpuMs ?? []);
+}
+
+const ratio = (a: number, b: number, digits = 1) => `${(a / b).toFixed(digits)}×`;
+
 function batchTable(r: ThroughputResults): string {
   const rows = r.batch.map((c) => {
     const before = medianMs(c, 'previous');
@@ -21,10 +27,13 @@ function batchTable(r: ThroughputResults): string {
       `${c.name} (${c.records.toLocaleString('en-US')})`,
       seconds(before),
       rate(c.records, before),
+      seconds(medianCpu(c, 'previous')),
       seconds(after),
       rate(c.records, after),
       spread(c.timings.this?.ms ?? []),
-      `${(before / after).toFixed(1)}×`,
+      seconds(medianCpu(c, 'this')),
+      ratio(before, after),
+      ratio(medianCpu(c, 'previous'), medianCpu(c, 'this')),
       c.timings.previous?.digest === c.timings.this?.digest ? 'yes' : 'no',
     ];
   });
@@ -32,11 +41,14 @@ function batchTable(r: ThroughputResults): string {
     [
       'input, solver, workers (records)',
       'previous s',
-      'previous rec/s',
+      'rec/s',
+      'CPU s',
       'this s',
-      'this rec/s',
-      'this min–max s',
-      'speed-up',
+      'rec/s',
+      'min–max s',
+      'CPU s',
+      'wall ratio',
+      'CPU ratio',
       'same output',
     ],
     rows,
@@ -54,20 +66,33 @@ function scalingTable(r: ThroughputResults): string {
       `${solver === 'highs' ? 'HiGHS (default)' : 'portfolio'}, ${b.label}`,
       seconds(medianMs(one, b.label)),
       seconds(medianMs(two, b.label)),
-      `${(medianMs(one, b.label) / medianMs(two, b.label)).toFixed(2)}×`,
+      ratio(medianMs(one, b.label), medianMs(two, b.label), 2),
+      seconds(medianCpu(one, b.label)),
+      seconds(medianCpu(two, b.label)),
     ]);
   });
-  return table(['corrupted records, build', '1 worker s', '2 workers s', '2 workers / 1 worker'], rows);
+  return table(
+    [
+      'corrupted records, build',
+      '1 worker s',
+      '2 workers s',
+      '1 worker / 2 workers',
+      '1 worker CPU s',
+      '2 workers CPU s',
+    ],
+    rows,
+  );
 }
 
 function memoryTable(r: ThroughputResults): string {
   return table(
-    ['build', 'records', 'wall s', 'rec/s', 'peak RSS MiB'],
+    ['build', 'records', 'wall s', 'rec/s', 'CPU s', 'peak RSS MiB'],
     r.memory.map((m) => [
       m.build,
       m.records.toLocaleString('en-US'),
       seconds(m.ms),
       rate(m.records, m.ms),
+      seconds(m.cpuMs),
       m.rssMiB.toFixed(0),
     ]),
   );
@@ -92,9 +117,12 @@ export function throughputPage(ctx: BenchContext, r: ThroughputResults): string 
     pageHeader('Throughput: `refract batch` and start-up, two builds side by side', ctx.machine, ctx.command),
     `Builds: **previous** = ${previous.commit} (${how(previous)}); **this** = ${current.commit} (${how(current)}).`,
     'Each command runs in its own process, as a user runs it: times are wall-clock from spawn to exit, start-up',
-    `included. The builds alternate; each batch command ran ${r.repeats} time(s) per build and the table gives`,
-    'the median (and the spread of this build). The machine is shared: load average (1 min)',
+    `included. The builds alternate; each batch command ran ${r.repeats} time(s) per build and the tables give`,
+    'medians (and the spread of this build). CPU s is the CPU time of the whole process (every thread): what a',
+    'run costs whatever else the machine is doing. The machine is shared: load average (1 min)',
     `${r.load[0].toFixed(1)} at the start and ${r.load[1].toFixed(1)} at the end of this run, on ${ctx.machine.nproc} cores.`,
+    'Under load a process gets a share of the cores whatever its thread count, so wall times and the',
+    'two-worker ratio then understate what an idle machine gives, while CPU times stay comparable.',
     '',
     '## Batch throughput',
     '',

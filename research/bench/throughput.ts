@@ -30,6 +30,8 @@ const CATALOG = join(NESTFUL_DIR, 'executable-spec.json');
 export interface Timing {
   /** Wall times of the repeats, in ms (spawn to exit). */
   readonly ms: readonly number[];
+  /** CPU times of the repeats (every thread), in ms. */
+  readonly cpuMs: readonly number[];
   readonly rssMiB: number;
   /** Digest of the output without its timings (equal digests: identical results). */
   readonly digest: string;
@@ -49,6 +51,7 @@ export interface MemoryCase {
   readonly build: string;
   readonly records: number;
   readonly ms: number;
+  readonly cpuMs: number;
   readonly rssMiB: number;
 }
 
@@ -128,6 +131,7 @@ export async function measureThroughput(
       { name: 'valid, 2 workers', input: 'valid', solver: 'highs', workers: 2 },
     ];
     const times = plans.map(() => new Map<string, number[]>());
+    const cpu = plans.map(() => new Map<string, number[]>());
     const last = plans.map(() => new Map<string, RunResult & { out: string }>());
     for (let rep = 0; rep < repeats; rep++) {
       plans.forEach((plan, k) => {
@@ -148,6 +152,7 @@ export async function measureThroughput(
           ];
           const result = succeeded(`${build.label}: ${plan.name}`, runBuild(build, args, dir));
           times[k].set(build.label, [...(times[k].get(build.label) ?? []), result.ms]);
+          cpu[k].set(build.label, [...(cpu[k].get(build.label) ?? []), result.cpuMs]);
           last[k].set(build.label, { ...result, out });
           ctx.log(`throughput: ${build.label} ${plan.name}: ${(result.ms / 1000).toFixed(2)} s`);
         }
@@ -159,7 +164,13 @@ export async function measureThroughput(
       timings: Object.fromEntries(
         builds.map((b) => {
           const run = last[k].get(b.label)!;
-          return [b.label, { ms: times[k].get(b.label)!, rssMiB: run.rssMiB, digest: digest(run.out) }];
+          const timing: Timing = {
+            ms: times[k].get(b.label)!,
+            cpuMs: cpu[k].get(b.label)!,
+            rssMiB: run.rssMiB,
+            digest: digest(run.out),
+          };
+          return [b.label, timing];
         }),
       ),
     }));
@@ -182,7 +193,13 @@ export async function measureThroughput(
           path,
         ];
         const result = succeeded(`${build.label}: memory`, runBuild(build, args, dir));
-        memory.push({ build: build.label, records, ms: result.ms, rssMiB: result.rssMiB });
+        memory.push({
+          build: build.label,
+          records,
+          ms: result.ms,
+          cpuMs: result.cpuMs,
+          rssMiB: result.rssMiB,
+        });
         ctx.log(
           `throughput: ${build.label} ${records} mixed records: ${(result.ms / 1000).toFixed(1)} s, ${result.rssMiB.toFixed(0)} MiB`,
         );
