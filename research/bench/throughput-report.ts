@@ -114,11 +114,16 @@ export function throughputPage(ctx: BenchContext, r: ThroughputResults): string 
   const how = (b: (typeof r.builds)[number]) =>
     b.compiled ? 'compiled JavaScript (`dist/`)' : 'TypeScript through tsx, workers included';
   return [
-    pageHeader('Throughput: `refract batch` and start-up, two builds side by side', ctx.machine, ctx.command),
+    pageHeader(
+      'Throughput: `refract batch` and start-up, two builds side by side',
+      ctx.machine,
+      ctx.command,
+      'Timings are wall-clock, each command in its own process, start-up included; medians.',
+    ),
     `Builds: **previous** = ${previous.commit} (${how(previous)}); **this** = ${current.commit} (${how(current)}).`,
-    'Each command runs in its own process, as a user runs it: times are wall-clock from spawn to exit, start-up',
-    `included. The builds alternate; each batch command ran ${r.repeats} time(s) per build and the tables give`,
-    'medians (and the spread of this build). CPU s is the CPU time of the whole process (every thread): what a',
+    'Each command runs in its own process, as a user runs it: times run from spawn to exit. The builds',
+    `alternate; each batch command ran ${r.repeats} time(s) per build and the tables give medians (and the`,
+    'spread of this build). CPU s is the CPU time of the whole process (every thread): what a',
     'run costs whatever else the machine is doing. The machine is shared: load average (1 min)',
     `${r.load[0].toFixed(1)} at the start and ${r.load[1].toFixed(1)} at the end of this run, on ${ctx.machine.nproc} cores.`,
     'Under load a process gets a share of the cores whatever its thread count, so wall times and the',
