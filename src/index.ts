@@ -28,4 +28,5 @@ export { feedback, FEEDBACK_FORMATS, type FeedbackFormat } from './feedback/inde
 export * from './loop/index.ts';
 export * from './heal/index.ts';
 export * from './agents/index.ts';
+export * from './api/index.ts';
 export * from './batch/index.ts';

@@ -1,7 +1,41 @@
-/** Text and JSON renderings of results for the CLI. */
+/**
+ * Text and JSON renderings of results: the JSON is what every front end answers (CLI `--format json`,
+ * HTTP, MCP, batch lines), the text what the CLI prints by default.
+ */
 import { toNestful } from '../read/sequence.ts';
 import type { Issue } from '../model/types.ts';
 import type { RepairResult, Validation } from '../model/options.ts';
+import { formatLoopReport, loopSummary } from '../loop/report.ts';
+import type { Answer } from './call.ts';
+
+/** The JSON answer to a request. */
+export function answerJson(answer: Answer): Record<string, unknown> {
+  switch (answer.kind) {
+    case 'validate':
+      return validationJson(answer.validation, answer.id);
+    case 'fix':
+    case 'compress':
+      return {
+        ...resultJson(answer.result, answer.id),
+        ...(answer.healed ? { heal: answer.healed } : {}),
+      };
+    case 'loop':
+      return { ...(answer.id === undefined ? {} : { id: answer.id }), ...loopSummary(answer.result) };
+  }
+}
+
+/** The text answer to a request (without its id). */
+export function answerText(answer: Answer): string {
+  switch (answer.kind) {
+    case 'validate':
+      return validationText(answer.validation);
+    case 'fix':
+    case 'compress':
+      return resultText(answer.result);
+    case 'loop':
+      return formatLoopReport(answer.result);
+  }
+}
 
 export function resultJson(result: RepairResult, id?: string): Record<string, unknown> {
   return {

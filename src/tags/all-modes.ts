@@ -44,16 +44,21 @@ export function modeOptions(mode: ModeName, options: RepairOptions): RepairOptio
   }
 }
 
-/** Runs every mode in turn (one solver at a time: the modes share the machine, not a pool). */
+/**
+ * Runs every mode in turn (one solver at a time: the modes share the machine, not a pool). The compress
+ * row takes `compressOptions` when given: a caller that defaults the cost model per command (the CLI,
+ * where `compress` uses the `compress` preset) prices it as that command does.
+ */
 export async function allModes(
   sequence: Sequence,
   catalog: Catalog,
   options: RepairOptions = {},
+  compressOptions: RepairOptions = options,
 ): Promise<AllModes> {
   const rows: ModeRow[] = [];
   const results: RepairResult[] = [];
   for (const mode of MODES) {
-    const opts = modeOptions(mode, options);
+    const opts = modeOptions(mode, mode === 'compress' ? compressOptions : options);
     const result =
       mode === 'compress' ? await compress(sequence, catalog, opts) : await repair(sequence, catalog, opts);
     results.push(result);
