@@ -12,6 +12,19 @@ export type { CostModel, Weights, WeightName } from './model/cost.ts';
 export { CostModelSchema, WeightsSchema } from './model/cost.ts';
 export { loadCostModel, parseCostModel, withWeights, presetNames } from './read/cost-models.ts';
 export { validate } from './validate/validate.ts';
+export {
+  ASK,
+  CONFIRM,
+  DEFAULT_RESULT_NAME,
+  SOLVER_NAMES,
+  STRICTNESS,
+  isPseudoStep,
+  STATUSES,
+  type Mode,
+  type SolverName,
+  type Status,
+  type Strictness,
+} from './model/constants.ts';
 export { repair, compileFor, isExecutable } from './repair/repair.ts';
 export { compile, type Compiled } from './compile/compile.ts';
 export { decode } from './decode/decode.ts';

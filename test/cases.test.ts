@@ -15,6 +15,7 @@ import { formatStringForm } from '../src/read/sequence.ts';
 import { KIND_FIELDS } from '../src/api/request.ts';
 import { makeCall, requestSettings, runCall } from '../src/api/call.ts';
 import { validate } from '../src/validate/validate.ts';
+import { STATUSES } from '../src/model/constants.ts';
 
 const CaseSchema = z
   .object({
@@ -27,7 +28,7 @@ const CaseSchema = z
     }),
     expect: z
       .object({
-        status: z.enum(['valid', 'repaired', 'timeout', 'error']),
+        status: z.enum(STATUSES),
         sequence: z.array(z.string()),
         edits: z.array(z.string()),
       })

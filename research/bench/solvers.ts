@@ -3,7 +3,8 @@
  * model, objective agreement with HiGHS, failures, and a plot of time against model size.
  */
 import { compileFor } from '../../src/repair/repair.ts';
-import { createSolver, objectivesAgree, type Solution, type SolverName } from '../../src/solvers/index.ts';
+import { createSolver, objectivesAgree, type Solution } from '../../src/solvers/index.ts';
+import type { SolverName } from '../../src/model/constants.ts';
 import type { MilpModel } from '../../src/model/milp.ts';
 import { catalogOf, REFERENCE_MS, type BenchContext } from './context.ts';
 import { ms, pageHeader, table } from './markdown.ts';

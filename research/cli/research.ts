@@ -1,5 +1,5 @@
 /** `refract sweep` and `refract fit`: tuning the cost model's weights on labelled repairs. */
-import { SOLVER_NAMES } from '../../src/solvers/index.ts';
+import { SOLVER_NAMES } from '../../src/model/constants.ts';
 import type { Command } from 'commander';
 import { writeFileSync } from 'node:fs';
 import { basename, dirname, relative, resolve } from 'node:path';

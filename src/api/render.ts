@@ -7,6 +7,7 @@ import type { Issue } from '../model/types.ts';
 import type { RepairResult, Validation } from '../model/options.ts';
 import { formatLoopReport, loopSummary } from '../loop/report.ts';
 import type { Answer } from './call.ts';
+import { round, SHORT_DIGITS } from '../model/numbers.ts';
 
 /** The JSON answer to a request. */
 export function answerJson(answer: Answer): Record<string, unknown> {
@@ -49,7 +50,7 @@ export function resultJson(result: RepairResult, id?: string): Record<string, un
     issues: result.issues,
     diff: result.diff,
     solver: result.solver,
-    timeMs: round(result.timeMs),
+    timeMs: round(result.timeMs, SHORT_DIGITS),
     isExecutable: result.isExecutable,
     ...(result.reason ? { reason: result.reason } : {}),
     ...(result.gap !== undefined ? { gap: result.gap } : {}),
@@ -68,7 +69,7 @@ export function resultText(result: RepairResult): string {
   const head = [`${result.status}`, `determination ${result.determination}`];
   if (result.status !== 'valid')
     head.push(`cost ${result.cost}`, result.optimal ? 'optimal' : 'not proven optimal');
-  head.push(`${round(result.timeMs)} ms`, result.solver);
+  head.push(`${round(result.timeMs, SHORT_DIGITS)} ms`, result.solver);
   if (result.model) head.push(`${result.model.vars} vars x ${result.model.rows} rows`);
   lines.push(head.join(', '));
   if (result.reason) lines.push(`reason: ${result.reason}`);
@@ -95,8 +96,4 @@ export function validationJson(v: Validation, id?: string): Record<string, unkno
 
 export function validationText(v: Validation): string {
   return [v.valid ? 'valid' : 'not valid', ...v.issues.map((x) => `  ${issueLine(x)}`)].join('\n');
-}
-
-export function round(ms: number): number {
-  return Math.round(ms * 1000) / 1000;
 }

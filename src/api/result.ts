@@ -3,6 +3,7 @@
  * server's own small documents. Used for `/openapi.json` and by tests to check what the server sends.
  */
 import { z } from 'zod';
+import { STATUSES } from '../model/constants.ts';
 
 const json = z.record(z.string(), z.unknown());
 
@@ -49,7 +50,7 @@ export const RepairJsonSchema = z
       .boolean()
       .nullable()
       .describe('true = executable as given, false = not (a repair follows), null = undecided'),
-    status: z.enum(['valid', 'repaired', 'timeout', 'error']),
+    status: z.enum(STATUSES),
     sequence: z.array(StepSchema),
     edits: z.array(EditSchema),
     cost: z.number(),

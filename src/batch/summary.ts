@@ -4,7 +4,7 @@
  */
 import type { RecordItem } from '../read/records.ts';
 import type { IssueTag } from '../model/types.ts';
-import type { Status } from '../model/options.ts';
+import type { Status } from '../model/constants.ts';
 import { mulberry32, type Rng } from '../model/prng.ts';
 import type { Outcome } from './types.ts';
 

@@ -4,7 +4,7 @@
  */
 import type { RecordItem } from '../read/records.ts';
 import type { IssueTag } from '../model/types.ts';
-import type { Status } from '../model/options.ts';
+import type { Status } from '../model/constants.ts';
 import type { Request } from '../api/request.ts';
 
 /** The digest of one result that the summary needs (computed where the result is made, or re-read). */

@@ -15,6 +15,7 @@ import { apiProvides } from '../validate/outputs.ts';
 import { ModelBuilder } from './builder.ts';
 import { stepReferences } from '../read/references.ts';
 import type { Goals } from '../model/options.ts';
+import type { Mode } from '../model/constants.ts';
 import type { Call } from './plan.ts';
 
 export interface CompileOptions {
@@ -25,7 +26,7 @@ export interface CompileOptions {
   readonly resultName?: string;
   readonly strictTypes?: boolean;
   readonly goals?: Goals;
-  readonly mode?: 'sound' | 'valid' | 'optimal';
+  readonly mode?: Mode;
   /** Charge and emit a `confirm` for every value the repair invents (maps, outputs of inserted calls). */
   readonly defensive?: boolean;
 }

@@ -17,6 +17,7 @@ import {
   type PlainObject,
 } from './json.ts';
 import { formatStringForm, parseStringForm } from './string-form.ts';
+import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 
 export { formatStep, formatStringForm, parseStringForm } from './string-form.ts';
 
@@ -128,7 +129,7 @@ function parseObject(json: PlainObject, root: string, resultName: string): Seque
 /** Parses a sequence in any supported form (a string is read with `parseSequenceText`). */
 export function parseSequence(json: unknown, options: SequenceOptions = {}): Sequence {
   const root = options.root ?? 'sequence';
-  const resultName = options.resultName ?? 'var_result';
+  const resultName = options.resultName ?? DEFAULT_RESULT_NAME;
   if (typeof json === 'string') return parseSequenceText(json, options);
   if (Array.isArray(json)) return parseSteps(json, [root], resultName);
   if (isPlainObject(json)) return parseObject(json, root, resultName);

@@ -6,7 +6,8 @@ import type { Catalog, Sequence } from '../model/types.ts';
 import { compile, type Compiled } from '../compile/compile.ts';
 import { excludePoint } from '../compile/cuts.ts';
 import { GoalError } from '../compile/goals.ts';
-import { ASK, CONFIRM, decode, type Decoded } from '../decode/decode.ts';
+import { isPseudoStep } from '../model/constants.ts';
+import { decode, type Decoded } from '../decode/decode.ts';
 import { diffSequences } from '../decode/diff.ts';
 import { formatStringForm } from '../read/string-form.ts';
 import { loadCostModel } from '../read/cost-models.ts';
@@ -14,6 +15,7 @@ import { getSolver, solveGuarded } from '../solvers/index.ts';
 import type { MilpModel, Solution } from '../model/milp.ts';
 import { validate } from '../validate/validate.ts';
 import type { Fix, RepairOptions, RepairResult } from '../model/options.ts';
+import { COST_DIGITS, round } from '../model/numbers.ts';
 
 /** Models above this many variables are refused with a clear message (override with `maxModelVars`). */
 export const DEFAULT_MAX_MODEL_VARS = 200_000;
@@ -37,7 +39,7 @@ export function compileFor(sequence: Sequence, catalog: Catalog, options: Repair
 }
 
 export function isExecutable(sequence: Sequence): boolean {
-  return !sequence.some((s) => s.name === ASK || s.name === CONFIRM);
+  return !sequence.some(isPseudoStep);
 }
 
 export async function repair(
@@ -130,8 +132,8 @@ export async function repair(
     determination: validation.valid,
     status: first.status === 'timeout' ? 'timeout' : unchanged ? 'valid' : 'repaired',
     sequence: checked.sequence,
-    edits: checked.edits.map((e) => ({ ...e, cost: round(e.cost) })),
-    cost: round(checked.cost),
+    edits: checked.edits.map((e) => ({ ...e, cost: round(e.cost, COST_DIGITS) })),
+    cost: round(checked.cost, COST_DIGITS),
     optimal: first.optimal,
     diff: unchanged ? '' : diffSequences(sequence, checked.sequence),
     solver: first.solver,
@@ -170,11 +172,7 @@ function revalidate(decoded: Decoded, catalog: Catalog, options: RepairOptions):
 function toFix(d: Decoded): Fix {
   return {
     sequence: d.sequence,
-    edits: d.edits.map((e) => ({ ...e, cost: round(e.cost) })),
-    cost: round(d.cost),
+    edits: d.edits.map((e) => ({ ...e, cost: round(e.cost, COST_DIGITS) })),
+    cost: round(d.cost, COST_DIGITS),
   };
-}
-
-function round(x: number): number {
-  return Math.round(x * 1e6) / 1e6;
 }

@@ -6,8 +6,9 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import highsModule, { type Highs, type InitOptions, type ModelData, type OptionValue } from 'highs';
+import { errorMessage } from '../model/errors.ts';
 import type { MilpModel, Solution, SolveOptions, SolverBackend } from '../model/milp.ts';
-import { elapsedMs, errorMessage, errorSolution, precheck, solveEmptyModel, toCsr } from './common.ts';
+import { elapsedMs, errorSolution, precheck, solveEmptyModel, toCsr } from './common.ts';
 import { acceptPoint, continuousSet } from './verify.ts';
 
 /**
@@ -205,7 +206,7 @@ export class HighsBackend implements SolverBackend {
     try {
       runtime = await loading;
     } catch (error) {
-      return errorSolution(this.name, start, `could not load HiGHS: ${errorMessage(error)}`);
+      return errorSolution(this.name, start, `could not load HiGHS: ${errorMessage(error, true)}`);
     }
 
     try {
@@ -214,7 +215,7 @@ export class HighsBackend implements SolverBackend {
       // Any thrown error (validation, native status, WebAssembly RuntimeError) may leave the runtime in
       // a bad state: never reuse it.
       if (this.#runtime === loading) this.#runtime = undefined;
-      return errorSolution(this.name, start, `HiGHS failed: ${errorMessage(error)}`);
+      return errorSolution(this.name, start, `HiGHS failed: ${errorMessage(error, true)}`);
     }
   }
 

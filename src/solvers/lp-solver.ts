@@ -3,15 +3,9 @@
  * hopeless on large ones, hence a size cap. Its own presolve is disabled and every answer is verified.
  */
 import lpSolverModule, { type ModelDefinition, type SolveResult } from 'javascript-lp-solver';
+import { errorMessage } from '../model/errors.ts';
 import type { MilpModel, Solution, SolveOptions, SolverBackend } from '../model/milp.ts';
-import {
-  elapsedMs,
-  errorMessage,
-  errorSolution,
-  obviousInfeasibility,
-  precheck,
-  solveEmptyModel,
-} from './common.ts';
+import { elapsedMs, errorSolution, obviousInfeasibility, precheck, solveEmptyModel } from './common.ts';
 import { acceptPoint, continuousSet, rowName, varName } from './verify.ts';
 
 /** Default largest model (in variables) handed to this solver. */
@@ -115,7 +109,7 @@ export class LpSolverBackend implements SolverBackend {
     try {
       result = lpSolver.Solve(toLpSolverModel(model, timeoutMs));
     } catch (error) {
-      return errorSolution(solver, start, `lp-solver failed: ${errorMessage(error)}`);
+      return errorSolution(solver, start, `lp-solver failed: ${errorMessage(error, true)}`);
     }
     const timeMs = elapsedMs(start);
     // It has no time-out status: a run that used up its budget may have stopped early.

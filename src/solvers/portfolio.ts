@@ -9,8 +9,9 @@
  * behind it (`portfolio:lp-solver`, `portfolio:highs`) and, after a fallback, its `reason` says why the
  * small-model backend was passed over.
  */
+import { errorMessage } from '../model/errors.ts';
 import type { MilpModel, Solution, SolveOptions, SolverBackend } from '../model/milp.ts';
-import { elapsedMs, errorMessage, errorSolution, precheck } from './common.ts';
+import { elapsedMs, errorSolution, precheck } from './common.ts';
 import { HighsBackend } from './highs.ts';
 import { LpSolverBackend } from './lp-solver.ts';
 import { acceptPoint } from './verify.ts';
@@ -71,7 +72,7 @@ async function attempt(
   });
   const solving = (async () => backend.solve(model, { timeLimit: limit }))().then(
     (solution): Outcome => ({ kind: 'answered', solution }),
-    (error: unknown): Outcome => ({ kind: 'threw', message: errorMessage(error) }),
+    (error: unknown): Outcome => ({ kind: 'threw', message: errorMessage(error, true) }),
   );
   try {
     return await Promise.race([solving, hung]);

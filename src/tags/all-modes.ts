@@ -6,7 +6,8 @@
 import type { Catalog, Sequence } from '../model/types.ts';
 import { compress } from '../repair/compress.ts';
 import { repair } from '../repair/repair.ts';
-import type { RepairOptions, RepairResult, Status } from '../model/options.ts';
+import type { RepairOptions, RepairResult } from '../model/options.ts';
+import type { Status } from '../model/constants.ts';
 
 export const MODES = ['default', 'no-mappings', 'no-memory', 'given-only', 'compress'] as const;
 export type ModeName = (typeof MODES)[number];

@@ -6,7 +6,8 @@
 import type { Catalog, Issue, Sequence } from '../model/types.ts';
 import { parseReferenceBody } from '../read/references.ts';
 import { levenshtein } from '../catalog/names.ts';
-import { DEFAULT_RESULT_NAME, apiByName, validate } from '../validate/validate.ts';
+import { apiByName, validate } from '../validate/validate.ts';
+import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { apiProvides } from '../validate/outputs.ts';
 import { canonicalJson } from './align.ts';
 import { fromIssue, order, type ErrorTag, type ErrorTagName, type TagOptions } from './tag-types.ts';
