@@ -16,6 +16,7 @@ import type { MilpModel, Solution } from '../model/milp.ts';
 import { validate } from '../validate/validate.ts';
 import type { Fix, RepairOptions, RepairResult } from '../model/options.ts';
 import { COST_DIGITS, round } from '../model/numbers.ts';
+import { errorMessage } from '../model/errors.ts';
 
 /** Models above this many variables are refused with a clear message (override with `maxModelVars`). */
 export const DEFAULT_MAX_MODEL_VARS = 200_000;
@@ -144,12 +145,17 @@ export async function repair(
     timeMs: elapsed(),
   };
 
+  /**
+   * Decodes a point the solver layer has already verified against the model (`solveGuarded`). What is
+   * checked here is the decoder, not the point: the edits it reads off the point must cost what the model
+   * says the point costs, or the compiled model and the decoded repair disagree (a bug in compile/decode).
+   */
   function check(solution: Solution, offset: number): Decoded | string {
     let decoded: Decoded;
     try {
       decoded = decode(plan, solution.values!);
     } catch (error) {
-      return `decode failed: ${(error as Error).message}`;
+      return `decode failed: ${errorMessage(error)}`;
     }
     const expected = (solution.objective ?? NaN) + offset;
     if (

@@ -9,7 +9,7 @@ import highsModule, { type Highs, type InitOptions, type ModelData, type OptionV
 import { errorMessage } from '../model/errors.ts';
 import type { MilpModel, Solution, SolveOptions, SolverBackend } from '../model/milp.ts';
 import { elapsedMs, errorSolution, precheck, solveEmptyModel, toCsr } from './common.ts';
-import { acceptPoint, continuousSet } from './verify.ts';
+import { continuousSet } from './verify.ts';
 
 /**
  * Options that cut the fixed cost of small 0/1 models (MIP heuristics dominate it). Names are checked
@@ -245,7 +245,14 @@ export class HighsBackend implements SolverBackend {
     switch (attempt.modelStatus) {
       case STATUS.optimal:
         if (!attempt.values) return errorSolution(solver, start, 'HiGHS reported optimal without a solution');
-        return acceptPoint(model, attempt.values, { solver, status: 'optimal', optimal: true, timeMs });
+        return {
+          status: 'optimal',
+          optimal: true,
+          values: Array.from(attempt.values),
+          objective: attempt.objective,
+          solver,
+          timeMs,
+        };
       case STATUS.timeLimit:
         if (!attempt.values) {
           return {
@@ -256,13 +263,15 @@ export class HighsBackend implements SolverBackend {
             timeMs,
           };
         }
-        return acceptPoint(model, attempt.values, {
-          solver,
+        return {
           status: 'timeout',
           optimal: false,
+          values: Array.from(attempt.values),
+          objective: attempt.objective,
           gap: relativeGap(attempt.objective, attempt.dualBound),
+          solver,
           timeMs,
-        });
+        };
       case STATUS.infeasible:
         return { status: 'infeasible', optimal: false, solver, timeMs };
       case STATUS.unboundedOrInfeasible:
