@@ -12,6 +12,7 @@ export type { CostModel, Weights, WeightName } from './model/cost.ts';
 export { CostModelSchema, WeightsSchema } from './model/cost.ts';
 export { loadCostModel, parseCostModel, withWeights, presetNames } from './read/cost-models.ts';
 export { validate } from './validate/validate.ts';
+export { numbered, stepNumber } from './model/numbers.ts';
 export {
   ASK,
   CONFIRM,

@@ -90,7 +90,7 @@ describe('refract batch (library)', () => {
     // r5 refers to a label its second call never defines: its 3rd call cannot run.
     const steps = (x: Record<string, unknown>) =>
       x as { firstFailingStep: number | null; steps: { valid: boolean }[] };
-    expect(steps(lines[5]).firstFailingStep).toBe(2);
+    expect(steps(lines[5]).firstFailingStep).toBe(3);
     expect(steps(lines[5]).steps.map((s) => s.valid)).toEqual([true, true, false, true, true, true]);
     expect(steps(lines[6]).firstFailingStep).toBeNull();
     expect(steps(lines[6]).steps.every((s) => s.valid)).toBe(true);

@@ -15,7 +15,7 @@ export const IssueSchema = z
   .object({
     tag: z.string(),
     severity: z.enum(['error', 'warning']),
-    step: z.number().int().describe('0-based step index'),
+    step: z.number().int().min(1).describe('the step number, counted from 1'),
     param: z.string().optional(),
     ref: z.string().optional(),
     message: z.string(),
@@ -25,7 +25,11 @@ export const IssueSchema = z
 export const EditSchema = z
   .object({
     kind: z.string(),
-    step: z.number().int(),
+    step: z
+      .number()
+      .int()
+      .min(1)
+      .describe('the step number, counted from 1 (an insertion: the step it goes before)'),
     param: z.string().optional(),
     from: z.string().optional(),
     to: z.string().optional(),

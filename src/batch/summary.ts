@@ -182,7 +182,8 @@ export function outcomeOf(record: RecordItem | undefined, line: Readonly<Record<
     edits: Array.isArray(line.edits) ? line.edits.length : 0,
     timeMs: typeof line.timeMs === 'number' ? line.timeMs : 0,
     issues: issues.map((x) => {
-      const api = steps?.[x.step]?.name;
+      // Result lines number steps from 1.
+      const api = steps?.[x.step - 1]?.name;
       return { tag: x.tag, severity: x.severity, ...(api === undefined ? {} : { api }) };
     }),
   };

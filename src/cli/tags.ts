@@ -12,6 +12,7 @@ import { oneOf, readInput } from '../api/flag-values.ts';
 import { commandRequest, indent, print } from './fix.ts';
 import { parseInput } from './input.ts';
 import { addRequestOptions } from './request-flags.ts';
+import { numbered, stepNumber } from '../model/numbers.ts';
 
 export function registerTags(program: Command): void {
   addRequestOptions(
@@ -56,8 +57,9 @@ export function registerTags(program: Command): void {
       all.push(tags);
       if (tags.length > 0) exit = Math.max(exit, 1);
       const text = tags.length === 0 ? 'no error tags' : tags.map(tagLine).join('\n');
-      if (pred.single) print(format, { tags }, text);
-      else print(format, { id: record.id, tags }, `# ${record.id}\n${indent(text)}`);
+      const json = { tags: tags.map(numbered) };
+      if (pred.single) print(format, json, text);
+      else print(format, { id: record.id, ...json }, `# ${record.id}\n${indent(text)}`);
     }
     if (!pred.single && format === 'text') process.stdout.write(`${summary(all)}\n`);
     process.exitCode = exit;
@@ -116,7 +118,7 @@ function goldById(path: string): Map<string, RecordItem> {
 }
 
 function tagLine(t: ErrorTag): string {
-  return `step ${t.step + 1}  ${t.tag}  ${t.detail}`;
+  return `step ${stepNumber(t.step)}  ${t.tag}  ${t.detail}`;
 }
 
 function summary(all: readonly ErrorTag[][]): string {

@@ -4,6 +4,7 @@ import type { RepairResult, Validation } from '../model/options.ts';
 import { countIssues, formatCall, formatIssue, formatValue } from './render.ts';
 import { round, SHORT_DIGITS } from '../model/numbers.ts';
 import { ASK, isPseudoStep } from '../model/constants.ts';
+import { stepNumber } from '../model/numbers.ts';
 
 /** `verdict: valid` or `verdict: not valid`. */
 export function verdictText(validation: Validation): string {
@@ -46,7 +47,7 @@ export function formatEdit(edit: Edit): string {
       ? ` ${edit.from} -> ${edit.to}`
       : ` ${edit.from ?? edit.to ?? ''}`.trimEnd();
   const detail = edit.detail ? `: ${edit.detail}` : '';
-  return `step ${edit.step + 1}: ${edit.kind}${param}${change} (cost ${round(edit.cost, SHORT_DIGITS)})${detail}`;
+  return `step ${stepNumber(edit.step)}: ${edit.kind}${param}${change} (cost ${round(edit.cost, SHORT_DIGITS)})${detail}`;
 }
 
 function formatPseudo(step: Step): string {

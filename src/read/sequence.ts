@@ -18,6 +18,7 @@ import {
 } from './json.ts';
 import { formatStringForm, parseStringForm } from './string-form.ts';
 import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
+import { stepNumber } from '../model/numbers.ts';
 
 export { formatStep, formatStringForm, parseStringForm } from './string-form.ts';
 
@@ -81,7 +82,7 @@ function parseSteps(items: readonly unknown[], at: FieldPath, resultName: string
     const where = [...at, i];
     if (isToolCall(item)) {
       const call = parseAt(toolCall, item, where);
-      const describe = `call ${i}${call.id ? ` (id ${JSON.stringify(call.id)})` : ''} to ${call.function.name}`;
+      const describe = `call ${stepNumber(i)}${call.id ? ` (id ${JSON.stringify(call.id)})` : ''} to ${call.function.name}`;
       const args = parseArguments(call.function.arguments, [...where, 'function', 'arguments'], describe);
       let label = call.label ?? undefined;
       if (label === undefined && call.function.name !== resultName) {
@@ -95,7 +96,11 @@ function parseSteps(items: readonly unknown[], at: FieldPath, resultName: string
         : { name: call.function.name, arguments: args, label };
     }
     const step = parseAt(nestfulStep, item, where);
-    const args = parseArguments(step.arguments, [...where, 'arguments'], `step ${i} (${step.name})`);
+    const args = parseArguments(
+      step.arguments,
+      [...where, 'arguments'],
+      `step ${stepNumber(i)} (${step.name})`,
+    );
     return step.label == null
       ? { name: step.name, arguments: args }
       : { name: step.name, arguments: args, label: step.label };
