@@ -7,7 +7,7 @@ import { corruptedPath, loadGoldSet, SET_NAMES, type CorruptionRecord } from '..
 import { evaluate, summarise } from '../research/bench/evaluate.ts';
 import { MISTAKE_KINDS } from '../research/bench/mistakes.ts';
 import { hashSeed, mulberry32 } from '../src/model/prng.ts';
-import { sameDataFlow } from '../research/bench/signature.ts';
+import { sameDataFlow } from '../src/read/signature.ts';
 import { parseOnly } from '../research/bench/suite.ts';
 import { plot } from '../research/bench/svg.ts';
 import { cloneCatalog, concatenateGold } from '../research/bench/synthetic.ts';

@@ -5,11 +5,10 @@
 import type { Catalog, Sequence } from '../../src/model/types.ts';
 import type { RepairOptions } from '../../src/model/options.ts';
 import { repair } from '../../src/repair/repair.ts';
-import { signature } from '../../src/loop/pick.ts';
 import { isLiteral, validate } from '../../src/validate/validate.ts';
 import type { CorruptionRecord } from './data.ts';
 import { table, pct, num, ms } from './markdown.ts';
-import { sameDataFlow } from './signature.ts';
+import { sameDataFlow, signature } from '../../src/read/signature.ts';
 import { mean, median } from './stats.ts';
 
 export interface Outcome {
@@ -23,7 +22,7 @@ export interface Outcome {
   readonly valid: boolean;
   /** Same data flow as the gold (labels and independent step order ignored). */
   readonly restored: boolean;
-  /** Same as the gold up to label names, in the same order (`signature` of src/loop/pick.ts). */
+  /** Same as the gold up to label names, in the same order (`signature` of src/read/signature.ts). */
   readonly restoredInOrder: boolean;
   /** No `ask`/`confirm` pseudo-step in the repair. */
   readonly executable: boolean;
