@@ -3,7 +3,7 @@ import type { Sequence } from '../src/model/types.ts';
 import { milpFixer, withoutPseudoSteps } from '../src/loop/fixers/milp.ts';
 import { openIssues } from '../src/loop/issues.ts';
 import { pick } from '../src/loop/pick.ts';
-import { signature } from '../src/read/signature.ts';
+import { signature } from '../src/score/flow.ts';
 import { loopToolCalls } from '../src/loop/toolcalls.ts';
 import { validate } from '../src/validate/validate.ts';
 import { broken, catalog, gold, worse } from './fixtures/loop/samples.ts';

@@ -5,7 +5,7 @@
 import type { Catalog, Sequence } from '../model/types.ts';
 import type { RepairOptions, RepairResult, ValidateOptions } from '../model/options.ts';
 import { repair } from '../repair/repair.ts';
-import { signature } from '../read/signature.ts';
+import { signature } from '../score/flow.ts';
 import { validate } from '../validate/validate.ts';
 import { errorMessage } from '../model/errors.ts';
 

@@ -23,4 +23,3 @@ export {
 export { parseMemory, loadMemory } from './memory.ts';
 export { parseRecords, readRecords, type RecordItem } from './records.ts';
 export { normaliseType } from './value-type.ts';
-export { dataFlowSignature, sameDataFlow, signature, stepIdentities } from './signature.ts';

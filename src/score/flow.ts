@@ -1,16 +1,16 @@
 /**
- * Data-flow identity of a sequence, in two strengths. `signature`: label names do not matter but step order
- * does (labels renamed `#1`, `#2`, … in order of definition); `refract pick` votes with it. `dataFlowSignature`:
- * neither label names nor the order of independent steps matter, so a repair that moves a consumer after its
- * producer (instead of the producer before its consumer) computes the same thing: every step is identified
- * by its API, its literal arguments and the identities of the steps its references point at, and the
- * sequence is the multiset of its steps; restoration is judged with it. Which output feeds which input
- * matters to both.
+ * Data-flow identity of a sequence, in two strengths, the one definition of each. `signature`: label names
+ * do not matter but step order does (labels renamed `#1`, `#2`, … in order of definition); `refract pick`
+ * votes with it. `dataFlowSignature`, for "was the gold restored?": neither label names nor the order of
+ * independent steps matter, so a repair that moves a consumer after its producer (instead of the producer
+ * before its consumer) computes the same thing: every step is identified by its API, its literal arguments
+ * and the identities of the steps its references point at, and the sequence is the multiset of its steps.
+ * Which output feeds which input matters to both.
  */
 import { createHash } from 'node:crypto';
 import type { Json, Sequence } from '../model/types.ts';
+import { mapReferences } from '../read/references.ts';
 import { sortKeys } from '../model/canonical.ts';
-import { mapReferences } from './references.ts';
 
 /**
  * The step-ordered signature, a canonical form that ignores label names: labels are renamed `#1`, `#2`, … in order of first
