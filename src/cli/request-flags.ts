@@ -115,11 +115,19 @@ function longName(flags: string): string {
   return /--[a-z-]+/.exec(flags)![0];
 }
 
+/** The field's description, with the values an enumerated field takes when it does not list them. */
+function helpText(flag: Flag): string {
+  const help = flag.help ?? FIELDS[flag.field].description ?? '';
+  const s = inner(FIELDS[flag.field]);
+  if (!(s instanceof z.ZodEnum)) return help;
+  const values = s.options as string[];
+  return values.every((v) => help.includes(v)) ? help : `${help}: ${values.join(' | ')}`;
+}
+
 /** Adds the options of a request of `kind` (and `--catalog`) to a command. */
 export function addRequestOptions(cmd: Command, kind: RequestKind): Command {
   for (const flag of flagsOf(kind)) {
-    const help = flag.help ?? FIELDS[flag.field].description ?? '';
-    const option = new Option(flag.flags, help);
+    const option = new Option(flag.flags, helpText(flag));
     if (flag.repeat) option.argParser(collect);
     cmd.addOption(option);
   }

@@ -236,42 +236,24 @@ export class HighsBackend implements SolverBackend {
         attempt = combine(attempt, retry);
       }
     }
-    return this.#toSolution(model, attempt, start);
+    return this.#toSolution(attempt, start);
   }
 
-  #toSolution(model: MilpModel, attempt: Attempt, start: number): Solution {
+  #toSolution(attempt: Attempt, start: number): Solution {
     const solver = this.name;
     const timeMs = elapsedMs(start);
+    // The raw point: `solveGuarded` checks it on the way out of the solver layer.
+    const point = attempt.values && { values: Array.from(attempt.values), objective: attempt.objective };
     switch (attempt.modelStatus) {
       case STATUS.optimal:
-        if (!attempt.values) return errorSolution(solver, start, 'HiGHS reported optimal without a solution');
-        return {
-          status: 'optimal',
-          optimal: true,
-          values: Array.from(attempt.values),
-          objective: attempt.objective,
-          solver,
-          timeMs,
-        };
-      case STATUS.timeLimit:
-        if (!attempt.values) {
-          return {
-            status: 'timeout',
-            optimal: false,
-            reason: 'time limit reached without a feasible solution',
-            solver,
-            timeMs,
-          };
-        }
-        return {
-          status: 'timeout',
-          optimal: false,
-          values: Array.from(attempt.values),
-          objective: attempt.objective,
-          gap: relativeGap(attempt.objective, attempt.dualBound),
-          solver,
-          timeMs,
-        };
+        if (!point) return errorSolution(solver, start, 'HiGHS reported optimal without a solution');
+        return { status: 'optimal', optimal: true, ...point, solver, timeMs };
+      case STATUS.timeLimit: {
+        const reason = 'time limit reached without a feasible solution';
+        if (!point) return { status: 'timeout', optimal: false, reason, solver, timeMs };
+        const gap = relativeGap(attempt.objective, attempt.dualBound);
+        return { status: 'timeout', optimal: false, ...point, gap, solver, timeMs };
+      }
       case STATUS.infeasible:
         return { status: 'infeasible', optimal: false, solver, timeMs };
       case STATUS.unboundedOrInfeasible:
