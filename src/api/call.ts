@@ -24,7 +24,7 @@ import type { Fixer, LoopResult } from '../loop/engine.ts';
 import { milpFixer } from '../loop/fixers/milp.ts';
 import { loopToolCalls, type ToolCallChecks } from '../loop/toolcalls.ts';
 import type { Issue } from '../model/types.ts';
-import type { Request, RequestKind } from './request.ts';
+import type { ApiRequest, RequestKind } from './request.ts';
 
 export interface RequestContext {
   /** String values may name files (a cost model): the CLI and MCP yes, a server never. */
@@ -74,7 +74,7 @@ export function defaultCostModel(kind: RequestKind): string {
   return kind === 'compress' ? 'compress' : 'default';
 }
 
-function costModel(kind: RequestKind, request: Request, files: boolean): CostModel {
+function costModel(kind: RequestKind, request: ApiRequest, files: boolean): CostModel {
   const given = request.costModel ?? defaultCostModel(kind);
   let model: CostModel;
   if (typeof given !== 'string') model = parseCostModel(given, 'costModel');
@@ -107,7 +107,7 @@ export function checkWeights(
 }
 
 /** The options of a request of `kind` (its fields already checked against the kind's schema). */
-export function requestSettings(kind: RequestKind, request: Request, context: RequestContext): Settings {
+export function requestSettings(kind: RequestKind, request: ApiRequest, context: RequestContext): Settings {
   const checking: RepairOptions = {
     ...(request.memory !== undefined ? { memory: parseMemory(request.memory, 'memory') } : {}),
     ...(request.types !== undefined ? { types: request.types } : {}),

@@ -126,8 +126,8 @@ const looping = {
 };
 
 /** Every field of the vocabulary, by name. */
-export const FIELDS = { ...sources, ...checking, ...repairing, ...once, ...looping };
-export type FieldName = keyof typeof FIELDS;
+export const REQUEST_FIELDS = { ...sources, ...checking, ...repairing, ...once, ...looping };
+export type FieldName = keyof typeof REQUEST_FIELDS;
 
 /** The fields each kind of request takes besides its sources. */
 export const KIND_FIELDS = {
@@ -153,4 +153,4 @@ export type ValidateRequest = z.infer<typeof ValidateRequestSchema>;
 export type RepairRequest = z.infer<typeof RepairRequestSchema>;
 export type LoopRequest = z.infer<typeof LoopRequestSchema>;
 /** A request of any kind: the fields a kind does not take are absent. */
-export type Request = Partial<RepairRequest & LoopRequest>;
+export type ApiRequest = Partial<RepairRequest & LoopRequest>;

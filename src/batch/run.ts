@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { readRecords, type RecordItem } from '../read/records.ts';
 import { InputError } from '../model/errors.ts';
-import type { Request } from '../api/request.ts';
+import type { ApiRequest } from '../api/request.ts';
 import { WorkerPool, PoolError } from '../workers/pool.ts';
 import { countRecords } from './count.ts';
 import { errorDone } from './lines.ts';
@@ -25,7 +25,7 @@ export interface BatchOptions {
   readonly out?: string;
   readonly output?: NodeJS.WritableStream;
   /** The fix request every record is repaired with, resolved once in every worker (`catalogPath`, …). */
-  readonly request: Request;
+  readonly request: ApiRequest;
   readonly workers: number;
   /** Skip the records `out` already holds and append the rest. */
   readonly resume?: boolean;

@@ -5,7 +5,7 @@
 import type { RecordItem } from '../read/records.ts';
 import type { IssueTag } from '../model/types.ts';
 import type { Status } from '../model/constants.ts';
-import type { Request } from '../api/request.ts';
+import type { ApiRequest } from '../api/request.ts';
 
 /** The digest of one result that the summary needs (computed where the result is made, or re-read). */
 export interface Outcome {
@@ -41,7 +41,7 @@ export interface InjectedFault {
 /** What every worker is started with: it loads the catalog and options once from these. */
 export interface WorkerSetup {
   /** The fix request every record is repaired with (`catalogPath`, cost model, …), plain data. */
-  readonly request: Request;
+  readonly request: ApiRequest;
   readonly stepByStep: boolean;
   readonly faults?: readonly InjectedFault[];
 }

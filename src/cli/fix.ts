@@ -7,7 +7,7 @@ import { InputError } from '../model/errors.ts';
 import { loadCatalog } from '../read/catalog.ts';
 import type { Catalog } from '../model/types.ts';
 import { makeCall, requestSettings, runCall, type Settings } from '../api/call.ts';
-import type { Request, RequestKind } from '../api/request.ts';
+import type { ApiRequest, RequestKind } from '../api/request.ts';
 import { answerJson, answerText } from '../api/render.ts';
 import { oneOf, readInput } from '../api/flag-values.ts';
 import { parseInput, type Input } from './input.ts';
@@ -38,7 +38,7 @@ export function registerFix(program: Command): void {
 export function commandRequest(
   kind: RequestKind,
   flags: Record<string, unknown>,
-): { request: Request; settings: Settings; catalog: Catalog } {
+): { request: ApiRequest; settings: Settings; catalog: Catalog } {
   const request = requestFromFlags(kind, flags);
   if (!request.catalogPath) throw new InputError('--catalog', 'required: the tool catalog to check against');
   const catalog = loadCatalog(request.catalogPath);

@@ -13,25 +13,32 @@ import { loadMemory } from '../read/memory.ts';
 import { parseWeightFlags } from '../read/cost-models.ts';
 import { parseStringForm } from '../read/string-form.ts';
 import { checkWeights } from '../api/call.ts';
-import { FIELDS, GoalsSchema, KIND_FIELDS, type Request, type RequestKind } from '../api/request.ts';
+import {
+  REQUEST_FIELDS,
+  GoalsSchema,
+  KIND_FIELDS,
+  type ApiRequest,
+  type RequestKind,
+} from '../api/request.ts';
 import { collect, integer, oneOf, seconds } from '../api/flag-values.ts';
 
 type Value = string | boolean | string[];
-type Goals = NonNullable<Request['goals']>;
+type Goals = NonNullable<ApiRequest['goals']>;
 
 interface Flag {
   /** The request field the flag sets. */
-  readonly field: keyof typeof FIELDS;
+  readonly field: keyof typeof REQUEST_FIELDS;
   readonly flags: string;
   /** Help text when it is not the field's own description. */
   readonly help?: string;
   readonly repeat?: boolean;
   /** The field's value from the flag's (and the request's value so far); default: checked by its schema. */
-  readonly value?: (given: Value, flag: string, request: Request) => unknown;
+  readonly value?: (given: Value, flag: string, request: ApiRequest) => unknown;
 }
 
-const goal = (key: keyof Goals, parse: (text: string) => unknown) => (given: Value, _f: string, r: Request) =>
-  ({ ...r.goals, [key]: (given as string[]).map(parse) }) as Goals;
+const goal =
+  (key: keyof Goals, parse: (text: string) => unknown) => (given: Value, _f: string, r: ApiRequest) =>
+    ({ ...r.goals, [key]: (given as string[]).map(parse) }) as Goals;
 
 /** Every flag of the vocabulary, in the order `--help` lists them. */
 const FLAGS: readonly Flag[] = [
@@ -117,8 +124,8 @@ function longName(flags: string): string {
 
 /** The field's description, with the values an enumerated field takes when it does not list them. */
 function helpText(flag: Flag): string {
-  const help = flag.help ?? FIELDS[flag.field].description ?? '';
-  const s = inner(FIELDS[flag.field]);
+  const help = flag.help ?? REQUEST_FIELDS[flag.field].description ?? '';
+  const s = inner(REQUEST_FIELDS[flag.field]);
   if (!(s instanceof z.ZodEnum)) return help;
   const values = s.options as string[];
   return values.every((v) => help.includes(v)) ? help : `${help}: ${values.join(' | ')}`;
@@ -135,8 +142,8 @@ export function addRequestOptions(cmd: Command, kind: RequestKind): Command {
 }
 
 /** The request the parsed options of a `kind` command stand for (only the flags given). */
-export function requestFromFlags(kind: RequestKind, flags: Record<string, unknown>): Request {
-  let request: Request = {};
+export function requestFromFlags(kind: RequestKind, flags: Record<string, unknown>): ApiRequest {
+  let request: ApiRequest = {};
   for (const flag of flagsOf(kind)) {
     const given = flags[new Option(flag.flags).attributeName()] as Value | undefined;
     // `--no-x` options read true when absent: only `false` was given.
@@ -146,7 +153,7 @@ export function requestFromFlags(kind: RequestKind, flags: Record<string, unknow
       ? flag.value(given, name, request)
       : typeof given === 'boolean'
         ? given
-        : fromText(name, FIELDS[flag.field], given as string);
+        : fromText(name, REQUEST_FIELDS[flag.field], given as string);
     request = { ...request, [flag.field]: value };
   }
   return request;

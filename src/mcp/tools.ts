@@ -9,7 +9,7 @@ import { InputError } from '../model/errors.ts';
 import type { Catalog } from '../model/types.ts';
 import { makeCall, requestSettings, runCall } from '../api/call.ts';
 import { answerJson } from '../api/render.ts';
-import { requestSchema, type Request } from '../api/request.ts';
+import { requestSchema, type ApiRequest } from '../api/request.ts';
 
 function toolInput<K extends 'validate' | 'fix' | 'compress'>(kind: K) {
   const { catalogName: _registry, ...shape } = requestSchema(kind).shape;
@@ -21,7 +21,7 @@ export const fixInput = toolInput('fix');
 export const compressInput = toolInput('compress');
 
 /** A tool's arguments (the SDK checks them against the input shape before a handler runs). */
-export type ToolArgs = { readonly [K in keyof Request]?: unknown };
+export type ToolArgs = { readonly [K in keyof ApiRequest]?: unknown };
 
 export interface ToolDefaults {
   /** Catalog used when a call names none. */
@@ -32,7 +32,7 @@ export interface ToolDefaults {
 const CATALOG_FILES = 16;
 const catalogFiles = new Map<string, Catalog>();
 
-function catalogOf(args: Request, defaults: ToolDefaults): Catalog {
+function catalogOf(args: ApiRequest, defaults: ToolDefaults): Catalog {
   if (args.catalog !== undefined) return parseCatalog(args.catalog);
   if (args.catalogPath !== undefined) {
     let catalog = catalogFiles.get(args.catalogPath);
@@ -47,7 +47,7 @@ function catalogOf(args: Request, defaults: ToolDefaults): Catalog {
 }
 
 async function answer(kind: 'validate' | 'fix' | 'compress', input: ToolArgs, defaults: ToolDefaults) {
-  const args = input as Request;
+  const args = input as ApiRequest;
   const catalog = catalogOf(args, defaults);
   const request = kind === 'validate' ? args : { ...args, heal: args.heal ?? true };
   const settings = requestSettings(kind, request, { files: true });

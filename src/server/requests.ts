@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { InputError, describeZodError, formatPath } from '../model/errors.ts';
 import { makeCall, requestSettings, type Call } from '../api/call.ts';
-import { FIELDS, requestSchema, type RequestKind } from '../api/request.ts';
+import { REQUEST_FIELDS, requestSchema, type RequestKind } from '../api/request.ts';
 import type { CatalogStore, ResolvedCatalog } from './catalogs.ts';
 
 /** Most distinct repairs one request may ask for: each is another solve. */
@@ -17,7 +17,7 @@ function bodySchema(kind: RequestKind) {
   if (!('fixes' in shape)) return z.strictObject(shape);
   return z.strictObject({
     ...shape,
-    fixes: z.number().int().min(1).max(MAX_FIXES).optional().describe(FIELDS.fixes.description!),
+    fixes: z.number().int().min(1).max(MAX_FIXES).optional().describe(REQUEST_FIELDS.fixes.description!),
   });
 }
 
