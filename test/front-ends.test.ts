@@ -13,6 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerFix } from '../src/cli/fix.ts';
 import { registerModes } from '../src/cli/tags.ts';
+import { registerLoop } from '../src/cli/loop.ts';
 import { createMcpServer } from '../src/mcp/server.ts';
 import { buildServer } from '../src/server/app.ts';
 import { AIRPORT_MAPPINGS } from './helpers.ts';
@@ -196,6 +197,30 @@ describe('the same request through the CLI, HTTP and MCP', () => {
     const tool = JSON.parse((viaTool as { content: { text: string }[] }).content[0].text);
     expect(untimed(http.json())).toEqual(untimed(tool));
     expect(tool.heal.map((e: { kind: string }) => e.kind)).toEqual(['repairJson']);
+  });
+});
+
+describe('the repair loop through the CLI and HTTP (MCP has no loop tool)', () => {
+  it('gives the same answer with the same options', async () => {
+    const input = file('loop.txt', MISSING_ORIGIN);
+    const flags = ['--max-rounds', '3', '--feedback', 'suggestions', '--weight', 'slotFill=2'];
+    const cli = await runCommands([registerLoop], ['loop', '-c', CATALOG, ...flags, input]);
+    expect(cli.err).toBe('');
+    const http = await app.inject({
+      method: 'POST',
+      url: '/v1/loop',
+      payload: {
+        sequence: MISSING_ORIGIN,
+        catalog,
+        maxRounds: 3,
+        feedback: 'suggestions',
+        weights: { slotFill: 2 },
+      },
+    });
+    expect(http.statusCode).toBe(200);
+    const answer = JSON.parse(cli.out);
+    expect(http.json()).toEqual(answer);
+    expect(answer.rounds).toBeGreaterThan(0);
   });
 });
 
