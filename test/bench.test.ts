@@ -9,7 +9,6 @@ import { MISTAKE_KINDS } from '../research/bench/mistakes.ts';
 import { hashSeed, mulberry32 } from '../src/model/prng.ts';
 import { sameDataFlow } from '../research/bench/signature.ts';
 import { parseOnly } from '../research/bench/suite.ts';
-import { plot } from '../research/bench/svg.ts';
 import { cloneCatalog, concatenateGold } from '../research/bench/synthetic.ts';
 import { registerBench } from '../research/cli/bench.ts';
 import { validate } from '../src/validate/validate.ts';
@@ -84,56 +83,6 @@ var_result(flights="$d$", hotels="$e$")`);
       false,
     );
     expect(sameDataFlow(gold.slice(0, -1), gold)).toBe(false);
-  });
-});
-
-describe('svg plot', () => {
-  const svg = plot({
-    title: 'Time <against> size & more',
-    xLabel: 'vars',
-    yLabel: 'ms',
-    yLog: true,
-    lines: [{ y: 678, label: 'reference' }],
-    series: [
-      {
-        name: 'a',
-        points: [
-          [1, 0.5],
-          [10, 5],
-          [100, 50],
-        ],
-      },
-      {
-        name: 'b',
-        style: 'both',
-        points: [
-          [2, 1],
-          [20, 0],
-          [200, 2000],
-        ],
-      },
-    ],
-  });
-
-  it('is well-formed with a viewBox', () => {
-    expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" viewBox="0 0 \d+ \d+"/);
-    const stack: string[] = [];
-    for (const m of svg.matchAll(/<(\/?)([a-zA-Z]+)[^>]*?(\/?)>/g)) {
-      if (m[3] === '/') continue;
-      if (m[1] === '/') expect(stack.pop()).toBe(m[2]);
-      else stack.push(m[2]);
-    }
-    expect(stack).toEqual([]);
-    expect(svg).not.toMatch(/NaN|Infinity/);
-    expect(svg).toContain('Time &lt;against&gt; size &amp; more');
-  });
-
-  it('draws each point, drops those a log axis cannot show, and the reference line', () => {
-    // Three circles for series a plus its legend entry; two squares for b (0 has no log position).
-    expect(svg.match(/<circle /g)).toHaveLength(4);
-    expect(svg.match(/<rect x="[^"]*" y="[^"]*" width="7\.0"/g)).toHaveLength(2);
-    expect(svg).toContain('stroke-dasharray');
-    expect(svg).toContain('>reference<');
   });
 });
 

@@ -9,7 +9,6 @@ import {
   findGoldRepair,
   findRival,
   fitWeights,
-  heatmap,
   loadLabelled,
   parseGridAxis,
   parseLabelled,
@@ -106,24 +105,6 @@ describe('sweep', () => {
     expect(() => parseRange('slotFill=4:1')).toThrow(/--range: expected lo < hi/);
     const twice = [parseGridAxis('slotFill=1'), parseGridAxis('slotFill=2')];
     expect(() => sweepSettings({ kind: 'grid', axes: twice })).toThrow(/given twice/);
-  });
-
-  it('draws a heat-map with one cell per setting, axis labels and a colour scale', () => {
-    const cells = [0.5, 1].flatMap((x) => [1, 2].map((y) => ({ x, y, value: x * y * 0.4 })));
-    const svg = heatmap({
-      title: 'T',
-      xLabel: 'renameParam weight',
-      yLabel: 'dropParam weight',
-      scaleLabel: 'restored',
-      cells,
-      reference: { x: 1, y: 1, label: 'default' },
-    });
-    expect(svg.startsWith('<svg')).toBe(true);
-    expect(svg).toContain('renameParam weight');
-    expect(svg).toContain('dropParam weight');
-    expect(svg).toContain('80.0%');
-    expect(svg).toContain('dashed orange: default');
-    expect(svg.match(/stroke="#d62728"/g)).toHaveLength(1);
   });
 });
 

@@ -8,7 +8,8 @@ import type { MilpModel } from '../../src/model/milp.ts';
 import { catalogOf, REFERENCE_MS, type BenchContext } from './context.ts';
 import { ms, pageHeader, table } from './markdown.ts';
 import { median, quantile, mean } from './stats.ts';
-import { plot } from './svg.ts';
+import { chartSpec } from './figures.ts';
+import type { PlotSpec } from '../../src/batch/plot.ts';
 
 export interface SolvedCase {
   readonly id: string;
@@ -147,8 +148,8 @@ export function solversPage(ctx: BenchContext, cases: readonly SolvedCase[]): st
   ].join('\n');
 }
 
-export function solversPlot(ctx: BenchContext, cases: readonly SolvedCase[]): string {
-  return plot({
+export function solversPlot(ctx: BenchContext, cases: readonly SolvedCase[]): PlotSpec {
+  return chartSpec({
     title: 'Solve time against model size (corrupted NESTFUL records)',
     xLabel: 'model variables',
     yLabel: 'solve time (ms, log scale)',

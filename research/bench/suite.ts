@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../../src/model/errors.ts';
 import { disposeSolvers } from '../../src/solvers/index.ts';
+import { figureFiles } from '../../src/batch/plot.ts';
 import { loadContext, type BenchContext } from './context.ts';
 import { ROOT } from './data.ts';
 import { latencyPage, measureLatency } from './latency.ts';
@@ -57,7 +58,10 @@ async function run(name: BenchmarkName, ctx: BenchContext): Promise<Pages> {
       return { 'latency.md': latencyPage(ctx, await measureLatency(ctx)) };
     case 'solvers': {
       const cases = await compareSolvers(ctx);
-      return { 'solvers.md': solversPage(ctx, cases), 'solvers.svg': solversPlot(ctx, cases) };
+      return {
+        'solvers.md': solversPage(ctx, cases),
+        ...(await figureFiles('solvers', solversPlot(ctx, cases))),
+      };
     }
     case 'scaling': {
       const results: ScalingResults = {
@@ -65,7 +69,10 @@ async function run(name: BenchmarkName, ctx: BenchContext): Promise<Pages> {
         catalog: await scaleCatalog(ctx),
         mappings: await scaleMappings(ctx),
       };
-      return { 'scaling.md': scalingPage(ctx, results), ...scalingPlots(results) };
+      const plots = await Promise.all(
+        Object.entries(scalingPlots(results)).map(([stem, spec]) => figureFiles(stem, spec)),
+      );
+      return Object.assign({ 'scaling.md': scalingPage(ctx, results) }, ...plots) as Pages;
     }
     case 'modes':
       return { 'modes.md': modesPage(ctx, await measureModes(ctx)) };

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { writeFileSync } from 'node:fs';
 import { basename, dirname, relative, resolve } from 'node:path';
 import { InputError } from '../../src/model/errors.ts';
+import { figureFiles, figureStem } from '../../src/batch/plot.ts';
 import { SET_NAMES, type SetName } from '../bench/data.ts';
 import { machine, pageHeader } from '../bench/markdown.ts';
 import type { WeightName } from '../../src/model/cost.ts';
@@ -116,15 +117,14 @@ export function registerSweep(program: Command): void {
     log(`${records.length} records, ${settings.length} settings`);
     const result = await runSweep(records, base, settings, options, log);
     const baseName = base.name ?? flags.costModel;
-    if (flags.svg && spec.kind === 'grid')
-      write(
-        flags.svg,
-        sweepHeatmap(result, [spec.axes[0], spec.axes[1]], records.length, {
-          name: baseName,
-          weights: base.weights,
-        }),
-        log,
-      );
+    if (flags.svg && spec.kind === 'grid') {
+      const heat = sweepHeatmap(result, [spec.axes[0], spec.axes[1]], records.length, {
+        name: baseName,
+        weights: base.weights,
+      });
+      const files = await figureFiles(figureStem(flags.svg), heat);
+      for (const [file, text] of Object.entries(files)) write(file, text, log);
+    }
     if (flags.json)
       write(
         flags.json,

@@ -1,7 +1,8 @@
 /** Sweep output: the markdown table (best first), the JSON document, and the heat-map of a 2-weight grid. */
 import { num, ms, pct, table } from '../bench/markdown.ts';
 import type { SettingResult } from './evaluate.ts';
-import { heatmap } from './heatmap.ts';
+import { heatmapSpec } from './heatmap.ts';
+import type { PlotSpec } from '../../src/batch/plot.ts';
 import { formatSetting, type GridAxis } from './settings.ts';
 import type { SweepResult } from './sweep.ts';
 
@@ -77,14 +78,14 @@ export function sweepHeatmap(
   axes: readonly [GridAxis, GridAxis],
   n: number,
   base?: { readonly name: string; readonly weights: Readonly<Record<string, number>> },
-): string {
+): PlotSpec {
   const [ax, ay] = axes;
   const cells = result.rows.map((r) => ({
     x: r.setting[ax.weight]!,
     y: r.setting[ay.weight]!,
     value: r.restorationRate,
   }));
-  return heatmap({
+  return heatmapSpec({
     title: `Restoration rate by ${ax.weight} × ${ay.weight} (${n} records)`,
     xLabel: `${ax.weight} weight`,
     yLabel: `${ay.weight} weight`,
