@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
@@ -6,45 +6,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { runCli } from '../src/cli/main.ts';
 import { loadCostModel } from '../src/read/cost-models.ts';
 import { registerFit, registerSweep } from '../research/cli/research.ts';
-import { corrupt, GOLD } from './helpers.ts';
+import { LABELLED_CATALOG as CATALOG, writeLabelled } from './labelled.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'refract-research-'));
-const CATALOG = 'data/nestful/executable-spec.json';
 
-/**
- * A small labelled data set of the kind a researcher brings: string-form sequences, no NESTFUL `set`, the
- * catalog given by --catalog, mistake kinds as `kinds` lists.
- */
-export const LABELLED = join(dir, 'mine.jsonl');
-const RECORDS = [
-  {
-    id: 'typo',
-    kinds: ['param_name'],
-    from: 'var2 = SkyScrapperSearchAirport(query=',
-    to: 'var2 = SkyScrapperSearchAirport(qery=',
-  },
-  {
-    id: 'api',
-    kinds: ['api_name'],
-    from: 'var4 = TripadvisorSearchLocation(',
-    to: 'var4 = TripadvisorSearchLocations(',
-  },
-  { id: 'label', kinds: ['ref_label'], from: 'geoId="$var4.geoId$"', to: 'geoId="$var7.geoId$"' },
-  {
-    id: 'both',
-    kinds: ['param_name', 'ref_label'],
-    from: 'checkIn="2024-08-15", checkOut',
-    to: 'checkin="2024-08-15", checkOut',
-  },
-];
-writeFileSync(
-  LABELLED,
-  RECORDS.map((r) => {
-    let sequence = corrupt(GOLD, r.from, r.to);
-    if (r.id === 'both') sequence = corrupt(sequence, 'geoId="$var4.geoId$"', 'geoId="$var9.geoId$"');
-    return JSON.stringify({ id: r.id, kinds: r.kinds, gold: GOLD, sequence });
-  }).join('\n') + '\n',
-);
+const LABELLED = writeLabelled(dir);
 
 function program(): Command {
   const p = new Command().exitOverride();

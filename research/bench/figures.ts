@@ -34,9 +34,15 @@ export interface ChartOptions {
   readonly xLog?: boolean;
   readonly yLog?: boolean;
   readonly lines?: readonly ReferenceLine[];
+  /** Labelled vertical lines (a crossover, a threshold). */
+  readonly xLines?: readonly { readonly x: number; readonly label: string }[];
   readonly width?: number;
   readonly height?: number;
+  /** Colours of the series, in order (default: Vega's category10). */
+  readonly colours?: readonly string[];
 }
+
+const HEIGHT = 380;
 
 interface Row {
   readonly series: string;
@@ -76,7 +82,12 @@ export function chartSpec(options: ChartOptions): PlotSpec {
   };
   const yScale = options.yLog ? { type: 'log' as const } : { zero: true };
   const y = { field: 'y', type: 'quantitative' as const, title: options.yLabel, scale: yScale };
-  const series = { field: 'series', type: 'nominal' as const, title: null, sort: order };
+  const field = { field: 'series', type: 'nominal' as const, title: null, sort: order };
+  const series = {
+    ...field,
+    ...(options.colours ? { scale: { domain: order, range: options.colours.slice(0, order.length) } } : {}),
+    legend: { labelLimit: 320 },
+  };
   const layers: Record<string, unknown>[] = [
     {
       mark: { type: 'point', filled: true, size: 40 },
@@ -85,14 +96,14 @@ export function chartSpec(options: ChartOptions): PlotSpec {
         y,
         color: series,
         // Shapes tell overlapping series apart in grey print; the colour legend names them.
-        shape: { ...series, legend: null },
+        shape: { ...field, legend: null },
         opacity: { condition: { test: "datum.style === 'scatter'", value: 0.55 }, value: 1 },
       },
     },
     {
       transform: [{ filter: "datum.style !== 'scatter'" }],
       mark: { type: 'line', strokeWidth: 2 },
-      encoding: { x, y, color: series, detail: series },
+      encoding: { x, y, color: series, detail: field },
     },
   ];
   if (data.some((r) => r.lo !== undefined))
@@ -115,11 +126,29 @@ export function chartSpec(options: ChartOptions): PlotSpec {
         encoding: { y: { ...y, field: 'y' }, x: { value: 0 }, text: { field: 'label' } },
       },
     );
+  const xLines = (options.xLines ?? []).filter((l) => usable(l.x, options.xLog));
+  if (xLines.length > 0)
+    layers.push(
+      {
+        data: { values: xLines },
+        mark: { type: 'rule', strokeDash: [3, 3], color: '#2ca02c', strokeWidth: 1.5 },
+        encoding: { x: { ...x, field: 'x' } },
+      },
+      {
+        data: { values: xLines },
+        mark: { type: 'text', align: 'left', baseline: 'bottom', dx: 4, dy: -4, color: '#2ca02c' },
+        encoding: {
+          x: { ...x, field: 'x' },
+          y: { value: options.height ?? HEIGHT },
+          text: { field: 'label' },
+        },
+      },
+    );
   return {
     $schema: VEGA_LITE_SCHEMA,
     title: options.title,
     width: options.width ?? 560,
-    height: options.height ?? 380,
+    height: options.height ?? HEIGHT,
     background: 'white',
     data: { values: data },
     layer: layers,
