@@ -18,6 +18,10 @@ export interface Outcome {
   /** Steps of the result sequence (0 when there is none). */
   readonly outputLength: number;
   readonly edits: number;
+  /** The repair's edits by kind (absent or empty when nothing was edited). */
+  readonly editKinds?: Readonly<Record<string, number>>;
+  /** The parameter of each `ask` step of the result sequence. */
+  readonly askedSlots?: readonly string[];
   readonly timeMs: number;
   /** The input's issues, each with the API of its step when that step exists. */
   readonly issues: readonly {
