@@ -5,8 +5,25 @@ import { summaryChart } from '../src/batch/summary-chart.ts';
 import { lengthChange, summaryLine, summaryMarkdown } from '../src/batch/summary-report.ts';
 import type { Outcome } from '../src/batch/types.ts';
 import { GOLD, seq } from './helpers.ts';
+import { parseRecords } from '../src/read/records.ts';
 
 const ask = (slot: string) => ({ name: 'ask', arguments: { slot }, label: slot });
+
+describe('labelled records', () => {
+  it('read their gold and their mistake kinds, as a list or joined by +', () => {
+    const [a, b, c] = parseRecords(
+      [
+        JSON.stringify({ id: 'a', sequence: GOLD, gold: GOLD, kinds: ['param_name', 'ref_label'] }),
+        JSON.stringify({ id: 'b', sequence: GOLD, gold: GOLD, kind: 'api_name+ref_label' }),
+        JSON.stringify({ id: 'c', sequence: GOLD, kinds: 7 }),
+      ].join('\n'),
+    );
+    expect(a.gold).toEqual(seq(GOLD));
+    expect(a.kinds).toEqual(['param_name', 'ref_label']);
+    expect(b.kinds).toEqual(['api_name', 'ref_label']);
+    expect(c.error).toMatch(/^line 3: kinds: /);
+  });
+});
 
 describe('batch summary: what the repairs did', () => {
   it('digests edit kinds and asked parameters from a result line', () => {
