@@ -12,7 +12,7 @@ import { cloneCatalog, concatenateGold, randomMappings } from './synthetic.ts';
 import type { StudyModel } from './solver-study.ts';
 
 /** Plan lengths of the family; the largest gives models of about 10⁴ variables. */
-export const FAMILY_LENGTHS: readonly number[] = [4, 8, 16, 32, 64, 128, 192, 256, 320];
+export const FAMILY_LENGTHS: readonly number[] = [4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 320];
 
 export interface FamilyOptions {
   /** Members whose models exceed this many variables are dropped (and no longer lengths are tried). */

@@ -75,10 +75,12 @@ export async function studySolvers(ctx: BenchContext): Promise<SolverStudy> {
   };
 }
 
-const spreadText = (s: Spread | undefined) =>
-  !s
-    ? '–'
-    : `${ms(s.median)} (${ms(s.p25)}–${ms(s.p75)})${s.solved < s.given ? ` ${s.given - s.solved}✗` : ''}`;
+/** `1.24 (0.68–6.53)`; a time-out (no time) shows as `>20 s`, and `2✗` counts the unsolved models. */
+function spreadText(s: Spread | undefined, limit: number): string {
+  if (!s) return '–';
+  const t = (x: number) => (Number.isFinite(x) ? ms(x) : `>${limit} s`);
+  return `${t(s.median)} (${t(s.p25)}–${t(s.p75)})${s.solved < s.given ? ` ${s.given - s.solved}✗` : ''}`;
+}
 
 function summary(study: SolverStudy): string {
   const sources = [...new Set(study.cases.map((c) => c.source))];
@@ -97,7 +99,7 @@ function summary(study: SolverStudy): string {
         solved.length,
         given.length - solved.length,
         cs.length - given.length,
-        spreadText(given.length ? spreadOf(times) : undefined),
+        spreadText(given.length ? spreadOf(times) : undefined, study.timeLimit),
         ms(quantile(solved, 0.99)),
         (solved.reduce((a, b) => a + b, 0) / 1000).toFixed(2),
       ];
@@ -131,7 +133,7 @@ function spreadOf(times: readonly number[]): Spread {
   };
 }
 
-function bucketTable(list: readonly Bucket[], solvers: readonly SolverName[]): string {
+function bucketTable(list: readonly Bucket[], solvers: readonly SolverName[], limit: number): string {
   const ratio = (b: Bucket) =>
     Number.isNaN(b.ratio) ? '–' : Number.isFinite(b.ratio) ? `${b.ratio.toFixed(2)}×` : '∞';
   return table(
@@ -140,7 +142,7 @@ function bucketTable(list: readonly Bucket[], solvers: readonly SolverName[]): s
       bucketLabel(b),
       b.models,
       b.medianVars,
-      ...solvers.map((s) => spreadText(b.solvers[s])),
+      ...solvers.map((s) => spreadText(b.solvers[s], limit)),
       ratio(b),
     ]),
   );
@@ -166,7 +168,7 @@ function failureLines(study: SolverStudy): string[] {
     for (const c of study.cases) {
       const r = c.results[s];
       if (!r || r.status === 'optimal') continue;
-      const reason = `${r.status}: ${(r.reason ?? '').replace(/\d+(\.\d+)?/g, 'N')}`;
+      const reason = r.reason ? `${r.status}: ${r.reason.replace(/\d+(\.\d+)?/g, 'N')}` : r.status;
       reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
     }
     return [...reasons].map(([reason, n]) => `- ${s}: ${n} × ${reason}`);
@@ -204,7 +206,7 @@ export function solversPage(ctx: BenchContext, study: SolverStudy): string {
     '',
     '## Time by model size',
     '',
-    bucketTable(list, study.solvers),
+    bucketTable(list, study.solvers, study.timeLimit),
     '',
     crossoverText(crossover(list), study.solvers),
     '',
@@ -228,7 +230,7 @@ export function solversPage(ctx: BenchContext, study: SolverStudy): string {
 
 /** Every model's times per backend, one model per line (the data behind the page, for re-plotting). */
 export function solversJson(ctx: BenchContext, study: SolverStudy): string {
-  const round = (x: number) => Math.round(x * 1000) / 1000;
+  const round = (x: number) => Number(x.toPrecision(3));
   const head = {
     command: ctx.command,
     machine: ctx.machine,
