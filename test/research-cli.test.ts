@@ -54,7 +54,8 @@ describe('refract sweep on a labelled file of its own', () => {
     const doc = JSON.parse(readFileSync(json, 'utf8')) as {
       baseline: Row;
       rows: Row[];
-      records: { id: string; kind: string; base: boolean; restored: boolean[] }[];
+      records: number;
+      outcomes: { id: string; kind: string; base: boolean; restored: boolean[] }[];
     };
     expect(doc.rows).toHaveLength(4);
     expect(doc.baseline.n).toBe(4);
@@ -69,7 +70,8 @@ describe('refract sweep on a labelled file of its own', () => {
       expect(row.restorationCi.hi).toBeGreaterThanOrEqual(row.restorationRate);
     }
     // The base restores the misspelled parameter; no rename is a candidate at similarity 0.95.
-    const typo = doc.records.find((r) => r.id === 'typo')!;
+    expect(doc.records).toBe(4);
+    const typo = doc.outcomes.find((r) => r.id === 'typo')!;
     expect(typo.base).toBe(true);
     const strict = doc.rows.findIndex((r) => r.setting.minSimilarity === 0.95);
     expect(typo.restored[strict]).toBe(false);

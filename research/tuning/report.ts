@@ -89,7 +89,7 @@ export interface SweepJsonMeta {
 
 /**
  * The machine-readable result: meta, the base row and the ranked rows (rates as fractions, intervals,
- * per kind), and one line per record with its outcome under the base and under every ranked row.
+ * per kind), and `outcomes`: per record, restored and executable under the base and under every ranked row.
  */
 export function sweepJson(result: SweepResult, meta: SweepJsonMeta): string {
   const plain = (r: SettingResult) => {
@@ -97,7 +97,7 @@ export function sweepJson(result: SweepResult, meta: SweepJsonMeta): string {
     void records;
     return { ...rest, setting: { ...r.setting } };
   };
-  const records = result.baseline.records.map((rec, i) => ({
+  const outcomes = result.baseline.records.map((rec, i) => ({
     id: rec.id,
     kind: rec.kind,
     base: rec.restored,
@@ -105,7 +105,7 @@ export function sweepJson(result: SweepResult, meta: SweepJsonMeta): string {
     executable: result.rows.map((r) => r.records[i].executable),
   }));
   return `${JSON.stringify(
-    { ...meta, baseline: plain(result.baseline), rows: result.rows.map(plain), records },
+    { ...meta, baseline: plain(result.baseline), rows: result.rows.map(plain), outcomes },
     null,
     2,
   )}\n`;
