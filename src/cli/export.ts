@@ -31,7 +31,7 @@ interface Exported {
     readonly vars: number;
     readonly binaries: number;
     readonly rows: number;
-    /** Repair cost = objective + offset (the offset is the cost of what every repair keeps). */
+    /** Repair cost = objective + offset (the objective's constant part: argument drops charged up front). */
     readonly offset: number;
   };
 }
