@@ -1,12 +1,12 @@
 /**
  * One setting scored on labelled records: how often the repair restores the gold's data flow
- * (`research/bench/signature.ts`: label names and the order of independent steps ignored), how often it is
+ * (`src/score/flow.ts`: label names and the order of independent steps ignored), how often it is
  * executable (no `ask`/`confirm`), its mean cost and edit count, and the median repair time; every rate
  * with a bootstrap interval, overall and per mistake kind, and each record's outcome (to see which
  * records flip between settings).
  */
 import type { CostModel } from '../../src/model/cost.ts';
-import { sameDataFlow } from '../bench/signature.ts';
+import { sameDataFlow } from '../../src/score/flow.ts';
 import { kindGroup } from '../bench/evaluate.ts';
 import { mean, median } from '../bench/stats.ts';
 import type { Edit, Sequence } from '../../src/model/types.ts';
