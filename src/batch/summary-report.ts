@@ -1,9 +1,7 @@
 /** Renderings of a batch summary: one line for the terminal and a Markdown report. */
 import type { Summary } from './summary.ts';
-
-function percent(x: number): string {
-  return `${(x * 100).toFixed(1)}%`;
-}
+import { code, percent, table } from './report-format.ts';
+import { scoresLine, scoresSection } from './scores-report.ts';
 
 function ms(x: number): string {
   return x >= 100 ? x.toFixed(0) : x.toFixed(2);
@@ -23,25 +21,12 @@ export function summaryLine(s: Summary): string {
     .join(', ');
   const parts = [`${s.records} records: ${counts}`, `success ${percent(s.successRate)}`];
   if (s.lengthRatio !== null) parts.push(`repaired plans ${lengthChange(s.lengthRatio)}`);
+  if (s.scores) parts.push(scoresLine(s.scores));
   if (s.latencyMs) {
     const l = s.latencyMs;
     parts.push(`p50 ${ms(l.p50)} ms, p90 ${ms(l.p90)} ms, p99 ${ms(l.p99)} ms, max ${ms(l.max)} ms`);
   }
   return parts.join('; ');
-}
-
-/** An id or API name as inline code that cannot break the table. */
-function code(text: string): string {
-  return `\`${text.replace(/`/g, "'").replace(/\|/g, '\\|').replace(/\s+/g, ' ')}\``;
-}
-
-function table(head: readonly string[], rows: readonly (readonly (string | number)[])[]): string[] {
-  if (rows.length === 0) return ['(none)'];
-  return [
-    `| ${head.join(' | ')} |`,
-    `|${head.map(() => ' --- ').join('|')}|`,
-    ...rows.map((r) => `| ${r.join(' | ')} |`),
-  ];
 }
 
 function tagList(tags: Readonly<Record<string, number>>): string {
@@ -123,6 +108,7 @@ export function summaryMarkdown(s: Summary, chart?: string): string {
       s.mostEdits.map((r) => [code(r.id), r.edits]),
     ),
     '',
+    ...(s.scores ? scoresSection(s.scores) : []),
     ...editSections(s),
     ...(chart ? [`![batch summary](${chart})`, ''] : []),
   ];

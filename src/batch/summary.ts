@@ -8,6 +8,7 @@ import type { Status } from '../model/options.ts';
 import { mulberry32, type Rng } from '../model/prng.ts';
 import type { Outcome } from './types.ts';
 import { EditStats, type EditStatsSummary } from './edit-stats.ts';
+import { scoreDigest, ScoreStats, type ScoresSummary } from './scores.ts';
 import { ASK } from '../model/constants.ts';
 
 export interface BatchSummary {
@@ -40,7 +41,11 @@ export interface BatchSummary {
   readonly mostEdits: readonly { readonly id: string; readonly edits: number }[];
 }
 
-export type Summary = BatchSummary & EditStatsSummary;
+export type Summary = BatchSummary &
+  EditStatsSummary & {
+    /** Verdicts against the records' gold plans, overall and per kind; absent when no record had one. */
+    readonly scores?: ScoresSummary;
+  };
 
 export interface SummaryOptions {
   /** Latency samples kept (percentiles are exact up to this many records). Default 65,536. */
@@ -83,6 +88,7 @@ export class SummaryAccumulator {
   readonly #apis = new Map<string, Map<IssueTag, number>>();
   #mostEdits: { id: string; edits: number }[] = [];
   readonly #edits: EditStats;
+  readonly #scores = new ScoreStats();
 
   constructor(options: SummaryOptions = {}) {
     this.#reservoir = new Float64Array(options.reservoir ?? 65_536);
@@ -110,6 +116,7 @@ export class SummaryAccumulator {
     }
     if (outcome.edits > 0) this.#rankEdits(outcome.id, outcome.edits);
     this.#edits.add(outcome);
+    this.#scores.add(outcome.score);
   }
 
   /** Reservoir sampling (algorithm R): every latency has the same chance to be kept. */
@@ -143,6 +150,7 @@ export class SummaryAccumulator {
 
   result(): Summary {
     const n = this.#records;
+    const scores = this.#scores.result();
     const statuses = { valid: 0, repaired: 0, timeout: 0, error: 0 };
     for (const [status, count] of this.#statuses) statuses[status] = count;
     const kept = this.#reservoir.slice(0, Math.min(this.#timed, this.#reservoir.length)).sort();
@@ -173,6 +181,7 @@ export class SummaryAccumulator {
       failingApis,
       mostEdits: this.#mostEdits.map((x) => ({ ...x })),
       ...this.#edits.result(),
+      ...(scores ? { scores } : {}),
     };
   }
 }
@@ -196,6 +205,7 @@ export function outcomeOf(record: RecordItem | undefined, line: Readonly<Record<
     const slot = (step.arguments as { slot?: unknown } | undefined)?.slot;
     return [typeof slot === 'string' ? slot : '(unnamed)'];
   });
+  const score = scoreDigest(record, status, line.sequence);
   return {
     id: String(line.id),
     status,
@@ -205,6 +215,7 @@ export function outcomeOf(record: RecordItem | undefined, line: Readonly<Record<
     edits: edits.length,
     ...(Object.keys(editKinds).length ? { editKinds } : {}),
     ...(askedSlots.length ? { askedSlots } : {}),
+    ...(score ? { score } : {}),
     timeMs: typeof line.timeMs === 'number' ? line.timeMs : 0,
     issues: issues.map((x) => {
       const api = steps?.[x.step]?.name;

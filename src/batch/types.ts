@@ -6,6 +6,7 @@ import type { RecordItem } from '../read/records.ts';
 import type { IssueTag } from '../model/types.ts';
 import type { Status } from '../model/options.ts';
 import type { RepairFlags } from '../api/repair-flags.ts';
+import type { ScoreDigest } from './scores.ts';
 
 /** The digest of one result that the summary needs (computed where the result is made, or re-read). */
 export interface Outcome {
@@ -22,6 +23,8 @@ export interface Outcome {
   readonly editKinds?: Readonly<Record<string, number>>;
   /** The parameter of each `ask` step of the result sequence. */
   readonly askedSlots?: readonly string[];
+  /** The verdict against the record's gold, when it has one. */
+  readonly score?: ScoreDigest;
   readonly timeMs: number;
   /** The input's issues, each with the API of its step when that step exists. */
   readonly issues: readonly {
