@@ -10,6 +10,7 @@ import { Command } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerFit, registerSweep } from '../research/cli/research.ts';
 import { registerExport } from '../src/cli/export.ts';
+import { registerBatch } from '../src/cli/batch.ts';
 import { runCommands } from './cli-run.ts';
 
 const DOC = readFileSync('docs/research.md', 'utf8');
@@ -49,6 +50,20 @@ describe('docs/research.md walk-through', () => {
     fit = readFileSync(join(dir, 'fit.md'), 'utf8');
   }, 300_000);
 
+  it('shows the scored batch as it comes out', async () => {
+    expect(DOC).toContain('--out repaired.jsonl --summary summary');
+    const stem = join(dir, 'summary');
+    const result = await runCommands(
+      [registerBatch],
+      ['batch', ...DATA.slice(1), '--out', join(dir, 'repaired.jsonl'), '--summary', stem, '--workers', '2'],
+    );
+    const line = result.err.split('\n').find((l) => l.startsWith('refract batch: 60 records'))!;
+    expect(DOC).toContain(line.replace(/; p50 .*$/, '; p50 '));
+    const md = readFileSync(`${stem}.md`, 'utf8');
+    expect(tableAt(DOC, '| kind | records |')).toEqual(tableAt(md, '| kind | records |'));
+    expect(DOC).toContain(md.split('\n').find((l) => l.startsWith('Asks ('))!);
+  });
+
   it('shows the commands it ran', () => {
     expect(DOC).toContain('--grid renameParam=0.5,1,2 --grid minSimilarity=0.3,0.5,0.7');
     expect(DOC).toContain('--init flat --epochs 1 --out fitted.json --report fit.md');
@@ -62,7 +77,8 @@ describe('docs/research.md walk-through', () => {
     expect(tableAt(DOC, head).map(withoutLastColumn)).toEqual(tableAt(sweep, head).map(withoutLastColumn));
     const best = sweep.split('\n').find((l) => l.startsWith('Best setting'))!;
     expect(DOC).toContain(`> ${best}`);
-    for (const row of tableAt(DOC, '| kind ')) expect(tableAt(sweep, '| kind ')).toContain(row);
+    const kinds = '| kind          |   n |';
+    for (const row of tableAt(DOC, kinds)) expect(tableAt(sweep, kinds)).toContain(row);
     expect(tableAt(DOC, '| rank | setting                           | gained')).toEqual(
       tableAt(sweep, '| rank | setting                           | gained'),
     );
