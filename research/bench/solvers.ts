@@ -4,7 +4,6 @@
  * bucket, the crossover where HiGHS overtakes lp-solver, objective agreement with HiGHS, and failures.
  */
 import type { PlotSpec } from '../../src/batch/plot.ts';
-import { compileFor } from '../../src/repair/repair.ts';
 import type { SolverName } from '../../src/solvers/index.ts';
 import { REFERENCE_MS, type BenchContext } from './context.ts';
 import {
@@ -19,61 +18,8 @@ import {
 import { chartSpec } from './figures.ts';
 import { ms, pageHeader, table } from './markdown.ts';
 import { quantile } from './stats.ts';
-import { disagreements, recordModels, runStudy, type StudyCase, type StudyModel } from './solver-study.ts';
-import { syntheticFamily } from './solver-family.ts';
-import { catalogOf } from './context.ts';
-import { basename } from 'node:path';
-
-export interface SolverStudy {
-  readonly cases: readonly StudyCase[];
-  readonly solvers: readonly SolverName[];
-  readonly repeat: number;
-  readonly timeLimit: number;
-  /** What the models were made from, for the page (`benchmarks/data/corrupted-*.jsonl`, a file…). */
-  readonly sources: readonly string[];
-  readonly familyMaxVars: number;
-}
-
-/** Runs the study the context asks for: its records' models (or the shipped ones) and the family. */
-export async function studySolvers(ctx: BenchContext): Promise<SolverStudy> {
-  const { study } = ctx;
-  let models: StudyModel[];
-  let sources: string[];
-  if (study.data) {
-    models = recordModels(study.data.records, (r) => r.set);
-    sources = study.data.files.map((f) => `\`${basename(f)}\``);
-  } else {
-    models = ctx.sets.flatMap((set) =>
-      ctx.corrupted[set.name].map((r) => ({
-        id: r.id,
-        source: `corrupted ${set.name}`,
-        model: compileFor(r.sequence, catalogOf(ctx, set.name)).model,
-      })),
-    );
-    sources = ['the corrupted NESTFUL records (`benchmarks/data/corrupted-*.jsonl`)'];
-  }
-  if (study.familyMaxVars > 0) {
-    const executable = ctx.sets.find((s) => s.name === 'executable')!;
-    models.push(
-      ...syntheticFamily(executable, { maxVars: study.familyMaxVars, instances: ctx.quick ? 2 : 3 }),
-    );
-  }
-  ctx.log(`solvers: ${models.length} models`);
-  const cases = await runStudy(models, {
-    solvers: ctx.solvers,
-    repeat: study.repeat,
-    timeLimit: study.timeLimit,
-    log: ctx.log,
-  });
-  return {
-    cases,
-    solvers: ctx.solvers,
-    repeat: study.repeat,
-    timeLimit: study.timeLimit,
-    sources,
-    familyMaxVars: study.familyMaxVars,
-  };
-}
+import { disagreements } from './solver-study.ts';
+import type { SolverStudy } from './solver-run.ts';
 
 /** `1.24 (0.68–6.53)`; a time-out (no time) shows as `>20 s`, and `2✗` counts the unsolved models. */
 function spreadText(s: Spread | undefined, limit: number): string {
@@ -226,27 +172,6 @@ export function solversPage(ctx: BenchContext, study: SolverStudy): string {
     failures.length === 0 ? 'None.' : failures.join('\n'),
     '',
   ].join('\n');
-}
-
-/** Every model's times per backend, one model per line (the data behind the page, for re-plotting). */
-export function solversJson(ctx: BenchContext, study: SolverStudy): string {
-  const round = (x: number) => Number(x.toPrecision(3));
-  const head = {
-    command: ctx.command,
-    machine: ctx.machine,
-    solvers: study.solvers,
-    repeat: study.repeat,
-    timeLimit: study.timeLimit,
-  };
-  const cases = study.cases.map((c) =>
-    JSON.stringify({
-      ...c,
-      results: Object.fromEntries(
-        Object.entries(c.results).map(([s, r]) => [s, { ...r, times: r.times.map(round) }]),
-      ),
-    }),
-  );
-  return `${JSON.stringify(head).slice(0, -1)},"cases":[\n${cases.join(',\n')}\n]}\n`;
 }
 
 const PAIRED: Readonly<Record<SolverName, readonly [string, string]>> = {

@@ -15,7 +15,8 @@ import { measureModes, modesPage } from './modes.ts';
 import { measureRestoration, restorationPage } from './restoration.ts';
 import { scaleCatalog, scaleLength, scaleMappings } from './scaling.ts';
 import { scalingPage, scalingPlots, type ScalingResults } from './scaling-report.ts';
-import { solversJson, solversPage, solversPlot, studySolvers } from './solvers.ts';
+import { solversPage, solversPlot } from './solvers.ts';
+import { solversJson, studySolvers } from './solver-run.ts';
 
 export const BENCHMARKS = ['restoration', 'latency', 'solvers', 'scaling', 'modes'] as const;
 export type BenchmarkName = (typeof BENCHMARKS)[number];

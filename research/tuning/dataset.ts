@@ -21,7 +21,7 @@ export interface LabelledRecord {
   /** The record's mistake kinds joined by `+` (`param_name`, `api_name+ref_label`); `` when unlabelled. */
   readonly kind: string;
   readonly set: string;
-  /** Absent for records read without gold (solver studies). */
+  /** Empty for records read without gold (solver studies). */
   readonly gold: Sequence;
   readonly sequence: Sequence;
   readonly catalog: Catalog;
