@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DocRunner, findExamples, mask } from '../scripts/docs/examples.ts';
+import { DocRunner, findExamples, mask, skippedExamples } from '../scripts/docs/examples.ts';
 
 const DOCUMENTS = [
   'README.md',
@@ -36,6 +36,13 @@ describe('the masking', () => {
 });
 
 describe('documented examples', () => {
+  it('runs every example but the few marked as not run, each for a reason', () => {
+    const skipped = Object.fromEntries(
+      documents.map((d) => [d.file, skippedExamples(d.text)]).filter(([, n]) => n !== 0),
+    );
+    expect(skipped).toEqual({ 'docs/research.md': 1 });
+  });
+
   it('finds the examples of every document that shows some', () => {
     const counts = Object.fromEntries(documents.map((d) => [d.file, d.examples.length]));
     expect(counts).toMatchObject({

@@ -11,7 +11,8 @@
  * process; `npm run NAME` (its package.json script); `npx tsx FILE ARGS` (a module whose default export
  * returns the text, or a script); `the ts block above` (the nearest ```ts block before the comment, run
  * from the repository root); `curl …` against a server started in process with the document's own
- * `refract serve` command. Only timings are masked (`mask`).
+ * `refract serve` command. Only timings are masked (`mask`). A block after `<!-- not run: WHY -->` is
+ * left alone (a program refract does not ship, such as another solver); `skippedExamples` counts them.
  */
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -52,6 +53,7 @@ export function mask(text: string): string {
 
 const FENCE = /^(`{3,})(\w*)\s*$/;
 const OUTPUT = /^<!-- output: (.+?)(?: \(last (\d+) lines\))? -->$/;
+const NOT_RUN = /^<!-- not run: .+ -->$/;
 
 /** True while a command's text continues on the next line: a trailing `\`, or a quote left open. */
 function continues(text: string): boolean {
@@ -78,7 +80,9 @@ export function findExamples(file: string, text: string): Example[] {
     let end = i + 1;
     while (end < lines.length && lines[end] !== open[1]) end++;
     const marker = OUTPUT.exec(lines[i - 1] ?? '');
-    if (marker) {
+    if (NOT_RUN.test(lines[i - 1] ?? '')) {
+      // Shown, not run: the comment says why.
+    } else if (marker) {
       const output = lines.slice(i + 1, end);
       examples.push({
         file,
@@ -103,6 +107,11 @@ export function findExamples(file: string, text: string): Example[] {
     i = end;
   }
   return examples;
+}
+
+/** How many blocks a document marks as shown but not run. */
+export function skippedExamples(text: string): number {
+  return text.split('\n').filter((line) => NOT_RUN.test(line)).length;
 }
 
 /** The document with each example's shown output replaced by `outputs` (same order as `findExamples`). */

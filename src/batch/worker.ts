@@ -1,6 +1,6 @@
 /**
- * A batch worker thread: loads the catalog and the request's settings once, then repairs the records it is sent, one at a
- * time and in the order received. A solver fault is thrown as a `WorkerFault`, for the pool to retire the
+ * A batch worker thread: loads the catalog and the request's settings once, then repairs the records it
+ * is sent, one at a time and in the order received. A solver fault is thrown as a `WorkerFault`, for the pool to retire the
  * worker.
  */
 import { loadCatalog } from '../read/catalog.ts';
@@ -13,6 +13,9 @@ const setup = jobData<WorkerSetup>();
 const catalog = setup.request.catalogPath ? loadCatalog(setup.request.catalogPath) : undefined;
 const settings = requestSettings('fix', setup.request, { files: true });
 const context: JobContext = { catalog, settings, stepByStep: setup.stepByStep };
+
+/** Share of the record watchdog a repair may use, so it ends as a `timeout` line before the watchdog. */
+const RECORD_SHARE = 0.8;
 
 /** Fails the way a test asked for, on the first `times` attempts at one record. */
 function injectFault(faults: readonly InjectedFault[], task: Task): Promise<never> | undefined {
@@ -38,7 +41,10 @@ function injectFault(faults: readonly InjectedFault[], task: Task): Promise<neve
 serveJobs(async (task: Task): Promise<WorkerResult> => {
   const injected = setup.faults && injectFault(setup.faults, task);
   if (injected) return injected;
-  const result = await runJob(task.record, context);
+  const budget = setup.recordTimeoutMs;
+  const deadline = budget === undefined ? undefined : Date.now() + budget * RECORD_SHARE;
+  const settings = { ...context.settings, options: { ...context.settings.options, deadline } };
+  const result = await runJob(task.record, { ...context, settings });
   if (result.kind === 'fault') throw new WorkerFault(result.reason);
   return { line: result.line, outcome: result.outcome };
 });

@@ -12,6 +12,7 @@ import { registerMaps } from './maps.ts';
 import { registerModes, registerTags } from './tags.ts';
 import { registerMcp } from './mcp.ts';
 import { registerBatch } from './batch.ts';
+import { registerExport } from './export.ts';
 
 export type Register = (program: Command) => unknown;
 
@@ -34,6 +35,7 @@ export function buildProgram(extra: readonly Register[] = []): Command {
     registerTags,
     registerModes,
     registerMcp,
+    registerExport,
     ...extra,
   ])
     register(program);

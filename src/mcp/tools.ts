@@ -4,6 +4,7 @@
  * Catalogs come inline, from a file (`catalogPath`), or from the server's default; healing is on unless
  * a call turns it off.
  */
+import { LRUCache } from 'lru-cache';
 import { loadCatalog, parseCatalog } from '../read/catalog.ts';
 import { InputError } from '../model/errors.ts';
 import type { Catalog } from '../model/types.ts';
@@ -28,18 +29,14 @@ export interface ToolDefaults {
   readonly catalog?: Catalog;
 }
 
-/** Catalog files read by `catalogPath`, the most recently used kept. */
-const CATALOG_FILES = 16;
-const catalogFiles = new Map<string, Catalog>();
+/** Catalog files read so far, by path (bounded: a client may name many files). */
+const catalogCache = new LRUCache<string, Catalog>({ max: 16 });
 
 function catalogOf(args: ApiRequest, defaults: ToolDefaults): Catalog {
   if (args.catalog !== undefined) return parseCatalog(args.catalog);
   if (args.catalogPath !== undefined) {
-    let catalog = catalogFiles.get(args.catalogPath);
-    if (catalog) catalogFiles.delete(args.catalogPath);
-    else catalog = loadCatalog(args.catalogPath);
-    catalogFiles.set(args.catalogPath, catalog);
-    if (catalogFiles.size > CATALOG_FILES) catalogFiles.delete(catalogFiles.keys().next().value!);
+    let catalog = catalogCache.get(args.catalogPath);
+    if (!catalog) catalogCache.set(args.catalogPath, (catalog = loadCatalog(args.catalogPath)));
     return catalog;
   }
   if (defaults.catalog) return defaults.catalog;

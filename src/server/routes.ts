@@ -5,7 +5,7 @@ import { answerJson } from '../api/render.ts';
 import type { RequestKind } from '../api/request.ts';
 import type { CatalogStore } from './catalogs.ts';
 import { checkCatalogName } from './catalogs.ts';
-import type { Admission } from './guards.ts';
+import { requestWork, type Admission } from './admission.ts';
 import { openApiDocument } from './openapi.ts';
 import { prepare } from './requests.ts';
 import type { SolvePool } from './solve.ts';
@@ -31,7 +31,7 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   const solving = (kind: RequestKind) => async (request: FastifyRequest) => {
     const prepared = prepare(kind, request.body, ctx.store, ctx.solverCapS);
-    const result = await ctx.pool.run(prepared.job, prepared.catalog);
+    const result = await ctx.pool.run(prepared.job, prepared.catalog, requestWork(request));
     request.log.info(
       { catalog: prepared.catalog.ref.key, status: result.status ?? result.stop, timeMs: result.timeMs },
       'solved',
@@ -61,7 +61,7 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
     '/v1/catalogs/:name',
     async (request: FastifyRequest<{ Params: { name: string } }>, reply: FastifyReply) => {
       const name = checkCatalogName(request.params.name);
-      const { info, created } = await ctx.store.put(name, request.body);
+      const { info, created } = await ctx.store.put(name, request.body, request.client, request.work);
       request.log.info({ catalog: name, apis: info.apis, version: info.version }, 'catalog registered');
       return reply.code(created ? 201 : 200).send(info);
     },
@@ -70,7 +70,7 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.delete('/v1/catalogs/:name', async (request: FastifyRequest<{ Params: { name: string } }>, reply) => {
     const name = checkCatalogName(request.params.name);
     const info = ctx.store.list().find((c) => c.name === name);
-    if (!info || !(await ctx.store.delete(name))) {
+    if (!info || !(await ctx.store.delete(name, request.client))) {
       return reply.code(404).send({ error: `no catalog named ${JSON.stringify(name)}`, field: 'name' });
     }
     return info;
