@@ -190,7 +190,8 @@ describe('one deadline and the size caps while building', () => {
   it('a batch record gets a deadline within its watchdog: a timeout line, no worker killed', async () => {
     const out = tmp.file('deadline.jsonl');
     const records = [
-      JSON.stringify({ id: 'heavy', sequence }),
+      // Heavy enough to compile far past the deadline; the watchdog leaves room for a loaded machine.
+      JSON.stringify({ id: 'heavy', sequence: heavy(40, 200) }),
       JSON.stringify({ id: 'light', sequence: sequence.slice(0, 1) }),
     ];
     const report = await runBatch({
@@ -198,7 +199,7 @@ describe('one deadline and the size caps while building', () => {
       out,
       request: { catalogPath: CATALOG },
       workers: 1,
-      recordTimeoutMs: 1000,
+      recordTimeoutMs: 3000,
     });
     const lines = readFileSync(out, 'utf8')
       .trim()
