@@ -209,7 +209,8 @@ describe('one deadline and the size caps while building', () => {
       ['heavy', 'timeout'],
       ['light', 'valid'],
     ]);
-    expect(lines[0].reason).toBe('time limit reached while compiling the model');
+    // Compiling or solving, whichever the deadline meets first on this machine.
+    expect(lines[0].reason).toMatch(/^time limit reached/);
     expect(report.restarts).toBe(0);
   }, 30_000);
 
