@@ -6,8 +6,8 @@ import { RecordCatalogs } from '../src/batch/catalogs.ts';
 import { TaskSizer } from '../src/batch/tasks.ts';
 import { InputError } from '../src/model/errors.ts';
 import { runBatch } from '../src/batch/run.ts';
-import { defaultRepairFlags } from '../src/api/repair-flags.ts';
-import { CATALOG, datasetText, FLAGS, readLines, tempDir } from './fixtures/batch/records.ts';
+import type { ApiRequest } from '../src/api/request.ts';
+import { CATALOG, datasetText, readLines, REQUEST, tempDir } from './fixtures/batch/records.ts';
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
@@ -126,12 +126,12 @@ describe('a batch of records that carry their catalog', () => {
       .split('\n')
       .map((line) => JSON.stringify({ ...JSON.parse(line), catalog: spec }))
       .join('\n');
-    const run = async (input: string, flags = FLAGS) => {
-      const out = tmp.file(`carried-${flags.catalog ? 'flag' : 'record'}.jsonl`);
-      await runBatch({ input: Readable.from([input]), out, flags, workers: 2 });
+    const run = async (input: string, request: ApiRequest = REQUEST) => {
+      const out = tmp.file(`carried-${request.catalogPath ? 'flag' : 'record'}.jsonl`);
+      await runBatch({ input: Readable.from([input]), out, request, workers: 2 });
       return readLines(out).map(({ timeMs: _, ...rest }) => rest);
     };
-    const [withRecordCatalogs, withFlag] = await Promise.all([run(carried, defaultRepairFlags()), run(text)]);
+    const [withRecordCatalogs, withFlag] = await Promise.all([run(carried, {}), run(text)]);
     expect(withRecordCatalogs).toEqual(withFlag);
     expect(withFlag.map((l) => l.status)).toContain('repaired');
   });

@@ -131,11 +131,11 @@ export function runBuild(build: Build, args: readonly string[], dir: string): Ru
 /** The script that times worker start-up, run by `workerReadyMs` in a child process. */
 const READY_SCRIPT = `
 import { Worker } from 'node:worker_threads';
-const [entry, boot, flags, times] = [process.argv[2], process.argv[3], JSON.parse(process.argv[4]), Number(process.argv[5])];
+const [entry, boot, data, times] = [process.argv[2], process.argv[3], JSON.parse(process.argv[4]), Number(process.argv[5])];
 const out = [];
 for (let i = 0; i < times; i++) {
   const start = performance.now();
-  const worker = new Worker(boot || entry, { workerData: { entry: 'file://' + entry, data: { flags, stepByStep: false } } });
+  const worker = new Worker(boot || entry, { workerData: { entry: 'file://' + entry, data } });
   await new Promise((resolve, reject) => {
     worker.on('message', (m) => m && m.ready && resolve());
     worker.on('error', reject);
@@ -146,11 +146,14 @@ for (let i = 0; i < times; i++) {
 console.log(JSON.stringify(out));
 `;
 
-/** Milliseconds from creating a batch worker of `build` to its ready message, for `times` workers in turn. */
-export function workerReadyMs(build: Build, flags: object, times: number, dir: string): number[] {
+/**
+ * Milliseconds from creating a batch worker of `build` to its ready message, for `times` workers in turn.
+ * `data` is what the batch run gives its workers (`WorkerSetup`).
+ */
+export function workerReadyMs(build: Build, data: object, times: number, dir: string): number[] {
   const script = join(dir, 'worker-ready.mjs');
   writeFileSync(script, READY_SCRIPT);
-  const args = [script, build.worker.entry, build.worker.boot ?? '', JSON.stringify(flags), String(times)];
+  const args = [script, build.worker.entry, build.worker.boot ?? '', JSON.stringify(data), String(times)];
   const result = spawnSync(process.execPath, args, {
     cwd: build.root,
     encoding: 'utf8',

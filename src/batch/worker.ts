@@ -1,19 +1,22 @@
 /**
- * A batch worker thread: loads the catalog and options once, then repairs the records it is sent, many per
- * message, one after another in the order received. Records arrive as JSON text and are parsed here; the
- * catalogs they carry are parsed once per distinct catalog. A solver fault is thrown as a `WorkerFault`,
- * for the pool to retire the worker (the run then sends the task's records again one by one).
+/**
+ * A batch worker thread: loads the catalog and the request's settings once, then repairs the records it is
+ * sent, many per message, one after another in the order received. Records arrive as JSON text and are
+ * parsed here; the catalogs they carry are parsed once per distinct catalog. A solver fault is thrown as a
+ * `WorkerFault`, for the pool to retire the worker (the run then sends the task's records again one by one).
  */
-import { loadRepairOptionsWithoutCatalog } from '../api/repair-flags.ts';
+import { loadCatalog } from '../read/catalog.ts';
 import { sourceRecord, type RecordItem } from '../read/records.ts';
+import { requestSettings } from '../api/call.ts';
 import { jobData, serveJobs, WorkerFault } from '../workers/serve.ts';
 import { RecordCatalogs } from './catalogs.ts';
 import { runJob, type JobContext } from './job.ts';
 import type { InjectedFault, Task, WorkerResult, WorkerSetup } from './types.ts';
 
 const setup = jobData<WorkerSetup>();
-const { catalog, options } = loadRepairOptionsWithoutCatalog(setup.flags);
-const context: JobContext = { catalog, options, stepByStep: setup.stepByStep };
+const catalog = setup.request.catalogPath ? loadCatalog(setup.request.catalogPath) : undefined;
+const settings = requestSettings('fix', setup.request, { files: true });
+const context: JobContext = { catalog, settings, stepByStep: setup.stepByStep };
 const catalogs = new RecordCatalogs();
 
 /** Share of the record watchdog a repair may use, so it ends as a `timeout` line before the watchdog. */
@@ -53,7 +56,8 @@ serveJobs(async (task: Task): Promise<WorkerResult> => {
     if (injected) return injected;
     const budget = setup.recordTimeoutMs;
     const deadline = budget === undefined ? undefined : Date.now() + budget * RECORD_SHARE;
-    const result = await runJob(record, { ...context, options: { ...context.options, deadline } });
+    const settings = { ...context.settings, options: { ...context.settings.options, deadline } };
+    const result = await runJob(record, { ...context, settings });
     if (result.kind === 'fault') throw new WorkerFault(result.reason);
     results.push({ line: result.line, outcome: result.outcome });
   }
