@@ -145,8 +145,8 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
   };
   const fail = (record: TaskRecord, reason: string) =>
     finish(record, errorDone(sourceRecord(record.source), reason));
-  // The watchdog counts from when the task reaches the head of its worker's queue. Tasks are short (see
-  // TaskSizer): one that overruns it is most likely held up by one record, found by the retry below.
+  // The watchdog counts from when the task reaches the head of its worker's queue, and again from each
+  // record that starts 100 ms or more into the task (the worker reports progress): it bounds one record.
   const send = (task: Task, first = false) => {
     workers()
       .submit(task, { runTimeoutMs: recordTimeoutMs, first })

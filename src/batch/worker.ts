@@ -22,6 +22,13 @@ const catalogs = new RecordCatalogs();
 /** Share of the record watchdog a repair may use, so it ends as a `timeout` line before the watchdog. */
 const RECORD_SHARE = 0.8;
 
+/**
+ * A record that starts this long after the task (or the last report) reports progress, which starts the
+ * task's watchdog again: the watchdog bounds each record, give or take this, and fast records cost no
+ * message.
+ */
+const PROGRESS_AFTER_MS = 100;
+
 /** Fails the way a test asked for, on the first `times` attempts at one record. */
 function injectFault(
   faults: readonly InjectedFault[],
@@ -47,10 +54,16 @@ function injectFault(
   }
 }
 
-serveJobs(async (task: Task): Promise<WorkerResult> => {
+serveJobs(async (task: Task, { progress }): Promise<WorkerResult> => {
   const start = performance.now();
+  let reported = start;
   const results: WorkerResult['results'][number][] = [];
   for (const { source } of task.records) {
+    const now = performance.now();
+    if (now - reported >= PROGRESS_AFTER_MS) {
+      progress();
+      reported = now;
+    }
     const record = sourceRecord(source, { parseCatalog: catalogs.parse });
     const injected = setup.faults && injectFault(setup.faults, record, task.attempt);
     if (injected) return injected;

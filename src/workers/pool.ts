@@ -12,7 +12,7 @@
  */
 import { extname } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { CancelRequest, JobReply, JobRequest } from './serve.ts';
+import type { CancelRequest, JobReply, JobRequest, ProgressReport } from './serve.ts';
 
 /**
  * `timeout`: over a time limit; `crash`: the worker died; `fault`: the worker reported a `WorkerFault`;
@@ -58,7 +58,10 @@ export interface WorkerPoolOptions {
 export interface SubmitOptions {
   /** Time limit from submission (queueing included); none by default. */
   readonly timeoutMs?: number;
-  /** Time limit from when the job reaches the head of its worker's queue (it is running); none by default. */
+  /**
+   * Time limit from when the job reaches the head of its worker's queue (it is running), started again by
+   * each progress report of its handler (`JobContext.progress`); none by default.
+   */
   readonly runTimeoutMs?: number;
   /** Queue the job ahead of those waiting (a retry, say). */
   readonly first?: boolean;
@@ -240,12 +243,15 @@ export class WorkerPool<In, Out> {
       ready: false,
       retired: false,
     };
-    worker.on('message', (message: { ready: true } | JobReply) => {
+    worker.on('message', (message: { ready: true } | ProgressReport | JobReply) => {
       if (member.retired) return;
       if ('ready' in message) {
         member.ready = true;
         this.bootFailures = 0;
         this.dispatch();
+      } else if ('progress' in message) {
+        // The running job started another item: its run time limit counts from now.
+        if (member.jobs[0]?.id === message.progress) this.arm(member);
       } else this.answer(member, message);
     });
     // An uncaught error ends the worker; 'exit' follows and replaces it.
