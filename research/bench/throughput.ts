@@ -49,7 +49,7 @@ export interface Timing {
   /** CPU times of the repeats (every thread), in ms. */
   readonly cpuMs: readonly number[];
   readonly rssMiB: number;
-  /** Digest of the output without its timings (equal digests: identical results). */
+  /** Digest of the repairs the output holds (equal digests: the same repair for every record). */
   readonly digest: string;
 }
 
@@ -89,27 +89,31 @@ export interface ThroughputResults {
   readonly portfolioDiffers: number;
 }
 
-/** The output's results without their timings, hashed. */
+/**
+ * The repair of each record: what it decided and the sequence it returned, at what cost. The rest of a
+ * result line (how edits and issues are rendered, timings) may change between builds without the repair
+ * changing.
+ */
+const REPAIR_FIELDS = ['id', 'determination', 'status', 'sequence', 'cost', 'optimal'] as const;
+
+function repairOf(line: string): string {
+  const value = JSON.parse(line) as Record<string, unknown>;
+  return JSON.stringify(REPAIR_FIELDS.map((key) => value[key]));
+}
+
+/** The output's repairs, hashed. */
 function digest(path: string): string {
   const hash = createHash('sha256');
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (line.trim() === '') continue;
-    const value = JSON.parse(line) as Record<string, unknown>;
-    delete value.timeMs;
-    hash.update(JSON.stringify(value));
-  }
+  for (const line of readFileSync(path, 'utf8').split('\n'))
+    if (line.trim() !== '') hash.update(repairOf(line));
   return hash.digest('hex').slice(0, 16);
 }
 
+/** Records whose repair differs between two outputs of the same input. */
 function differingLines(a: string, b: string): number {
-  const strip = (line: string) => {
-    const value = JSON.parse(line) as Record<string, unknown>;
-    for (const key of ['timeMs', 'solver']) delete value[key];
-    return JSON.stringify(value);
-  };
   const left = readFileSync(a, 'utf8').trim().split('\n');
   const right = readFileSync(b, 'utf8').trim().split('\n');
-  return left.filter((line, i) => strip(line) !== strip(right[i] ?? '{}')).length;
+  return left.filter((line, i) => repairOf(line) !== repairOf(right[i] ?? '{}')).length;
 }
 
 function succeeded(what: string, result: RunResult): RunResult {
