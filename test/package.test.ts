@@ -4,7 +4,7 @@
  * `--module nodenext`, the `refract` bin run from the project, and the tarball's file list checked.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,6 +80,11 @@ describe(`the ${name} package`, () => {
     ])
       expect(files).toContain(f);
     expect(files.some((f) => f.startsWith('models/mappings/'))).toBe(true);
+    // Every module is built from a source that exists: no output left over from a removed file.
+    const orphans = files
+      .filter((f) => f.startsWith('dist/src/') && f.endsWith('.js'))
+      .filter((f) => !existsSync(f.replace(/^dist\//, '').replace(/\.js$/, '.ts')));
+    expect(orphans).toEqual([]);
     expect(files.some((f) => f.startsWith('dist/src/batch/worker'))).toBe(true);
   });
 

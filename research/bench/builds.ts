@@ -61,21 +61,18 @@ function describeBuild(label: string, commit: string, root: string): Build {
   };
 }
 
+/** Compiles a build into its `dist/`, from scratch (as `npm run build` does: no output of a removed file). */
 function compile(root: string): void {
-  check(
-    `building ${root}`,
-    spawnSync(
-      process.execPath,
-      [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-      {
-        cwd: root,
-        encoding: 'utf8',
-      },
-    ),
-  );
+  rmSync(join(root, 'dist'), { recursive: true, force: true });
+  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+  const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  check(`building ${root}`, result);
 }
 
-/** This checkout, compiled now (incremental: quick when `dist/` is current). */
+/** This checkout, compiled now. */
 export function currentBuild(): Build {
   compile(ROOT);
   const dirty = git(['status', '--porcelain', '--untracked-files=no']) !== '';
