@@ -86,10 +86,27 @@ function recordFrom(value: unknown, index: number, where?: string): RecordItem {
  * (a record, a sample, a step array) is one record.
  */
 function valueRecords(value: unknown, index: number, where?: string): RecordItem[] {
-  if (Array.isArray(value) && value.length > 0 && !value.every(isStep)) {
-    return value.map((item, i) => recordFrom(item, index + i, where));
-  }
+  if (isRecordList(value)) return value.map((item, i) => recordFrom(item, index + i, where));
   return [recordFrom(value, index, where)];
+}
+
+function isRecordList(value: unknown): value is unknown[] {
+  return Array.isArray(value) && value.length > 0 && !value.every(isStep);
+}
+
+/**
+ * The number of records a JSONL line holds (what `jsonlRecords` yields for it) without reading them: 0 for a
+ * blank line, the length of a list of records, else 1 (a record, a sample, a step array, or an error item).
+ */
+export function lineRecordCount(line: string): number {
+  if (line.trim() === '') return 0;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return 1;
+  }
+  return isRecordList(value) ? value.length : 1;
 }
 
 /** Records of one JSONL line. */
@@ -103,7 +120,7 @@ function lineRecords(line: string, lineNo: number, index: number): RecordItem[] 
   return valueRecords(value, index, `line ${lineNo}`);
 }
 
-function stripBom(text: string): string {
+export function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
@@ -111,7 +128,7 @@ function stripBom(text: string): string {
  * True when a line holds a whole record: a non-empty JSON object or array. Such a line marks the input as JSONL;
  * a pretty-printed JSON document never has one (its non-empty containers span several lines).
  */
-function isRecordLine(line: string): boolean {
+export function isRecordLine(line: string): boolean {
   const text = line.trim();
   if (text.length < 3 || (text[0] !== '{' && text[0] !== '[')) return false;
   try {
@@ -122,8 +139,12 @@ function isRecordLine(line: string): boolean {
   }
 }
 
-/** JSONL: every non-blank line is a record (or an error item); `first` is the number of the first line. */
-function* jsonlRecords(lines: Iterable<string>, first = 1, start = 0): Generator<RecordItem> {
+/**
+ * JSONL: every non-blank line is a record (or an error item); `first` is the number of the first line and
+ * `start` the index of the first record (a slice of a file read on its own numbers its records as the whole
+ * file does).
+ */
+export function* jsonlRecords(lines: Iterable<string>, first = 1, start = 0): Generator<RecordItem> {
   let lineNo = first;
   let index = start;
   for (const line of lines) {
