@@ -20,6 +20,7 @@ const LAYERS = [
   'api',
   'workers',
   'batch',
+  'cluster',
   'server',
   'mcp',
   'agents',

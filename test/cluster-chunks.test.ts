@@ -1,0 +1,99 @@
+import { createReadStream, writeFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isRecordLine, readRecords, type RecordItem } from '../src/read/records.ts';
+import { scanChunks } from '../src/cluster/chunks.ts';
+import { chunkRecords } from '../src/cluster/chunk-records.ts';
+import { recordLine, tempDir } from './fixtures/batch/records.ts';
+
+const tmp = tempDir();
+afterAll(() => tmp.remove());
+
+async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+let files = 0;
+/** Records of the whole file, and of its chunks read one by one and joined. */
+async function bothWays(text: string | Buffer, size: number, highWaterMark?: number) {
+  const path = tmp.file(`in-${files++}.jsonl`);
+  writeFileSync(path, text);
+  const whole = await all(readRecords(createReadStream(path)));
+  const table = await scanChunks(path, size, highWaterMark);
+  const joined: RecordItem[] = [];
+  for (const chunk of table.chunks) joined.push(...(await all(chunkRecords(path, chunk))));
+  return { whole, joined, table };
+}
+
+/** Lines that exercise every way a line can count: records, lists of records, step arrays, errors, blanks. */
+const LINES = [
+  recordLine(1),
+  recordLine(2, 2),
+  JSON.stringify({ sequence: JSON.parse(recordLine(3)).sequence }),
+  JSON.stringify([JSON.parse(recordLine(4)), JSON.parse(recordLine(5))]),
+  JSON.stringify(JSON.parse(recordLine(6)).sequence),
+  '{"id": "torn", "sequence": [',
+  '  {"id": "spaced", "sequence": []}',
+  '42',
+  'not json',
+  '"Api(a=1)"',
+  '',
+  '   ',
+  '\u00a0',
+  '{"id": "é✓", "sequence": "Api()"}',
+];
+
+describe('distributed batch: chunks', () => {
+  it('reads every chunk alone as the whole file reads it: ids, line numbers, errors', async () => {
+    const text = '\uFEFF' + LINES.join('\n') + '\r\n' + LINES.join('\r\n') + '\r' + LINES.join('\n');
+    for (const size of [1, 2, 3, 7, 1000]) {
+      const { whole, joined, table } = await bothWays(text, size);
+      expect(joined).toEqual(whole);
+      expect(table.records).toBe(whole.length);
+      expect(table.chunks.reduce((n, c) => n + c.count, 0)).toBe(whole.length);
+      // Chunks tile the file: each starts where the previous ended.
+      table.chunks.forEach((c, k) => expect(c.start).toBe(k === 0 ? 0 : table.chunks[k - 1].end));
+    }
+  });
+
+  it('holds for any mix of lines, line ends and read buffer sizes (property)', async () => {
+    const line = fc.constantFrom(...LINES);
+    const end = fc.constantFrom('\n', '\r\n', '\r');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(line, end), { minLength: 1, maxLength: 30 }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 64 }),
+        async (lines, lastEnd, size, highWaterMark) => {
+          const text = lines.map(([l, e], k) => (k < lines.length - 1 || lastEnd ? l + e : l)).join('');
+          // Only JSONL is cut into chunks (a file without a record line is refused, tested below).
+          if (!lines.some(([l]) => isRecordLine(l))) return;
+          const { whole, joined } = await bothWays(text, size, highWaterMark);
+          expect(joined).toEqual(whole);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('refuses input that is not JSONL, naming the way out', async () => {
+    const path = tmp.file('array.json');
+    writeFileSync(path, JSON.stringify([JSON.parse(recordLine(1))], null, 2));
+    await expect(scanChunks(path, 10)).rejects.toThrow(/not JSONL .*jq -c/);
+  });
+
+  it('notices a chunk whose bytes no longer hold its records', async () => {
+    const path = tmp.file('changed.jsonl');
+    writeFileSync(path, [recordLine(1), recordLine(2), recordLine(3)].join('\n') + '\n');
+    const { chunks } = await scanChunks(path, 2);
+    // The first two lines become one line of the same length: chunk 0's bytes now hold one record.
+    const two = recordLine(1).length + 1 + recordLine(2).length;
+    const one = JSON.stringify({ ...JSON.parse(recordLine(1)), pad: '' });
+    const padded = one.replace('"pad":""', `"pad":"${'x'.repeat(two - one.length)}"`);
+    writeFileSync(path, [padded, recordLine(3)].join('\n') + '\n');
+    await expect(all(chunkRecords(path, chunks[0]))).rejects.toThrow(/input changed since submit/);
+  });
+});
