@@ -111,12 +111,16 @@ export async function checkInput(manifest: Manifest): Promise<void> {
       `cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
     );
   }
-  if (now.size !== size || now.mtimeMs !== mtimeMs) {
+  const changes = [
+    ...(now.size !== size ? [`size ${size} → ${now.size}`] : []),
+    ...(now.mtimeMs !== mtimeMs
+      ? [`modified ${new Date(mtimeMs).toISOString()} → ${new Date(now.mtimeMs).toISOString()}`]
+      : []),
+  ];
+  if (changes.length > 0) {
     throw new InputError(
       'input',
-      `${path} changed since run ${manifest.run} was submitted (size ${size} → ${now.size}, ` +
-        `modified ${new Date(mtimeMs).toISOString()} → ${new Date(now.mtimeMs).toISOString()}): ` +
-        `submit it again as a new run`,
+      `${path} changed since run ${manifest.run} was submitted (${changes.join(', ')}): submit it as a new run`,
     );
   }
 }

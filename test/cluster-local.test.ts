@@ -1,9 +1,15 @@
-import { createReadStream, writeFileSync } from 'node:fs';
+/**
+ * The parts of the distributed batch that need no Redis: chunks read alone as the whole file reads, and
+ * the result store keeping the first complete part of a chunk written twice at once.
+ */
+import { createReadStream, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isRecordLine, readRecords, type RecordItem } from '../src/read/records.ts';
 import { scanChunks } from '../src/cluster/chunks.ts';
 import { chunkRecords } from '../src/cluster/chunk-records.ts';
+import { commitPart, doneChunks, partLines, readPartSummary } from '../src/cluster/store.ts';
+import { SummaryAccumulator } from '../src/batch/summary.ts';
 import { recordLine, tempDir } from './fixtures/batch/records.ts';
 
 const tmp = tempDir();
@@ -75,7 +81,7 @@ describe('distributed batch: chunks', () => {
           expect(joined).toEqual(whole);
         },
       ),
-      { numRuns: 150 },
+      { numRuns: 60 },
     );
   });
 
@@ -95,5 +101,42 @@ describe('distributed batch: chunks', () => {
     const padded = one.replace('"pad":""', `"pad":"${'x'.repeat(two - one.length)}"`);
     writeFileSync(path, [padded, recordLine(3)].join('\n') + '\n');
     await expect(all(chunkRecords(path, chunks[0]))).rejects.toThrow(/input changed since submit/);
+  });
+});
+
+describe('distributed batch: result store', () => {
+  const fields = (chunk: number) => ({
+    run: 'r',
+    chunk,
+    records: 1,
+    summary: new SummaryAccumulator().result(),
+  });
+
+  it('keeps the first complete part when two attempts at a chunk commit at once', async () => {
+    const dir = tmp.file('store');
+    const attempt = (text: string, delay: number) =>
+      commitPart(dir, 7, async (path) => {
+        writeFileSync(path, text);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        return fields(7);
+      });
+    const [first, second] = await Promise.all([attempt('{"id":"a"}\n', 0), attempt('{"id":"b"}\n', 50)]);
+    expect([first.written, second.written]).toEqual([true, false]);
+    expect(readFileSync(partLines(dir, 7), 'utf8')).toBe('{"id":"a"}\n');
+    expect(second.part.sha256).toBe(first.part.sha256);
+    expect((await readPartSummary(dir, 7)).bytes).toBe(11);
+    expect([...(await doneChunks(dir))]).toEqual([7]);
+    // Neither attempt leaves anything under tmp/.
+    expect(readdirSync(`${dir}/tmp`)).toEqual([]);
+  });
+
+  it('leaves no part when writing fails', async () => {
+    const dir = tmp.file('failing');
+    const failing = commitPart(dir, 1, async () => {
+      throw new Error('disk full');
+    });
+    await expect(failing).rejects.toThrow('disk full');
+    expect(await doneChunks(dir)).toEqual(new Set());
+    expect(readdirSync(`${dir}/tmp`)).toEqual([]);
   });
 });
