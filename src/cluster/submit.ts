@@ -25,15 +25,7 @@ import {
   writeRun,
   type Manifest,
 } from './manifest.ts';
-import {
-  connect,
-  jobId,
-  loadQueueLibraries,
-  QUEUE_NAME,
-  resetRun,
-  runKeys,
-  type Libraries,
-} from './redis.ts';
+import { connect, jobId, loadQueueLibraries, QUEUE_NAME, resetRun, runKeys } from './redis.ts';
 import { doneChunks } from './store.ts';
 import type { ChunkJob } from './job-data.ts';
 
