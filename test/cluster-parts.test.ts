@@ -8,12 +8,11 @@ import { existsSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'nod
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { work } from '../src/cluster/work.ts';
 import { jobId, QUEUE_NAME } from '../src/cluster/redis.ts';
 import { partDir } from '../src/cluster/store.ts';
 import { CATALOG, datasetText, readLines, tempDir } from './fixtures/batch/records.ts';
 import { testRedis } from './fixtures/redis.ts';
-import { batchCli, singleMachine, statusOf, SUBMIT, withoutTimes } from './fixtures/cluster.ts';
+import { batchCli, singleMachine, statusOf, SUBMIT, withoutTimes, workHere } from './fixtures/cluster.ts';
 
 const redis = await testRedis(2);
 const tmp = tempDir();
@@ -26,20 +25,6 @@ afterAll(async () => {
   await redis.stop();
   tmp.remove();
 });
-
-/** Works the queue in this process until it has been idle for a moment. */
-function workHere(url: string) {
-  return work({
-    url,
-    workers: 1,
-    chunksInFlight: 2,
-    lockMs: 5_000,
-    stallMs: 5_000,
-    maxStalled: 1,
-    idleExitMs: 700,
-    log: () => {},
-  });
-}
 
 describe.skipIf(!redis.url)(
   `distributed batch checks${redis.reason ? ` (skipped: ${redis.reason})` : ''}`,

@@ -9,7 +9,7 @@ import type { Job } from 'bullmq';
 import { InputError } from '../model/errors.ts';
 import { parseChunkJob } from './job-data.ts';
 import { processChunk, type ChunkOutcome } from './process-chunk.ts';
-import { connect, loadQueueLibraries, markFailed, QUEUE_NAME } from './redis.ts';
+import { connect, loadQueueLibraries, markFailed, QUEUE_NAME, redactedUrl } from './redis.ts';
 import { PermanentError, RunContexts } from './run-context.ts';
 
 export interface WorkOptions {
@@ -59,7 +59,11 @@ export async function work(options: WorkOptions): Promise<WorkReport> {
   });
   const counts = { written: 0, records: 0, duplicates: 0, failed: 0 };
   let inFlight = 0;
-  let lastActivity = Date.now();
+  // Idle: nothing in flight since the queue was last found empty or the last chunk ended, whichever is
+  // later; start-up (before the queue was first found empty) is not idle time. BullMQ says "drained" once
+  // per emptying, possibly while a chunk is still in flight, so the mark is kept, not cleared by a new chunk.
+  let emptySince: number | undefined;
+  let lastActivity = 0;
 
   const processor = async (job: Job): Promise<ChunkOutcome> => {
     inFlight++;
@@ -109,6 +113,13 @@ export async function work(options: WorkOptions): Promise<WorkReport> {
     markFailed(redis, parsed.run, parsed.chunk, error.message).catch(() => {});
   });
   worker.on('error', (error: Error) => options.log(`queue: ${error.message}`));
+  worker.on('drained', () => (emptySince = Date.now()));
+  worker.once('ready', () =>
+    options.log(
+      `worker ready on ${redactedUrl(options.url)}: ${options.workers} threads, ` +
+        `${options.chunksInFlight} chunks in flight`,
+    ),
+  );
 
   const onAbort = () => stop();
   options.signal?.addEventListener('abort', onAbort);
@@ -117,7 +128,8 @@ export async function work(options: WorkOptions): Promise<WorkReport> {
     options.idleExitMs === undefined
       ? undefined
       : setInterval(() => {
-          if (inFlight === 0 && Date.now() - lastActivity >= options.idleExitMs!) stop();
+          const since = emptySince === undefined ? undefined : Math.max(emptySince, lastActivity);
+          if (inFlight === 0 && since !== undefined && Date.now() - since >= options.idleExitMs!) stop();
         }, 100);
   const running = worker.run();
   try {
