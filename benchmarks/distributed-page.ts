@@ -1,0 +1,95 @@
+/** The result page of the distributed-batch benchmark (`distributed.ts`): throughput, chunk size, recovery. */
+import type { Machine } from '../research/bench/markdown.ts';
+
+export interface Phases {
+  readonly submitMs: number;
+  readonly workMs: number;
+  readonly collectMs: number;
+}
+
+export interface Measured {
+  readonly records: number;
+  readonly threads: number;
+  readonly repeats: number;
+  /** `refract batch` wall times. */
+  readonly single: number[];
+  /** One `work` process with every thread; two processes sharing them. */
+  readonly one: Phases[];
+  readonly two: Phases[];
+  readonly chunks: (Phases & { readonly chunk: number })[];
+  readonly recovery: { lock: number; stall: number; recoveredMs: number; parts: number }[];
+  /** One-minute load average before and after. */
+  readonly load: number[];
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+const sec = (ms: number) => (ms / 1000).toFixed(1);
+const rate = (records: number, ms: number) => Math.round(records / (ms / 1000)).toLocaleString('en-US');
+const percent = (ratio: number) => `${ratio >= 1 ? '+' : '−'}${Math.abs((ratio - 1) * 100).toFixed(1)} %`;
+const range = (xs: readonly number[]) => `${sec(Math.min(...xs))}–${sec(Math.max(...xs))}`;
+
+export function distributedPage(m: Machine, command: string, d: Measured): string {
+  const single = median(d.single);
+  const work = (runs: readonly Phases[]) => runs.map((r) => r.workMs);
+  const total = (runs: readonly Phases[]) => runs.map((r) => r.submitMs + r.workMs + r.collectMs);
+  const row = (name: string, runs: readonly Phases[]) => {
+    const w = median(work(runs));
+    const t = median(total(runs));
+    return `| ${name} | ${rate(d.records, w)} | ${sec(w)} (${range(work(runs))}) | ${percent(w / single)} | ${sec(median(runs.map((r) => r.submitMs)))} | ${sec(median(runs.map((r) => r.collectMs)))} | ${percent(t / single)} |`;
+  };
+  const one = median(work(d.one)) / single;
+  return [
+    '# Distributed batch (BullMQ + Redis)',
+    '',
+    `Machine: ${m.nproc} cores (${m.cpu}), ${m.memoryGiB} GiB, Node ${m.node}; run ${m.date}; one-minute load`,
+    `average ${d.load.map((x) => x.toFixed(1)).join(' before, ')} after (a shared machine: compare rows, not runs).`,
+    `Regenerate: \`${command}\`. Every command is a spawned CLI, start-up included, as users run it; Redis`,
+    `on loopback. Medians of ${d.repeats} interleaved runs (min–max in brackets). Input: ${d.records.toLocaleString('en-US')} records`,
+    '(`benchmarks/batch-dataset.ts`: the NESTFUL executable samples, about 5 % of them repaired by the solver).',
+    `Every distributed output was checked against the \`refract batch\` output: equal but for \`timeMs\`.`,
+    '',
+    `## Throughput (${d.threads} repair threads in every set-up)`,
+    '',
+    '`work` = from starting the `work` processes until the last chunk is in place (the single-machine run:',
+    'from start to exit); records/s over that time. `submit` cuts the input and enqueues its chunks; `collect`',
+    'checks every part against the input and writes the output. Chunks of 500 records, 2 in flight per process.',
+    '',
+    '| set-up | records/s | work s | work vs `refract batch` | submit s | collect s | all three vs `refract batch` |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    `| \`refract batch --workers ${d.threads}\` | ${rate(d.records, single)} | ${sec(single)} (${range(d.single)}) | – | – | – | – |`,
+    row(`1 \`work\` process × ${d.threads} threads`, d.one),
+    row(`2 \`work\` processes × ${d.threads / 2} thread`, d.two),
+    '',
+    `Overhead at one process: ${percent(one)} (target: within 10 % of \`refract batch\`). Two processes on the`,
+    'same two cores add a second start-up and a second main thread, not cores: on separate machines each',
+    'brings its own cores.',
+    '',
+    '## Chunk size (1 `work` process, 1 run each)',
+    '',
+    'Each chunk is one queue job: its cost (a Redis round trip or two, a part written and synced, the',
+    "chunk's last records waiting for its slowest) is paid per chunk.",
+    '',
+    '| records per chunk | jobs | records/s | work s | submit s | collect s |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...d.chunks.map(
+      (c) =>
+        `| ${c.chunk} | ${Math.ceil(d.records / c.chunk)} | ${rate(d.records, c.workMs)} | ${sec(c.workMs)} | ${sec(c.submitMs)} | ${sec(c.collectMs)} |`,
+    ),
+    '',
+    '## Recovery from a killed worker',
+    '',
+    'Two `work` processes; one is killed with `kill -9` in the middle of a chunk. Time from the kill until',
+    'every chunk it held is in place, done by the other: the chunks wait for their lock to expire, then for',
+    'the next stall check (`--lock`, `--stall-check` of `work`), then are worked on again from the start.',
+    '',
+    '| `--lock` s | `--stall-check` s | recovered in s |',
+    '| --- | --- | --- |',
+    ...d.recovery.map((r) => `| ${r.lock} | ${r.stall} | ${sec(r.recoveredMs)} |`),
+    '',
+  ].join('\n');
+}
