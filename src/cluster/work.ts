@@ -47,6 +47,8 @@ class BrokenWorkers extends InputError {
   }
 }
 
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 export async function work(options: WorkOptions): Promise<WorkReport> {
   const libraries = await loadQueueLibraries();
   const redis = await connect(libraries, options.url, true);
@@ -116,8 +118,8 @@ export async function work(options: WorkOptions): Promise<WorkReport> {
   worker.on('drained', () => (emptySince = Date.now()));
   worker.once('ready', () =>
     options.log(
-      `worker ready on ${redactedUrl(options.url)}: ${options.workers} threads, ` +
-        `${options.chunksInFlight} chunks in flight`,
+      `worker ready on ${redactedUrl(options.url)}: ${plural(options.workers, 'thread')}, ` +
+        `${plural(options.chunksInFlight, 'chunk')} in flight`,
     ),
   );
 
