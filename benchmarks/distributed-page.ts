@@ -37,19 +37,22 @@ export function distributedPage(m: Machine, command: string, d: Measured): strin
   const single = median(d.single);
   const work = (runs: readonly Phases[]) => runs.map((r) => r.workMs);
   const total = (runs: readonly Phases[]) => runs.map((r) => r.submitMs + r.workMs + r.collectMs);
+  // Each run against the `refract batch` run of the same repeat (adjacent in time): the median of these
+  // ratios resists the load drifting over the benchmark better than a ratio of medians.
+  const paired = (xs: readonly number[]) => median(xs.map((x, r) => x / d.single[r]));
   const row = (name: string, runs: readonly Phases[]) => {
     const w = median(work(runs));
-    const t = median(total(runs));
-    return `| ${name} | ${rate(d.records, w)} | ${sec(w)} (${range(work(runs))}) | ${percent(w / single)} | ${sec(median(runs.map((r) => r.submitMs)))} | ${sec(median(runs.map((r) => r.collectMs)))} | ${percent(t / single)} |`;
+    return `| ${name} | ${rate(d.records, w)} | ${sec(w)} (${range(work(runs))}) | ${percent(paired(work(runs)))} | ${sec(median(runs.map((r) => r.submitMs)))} | ${sec(median(runs.map((r) => r.collectMs)))} | ${percent(paired(total(runs)))} |`;
   };
-  const one = median(work(d.one)) / single;
+  const one = paired(work(d.one));
   return [
     '# Distributed batch (BullMQ + Redis)',
     '',
     `Machine: ${m.nproc} cores (${m.cpu}), ${m.memoryGiB} GiB, Node ${m.node}; run ${m.date}; one-minute load`,
     `average ${d.load.map((x) => x.toFixed(1)).join(' before, ')} after (a shared machine: compare rows, not runs).`,
     `Regenerate: \`${command}\`. Every command is a spawned CLI, start-up included, as users run it; Redis`,
-    `on loopback. Medians of ${d.repeats} interleaved runs (min–max in brackets). Input: ${d.records.toLocaleString('en-US')} records`,
+    `on loopback. Medians of ${d.repeats} interleaved runs (min–max in brackets); ratios: the median over the repeats of`,
+    `each run against the \`refract batch\` run of the same repeat. Input: ${d.records.toLocaleString('en-US')} records`,
     '(`benchmarks/batch-dataset.ts`: the NESTFUL executable samples, about 5 % of them repaired by the solver).',
     `Every distributed output was checked against the \`refract batch\` output: equal but for \`timeMs\`.`,
     '',

@@ -8,7 +8,7 @@
  * output is checked against the single-machine output (equal but for `timeMs`). Writes
  * benchmarks/results/distributed.md.
  *
- *   npm run bench:distributed [-- --records 20000 --repeats 3 --redis redis://HOST:PORT --quick]
+ *   npm run bench:distributed [-- --records 20000 --repeats 5 --redis redis://HOST:PORT --quick]
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -24,7 +24,7 @@ import { completionOf, killMidChunk, partsIn, run, startWork } from './distribut
 const { values: args } = parseArgs({
   options: {
     records: { type: 'string', default: '20000' },
-    repeats: { type: 'string', default: '3' },
+    repeats: { type: 'string', default: '5' },
     redis: { type: 'string' },
     out: { type: 'string', default: 'benchmarks/results/distributed.md' },
     quick: { type: 'boolean', default: false },
@@ -40,6 +40,15 @@ const seconds = (ms: number) => ms / 1000;
 
 const dir = mkdtempSync(join(tmpdir(), 'refract-distributed-'));
 let redis: LocalRedis | undefined;
+// Interrupted: the Redis started here and the temporary files go too.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void (redis?.stop() ?? Promise.resolve()).finally(() => {
+      rmSync(dir, { recursive: true, force: true });
+      process.exit(130);
+    });
+  });
+}
 try {
   redis = await localRedis(args.redis);
   const url = redis.url;

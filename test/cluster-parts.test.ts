@@ -162,6 +162,35 @@ describe.skipIf(!redis.url)(
       });
     }, 60_000);
 
+    it('lists chunks that fail for good with their errors, and redoes them on resume', async () => {
+      const results = tmp.file('failing');
+      expect((await submit('failing', results, '--attempts', '2')).code).toBe(0);
+      // Attempts cannot be written: tmp/ is a file. Each chunk is tried twice (a backoff between).
+      writeFileSync(`${results}/tmp`, '');
+      expect(await workHere(url)).toMatchObject({ written: 0, failed: 6 });
+      const status = await statusOf(url, 'failing');
+      expect(status).toMatchObject({ complete: false, failed: 6, done: 0 });
+      expect(status.failures.map((f) => f.chunk)).toEqual([0, 1, 2, 3, 4, 5]);
+      expect(status.failures[0].reason).toMatch(/ENOTDIR|EEXIST/);
+      rmSync(`${results}/tmp`);
+      const resumed = await batchCli(
+        ['submit', input, '--queue', url, '--run', 'failing', '--results', results].concat([
+          ...SUBMIT,
+          ...CHUNK,
+          '--attempts',
+          '2',
+          '--resume',
+        ]),
+      );
+      expect(resumed.code).toBe(0);
+      expect(await workHere(url)).toMatchObject({ written: 6, failed: 0 });
+      expect(await statusOf(url, 'failing')).toMatchObject({
+        complete: true,
+        failed: 0,
+        recordsDone: RECORDS,
+      });
+    }, 60_000);
+
     it('names missing and tampered parts, writes nothing, and collects once they are redone', async () => {
       const results = tmp.file('tampered');
       expect((await submit('tampered', results)).code).toBe(0);

@@ -3,10 +3,10 @@
  * input that changed since submit, lists every chunk without a part, and checks each part against its
  * summary (size and SHA-256) and against the input: as many lines as the chunk has records, each the result
  * of the record at its place (same id). The summary is built as the single-machine batch builds it, from
- * every record and its result line in order (so percentiles and top lists are exact), and cross-checked
- * against the parts' own status counts. Nothing is written to `out` unless everything holds.
+ * every record and its result line in order (so percentiles and top lists are exact); each part's own
+ * summary must agree with its lines. Nothing is written to `out` unless everything holds.
  */
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { InputError } from '../model/errors.ts';
@@ -52,14 +52,16 @@ function lineId(line: string): string | undefined {
   return match ? (JSON.parse(match[1]) as string) : undefined;
 }
 
-/** Checks one part against its summary and the input; adds its records to the summary. Returns its bytes. */
+/**
+ * Checks one part against its summary and the input, and adds its records to the summary. Returns its
+ * bytes. Its summary's status counts must be those of its lines.
+ */
 async function checkPart(
   options: CollectOptions,
   input: string,
   chunk: number,
   ref: ChunkRef,
   summary: SummaryAccumulator,
-  statuses: Record<string, number>,
 ): Promise<Buffer> {
   const part = await readPartSummary(options.results, chunk);
   const bytes = await readFile(partLines(options.results, chunk));
@@ -67,12 +69,14 @@ async function checkPart(
   if (part.run !== options.run || part.chunk !== chunk || part.records !== ref.count) {
     throw new Error(`its summary is for run ${part.run} chunk ${part.chunk} (${part.records} records)`);
   }
-  if (bytes.length !== part.bytes || sha !== part.sha256)
+  if (bytes.length !== part.bytes || sha !== part.sha256) {
     throw new Error('its lines differ from its summary (size or SHA-256)');
+  }
   const text = bytes.toString('utf8');
+  if (text !== '' && !text.endsWith('\n')) throw new Error('its last line is torn');
   const lines = text === '' ? [] : text.slice(0, -1).split('\n');
-  if (!text.endsWith('\n') && text !== '') throw new Error('its last line is torn');
   if (lines.length !== ref.count) throw new Error(`${lines.length} lines for ${ref.count} records`);
+  const statuses: Record<string, number> = {};
   let at = 0;
   for await (const record of chunkRecords(input, ref)) {
     const line = lines[at++];
@@ -82,11 +86,28 @@ async function checkPart(
         `line ${at} holds record ${JSON.stringify(id)} where the input has ${JSON.stringify(record.id)}`,
       );
     }
-    summary.add(outcomeOf(record, JSON.parse(line) as Record<string, unknown>));
+    const outcome = outcomeOf(record, JSON.parse(line) as Record<string, unknown>);
+    statuses[outcome.status] = (statuses[outcome.status] ?? 0) + 1;
+    summary.add(outcome);
   }
-  for (const [status, n] of Object.entries(part.summary.statuses))
-    statuses[status] = (statuses[status] ?? 0) + n;
+  for (const [status, n] of Object.entries(part.summary.statuses)) {
+    if ((statuses[status] ?? 0) !== n)
+      throw new Error(`its summary counts ${n} ${status}, its lines ${statuses[status] ?? 0}`);
+  }
   return bytes;
+}
+
+/** Opens the temporary output beside `out` (renamed onto it once everything checks out). */
+async function openOutput(out: string): Promise<{ path: string; handle: FileHandle }> {
+  const path = join(dirname(out), `.${basename(out)}.${uniqueSuffix()}`);
+  try {
+    return { path, handle: await open(path, 'w') };
+  } catch (error) {
+    throw new InputError(
+      '--out',
+      `cannot write beside ${out} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
 }
 
 export async function collect(options: CollectOptions): Promise<CollectReport> {
@@ -105,16 +126,14 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
         `chunks ${listChunks(missing)}; see refract batch status, or submit --resume`,
     );
   }
-  const temporary = join(dirname(options.out), `.${basename(options.out)}.${uniqueSuffix()}`);
-  const handle = await open(temporary, 'w');
+  const { path: temporary, handle } = await openOutput(options.out);
   const summary = new SummaryAccumulator();
-  const statuses: Record<string, number> = {};
   const broken: { chunk: number; reason: string }[] = [];
   let total = 0;
   try {
     for (let k = 0; k < chunks.length; k++) {
       try {
-        const bytes = await checkPart(options, manifest.input.path, k, chunks[k], summary, statuses);
+        const bytes = await checkPart(options, manifest.input.path, k, chunks[k], summary);
         await handle.write(bytes);
         total += bytes.length;
       } catch (error) {
@@ -125,19 +144,9 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
   } finally {
     await handle.close();
   }
-  const result = summary.result();
-  const counted = Object.entries(result.statuses).every(([status, n]) => (statuses[status] ?? 0) === n);
-  if (broken.length === 0 && !counted) {
-    broken.push({
-      chunk: -1,
-      reason: `the parts' status counts ${JSON.stringify(statuses)} differ from their lines`,
-    });
-  }
   if (broken.length > 0) {
     await rm(temporary, { force: true });
-    const shown = broken
-      .slice(0, LISTED)
-      .map((b) => (b.chunk < 0 ? b.reason : `chunk ${b.chunk}: ${b.reason}`));
+    const shown = broken.slice(0, LISTED).map((b) => `chunk ${b.chunk}: ${b.reason}`);
     throw new IncompleteRun(
       `run ${options.run}: ${broken.length} chunks do not check out (chunks ${listChunks(broken.map((b) => b.chunk))}); ` +
         `nothing written (remove those parts/ folders and submit --resume to redo them). ${shown.join('; ')}`,
@@ -145,5 +154,6 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
   }
   await rename(temporary, options.out);
   await syncPath(dirname(options.out));
+  const result = summary.result();
   return { summary: result, records: result.records, chunks: chunks.length, bytes: total };
 }

@@ -126,12 +126,25 @@ export async function work(options: WorkOptions): Promise<WorkReport> {
   const onAbort = () => stop();
   options.signal?.addEventListener('abort', onAbort);
   if (options.signal?.aborted) stop();
+  // Before stopping for idleness, the queue is asked for chunks waiting out a retry's backoff.
+  const queue = new libraries.bullmq.Queue(QUEUE_NAME, { connection: redis });
+  let asking = false;
   const idle =
     options.idleExitMs === undefined
       ? undefined
       : setInterval(() => {
           const since = emptySince === undefined ? undefined : Math.max(emptySince, lastActivity);
-          if (inFlight === 0 && since !== undefined && Date.now() - since >= options.idleExitMs!) stop();
+          if (asking || inFlight > 0 || since === undefined || Date.now() - since < options.idleExitMs!)
+            return;
+          asking = true;
+          queue
+            .getJobCounts('waiting', 'delayed', 'prioritized')
+            .then((counts) => {
+              if (Object.values(counts).some((n) => n > 0)) emptySince = Date.now();
+              else stop();
+            })
+            .catch(() => {})
+            .finally(() => (asking = false));
         }, 100);
   const running = worker.run();
   try {
@@ -143,6 +156,7 @@ export async function work(options: WorkOptions): Promise<WorkReport> {
     await worker.close();
     await running.catch(() => {});
     await contexts.close();
+    await queue.close();
     redis.disconnect();
   }
   if (broken) throw broken;
