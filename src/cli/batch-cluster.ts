@@ -4,12 +4,10 @@
  * input or an unreachable Redis); status 0 complete, 1 not yet; collect as `refract batch` (0 all valid, 1
  * some repaired, 2 errors) and 3 when parts are missing or do not check out (nothing is written then).
  */
-import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
-import { InputError } from '../model/errors.ts';
-import { summaryLine, summaryMarkdown } from '../batch/summary-report.ts';
-import type { Summary } from '../batch/summary.ts';
+import { summaryLine } from '../batch/summary-report.ts';
+import { interruptible, writeSummary } from './batch-shared.ts';
 import {
   addRepairOptions,
   loadRepairOptionsWithoutCatalog,
@@ -94,24 +92,6 @@ function registerSubmit(batch: Command): void {
   });
 }
 
-/** First signal: stop taking chunks, finish those in flight; a second one exits at once. */
-function stopSignal(): { signal: AbortSignal; release: () => void } {
-  const controller = new AbortController();
-  const onSignal = () => {
-    if (controller.signal.aborted) process.exit(130);
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return {
-    signal: controller.signal,
-    release: () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
-  };
-}
-
 function registerWork(batch: Command): void {
   batch
     .command('work')
@@ -129,7 +109,8 @@ function registerWork(batch: Command): void {
         flags.workers === undefined
           ? availableParallelism()
           : integer('--workers', flags.workers, 1, MAX_WORKERS);
-      const { signal, release } = stopSignal();
+      // First signal: stop taking chunks and finish those in flight; a second one exits at once.
+      const { signal, release } = interruptible();
       try {
         const report = await work({
           url: flags.queue,
@@ -183,19 +164,6 @@ function registerStatus(batch: Command): void {
       );
       process.exitCode = status.complete ? 0 : 1;
     });
-}
-
-function writeSummary(base: string, summary: Summary): void {
-  const stem = base.replace(/\.(json|md)$/, '');
-  try {
-    writeFileSync(`${stem}.json`, JSON.stringify(summary, null, 2) + '\n');
-    writeFileSync(`${stem}.md`, summaryMarkdown(summary));
-  } catch (error) {
-    throw new InputError(
-      '--summary',
-      `cannot write ${stem}.json/.md (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
-  }
 }
 
 function registerCollect(batch: Command): void {

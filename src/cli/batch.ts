@@ -3,13 +3,14 @@
  * order. Exit codes: 0 all valid, 1 some repaired (or timed out), 2 input or internal errors, 130 when
  * interrupted (rerun with --resume to finish).
  */
-import { createReadStream, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { InputError } from '../model/errors.ts';
 import { createProgress } from '../batch/progress.ts';
 import { runBatch, type BatchReport } from '../batch/run.ts';
-import { summaryLine, summaryMarkdown } from '../batch/summary-report.ts';
+import { summaryLine } from '../batch/summary-report.ts';
+import { interruptible, writeSummary } from './batch-shared.ts';
 import {
   addRepairOptions,
   loadRepairOptionsWithoutCatalog,
@@ -61,37 +62,6 @@ function exitCode(report: BatchReport): number {
   return s.repaired + s.timeout > 0 ? 1 : 0;
 }
 
-function writeSummary(base: string, report: BatchReport): void {
-  const stem = base.replace(/\.(json|md)$/, '');
-  try {
-    writeFileSync(`${stem}.json`, JSON.stringify(report.summary, null, 2) + '\n');
-    writeFileSync(`${stem}.md`, summaryMarkdown(report.summary));
-  } catch (error) {
-    throw new InputError(
-      '--summary',
-      `cannot write ${stem}.json/.md (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
-  }
-}
-
-/** First Ctrl-C: stop reading and write what is finished; a second one exits at once. */
-function interruptible(): { signal: AbortSignal; release: () => void } {
-  const controller = new AbortController();
-  const onSignal = () => {
-    if (controller.signal.aborted) process.exit(130);
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return {
-    signal: controller.signal,
-    release: () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
-  };
-}
-
 export function registerBatch(program: Command): void {
   addRepairOptions(
     program
@@ -133,7 +103,7 @@ export function registerBatch(program: Command): void {
     } finally {
       release();
     }
-    if (flags.summary) writeSummary(flags.summary, report);
+    if (flags.summary) writeSummary(flags.summary, report.summary);
     if (!flags.quiet) {
       const note = report.interrupted ? ' (interrupted: rerun with --resume to finish)' : '';
       process.stderr.write(`refract batch: ${summaryLine(report.summary)}${note}\n`);

@@ -9,6 +9,7 @@ import { createReadStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { InputError } from '../model/errors.ts';
 
 /** A name no other process on any machine picks: host, process and a random part. */
 export function uniqueSuffix(): string {
@@ -52,4 +53,9 @@ export async function sha256File(path: string): Promise<string> {
 
 export function sha256Text(text: string): string {
   return createHash('sha256').update(text).digest('hex');
+}
+
+/** The one-line error of a file that cannot be read, naming the flag it came from and the system's code. */
+export function unreadable(flag: string, path: string, error: unknown): InputError {
+  return new InputError(flag, `cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
 }

@@ -12,7 +12,7 @@ import { InputError } from '../model/errors.ts';
 import { loadCostModel, parseWeightFlags, presetNames, withWeights } from '../read/cost-models.ts';
 import type { RepairFlags } from '../api/repair-flags.ts';
 import type { ChunkRef, ChunkTable } from './chunks.ts';
-import { sha256File, sha256Text, writeFileAtomic } from './files.ts';
+import { sha256File, sha256Text, unreadable, writeFileAtomic } from './files.ts';
 
 export const MANIFEST = 'manifest.json';
 export const CHUNK_TABLE = 'chunks.jsonl';
@@ -106,10 +106,7 @@ export async function checkInput(manifest: Manifest): Promise<void> {
   try {
     now = await inputStamp(path);
   } catch (error) {
-    throw new InputError(
-      'input',
-      `cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
+    throw unreadable('input', path, error);
   }
   const changes = [
     ...(now.size !== size ? [`size ${size} → ${now.size}`] : []),
@@ -132,10 +129,7 @@ export async function checkFiles(manifest: Manifest): Promise<void> {
     try {
       sha = await sha256File(file.path);
     } catch (error) {
-      throw new InputError(
-        file.flag,
-        `cannot read ${file.path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-      );
+      throw unreadable(file.flag, file.path, error);
     }
     if (sha !== file.sha256) {
       throw new InputError(file.flag, `${file.path} changed since run ${manifest.run} was submitted`);

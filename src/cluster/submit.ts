@@ -27,6 +27,7 @@ import {
 } from './manifest.ts';
 import { connect, jobId, loadQueueLibraries, QUEUE_NAME, resetRun, runKeys } from './redis.ts';
 import { doneChunks } from './store.ts';
+import { unreadable } from './files.ts';
 import type { ChunkJob } from './job-data.ts';
 
 export interface SubmitOptions {
@@ -62,10 +63,7 @@ async function inputFile(file: string): Promise<string> {
   try {
     info = await stat(path);
   } catch (error) {
-    throw new InputError(
-      'input',
-      `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
+    throw unreadable('input', file, error);
   }
   if (!info.isFile())
     throw new InputError('input', `${file} is not a file (a distributed batch reads it by byte range)`);
