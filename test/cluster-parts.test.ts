@@ -158,7 +158,7 @@ describe.skipIf(!redis.url)(
       const again = await batchCli(['submit', input, ...args]);
       expect(again).toMatchObject({
         code: 2,
-        err: expect.stringMatching(/already holds run changed: pass --resume/),
+        err: expect.stringMatching(/--run: run changed is already on this queue .*continue it with --resume/),
       });
     }, 60_000);
 
@@ -195,6 +195,11 @@ describe.skipIf(!redis.url)(
       const results = tmp.file('tampered');
       expect((await submit('tampered', results)).code).toBe(0);
       await workHere(url);
+      const other = await submit('other', results);
+      expect(other).toMatchObject({
+        code: 2,
+        err: expect.stringMatching(/already holds run tampered: pass --resume/),
+      });
       const out = tmp.file('tampered.jsonl');
       rmSync(partDir(results, 4), { recursive: true });
       const missing = await collect('tampered', results, out);
@@ -206,8 +211,8 @@ describe.skipIf(!redis.url)(
 
       const lines = `${partDir(results, 1)}/lines.jsonl`;
       writeFileSync(lines, readFileSync(lines, 'utf8').replace('"status":"valid"', '"status":"error"'));
-      const other = await submit('tampered', results, '--resume', '--types', 'strict');
-      expect(other).toMatchObject({
+      const otherFlags = await submit('tampered', results, '--resume', '--types', 'strict');
+      expect(otherFlags).toMatchObject({
         code: 2,
         err: expect.stringMatching(/--resume: .*other settings \(flags\)/),
       });

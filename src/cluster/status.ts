@@ -4,6 +4,7 @@
  * errors. Done counts come from the run's done bitmap, so a chunk delivered twice counts once. A run's
  * counts start afresh when it is resubmitted (`--resume`), seeded from the result store.
  */
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { InputError } from '../model/errors.ts';
 import { progressText } from '../batch/progress.ts';
@@ -38,14 +39,29 @@ export interface RunStatus {
 /** Failed chunks listed with their errors (all are counted). */
 const MAX_FAILURES = 20;
 
-async function readStatus(redis: Redis, run: string, queueCounts: RunStatus['queue']): Promise<RunStatus> {
+/**
+ * The run's failed chunks: those its workers marked (final attempt failed), and those BullMQ failed itself
+ * (stalled more than `--max-stalled` times, which no worker is told of), from its bounded failed list.
+ */
+async function failedChunks(redis: Redis, queue: Queue, run: string): Promise<Map<number, string>> {
+  const failed = new Map<number, string>();
+  const prefix = `${run}.`;
+  for (const job of await queue.getFailed(0, -1)) {
+    if (job.id?.startsWith(prefix)) failed.set(Number(job.id.slice(prefix.length)), job.failedReason);
+  }
+  const marked = await redis.hgetall(runKeys(run).failed);
+  for (const [chunk, reason] of Object.entries(marked)) failed.set(Number(chunk), reason);
+  return failed;
+}
+
+async function readStatus(redis: Redis, queue: Queue, run: string): Promise<RunStatus> {
   const k = runKeys(run);
-  const [meta, doneBits, active, failedCount, failedSome] = await Promise.all([
+  const [meta, done, active, failed, counts] = await Promise.all([
     redis.hgetall(k.meta),
     redis.bitcount(k.done),
     redis.zcard(k.active),
-    redis.hlen(k.failed),
-    redis.hscan(k.failed, 0, 'COUNT', MAX_FAILURES),
+    failedChunks(redis, queue, run),
+    queue.getJobCounts('waiting', 'active', 'delayed', 'failed'),
   ]);
   if (!meta.results) {
     throw new InputError(
@@ -61,29 +77,31 @@ async function readStatus(redis: Redis, run: string, queueCounts: RunStatus['que
   const end = recordsDone >= records && meta.lastDoneAt ? num('lastDoneAt') : Date.now();
   const seconds = startedAt > 0 ? Math.max(0.001, (end - startedAt) / 1000) : 0;
   const rate = seconds > 0 ? (recordsDone - num('resumedRecords')) / seconds : 0;
-  const failures: { chunk: number; reason: string }[] = [];
-  const pairs = failedSome[1];
-  for (let i = 0; i + 1 < pairs.length && failures.length < MAX_FAILURES; i += 2) {
-    failures.push({ chunk: Number(pairs[i]), reason: pairs[i + 1] });
-  }
-  failures.sort((a, b) => a.chunk - b.chunk);
-  const done = doneBits;
+  const failures = [...failed]
+    .sort((a, b) => a[0] - b[0])
+    .slice(0, MAX_FAILURES)
+    .map(([chunk, reason]) => ({ chunk, reason }));
   return {
     run,
     results: meta.results,
     input: meta.input,
     records,
     chunks,
-    waiting: Math.max(0, chunks - done - active - failedCount),
+    waiting: Math.max(0, chunks - done - active - failed.size),
     active,
     done,
-    failed: failedCount,
+    failed: failed.size,
     recordsDone,
     rate,
     etaSeconds: rate > 0 && recordsDone < records ? (records - recordsDone) / rate : null,
     complete: done >= chunks,
     failures,
-    queue: queueCounts,
+    queue: {
+      waiting: counts.waiting ?? 0,
+      active: counts.active ?? 0,
+      delayed: counts.delayed ?? 0,
+      failed: counts.failed ?? 0,
+    },
   };
 }
 
@@ -92,13 +110,7 @@ export async function runStatus(url: string, run: string): Promise<RunStatus> {
   const redis = await connect(libraries, url, false);
   const queue = new libraries.bullmq.Queue(QUEUE_NAME, { connection: redis });
   try {
-    const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
-    return await readStatus(redis, run, {
-      waiting: counts.waiting ?? 0,
-      active: counts.active ?? 0,
-      delayed: counts.delayed ?? 0,
-      failed: counts.failed ?? 0,
-    });
+    return await readStatus(redis, queue, run);
   } finally {
     await queue.close();
     redis.disconnect();

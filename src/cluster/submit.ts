@@ -153,7 +153,7 @@ export async function submit(options: SubmitOptions): Promise<SubmitReport> {
   const redis: Redis = await connect(libraries, options.url, false);
   const queue = new libraries.bullmq.Queue(QUEUE_NAME, { connection: redis });
   try {
-    await refuseOtherRun(redis, options.run, results);
+    await refuseKnownRun(redis, options.run, results, options.resume);
     const { manifest, chunks } = await prepare({ ...options, results }, input);
     const done = await doneChunks(results);
     const resumedRecords = chunks.reduce((n, c, k) => n + (done.has(k) ? c.count : 0), 0);
@@ -204,13 +204,21 @@ export async function submit(options: SubmitOptions): Promise<SubmitReport> {
   }
 }
 
-/** One run name, one result directory: refuses a name the queue knows with another directory. */
-async function refuseOtherRun(redis: Redis, run: string, results: string): Promise<void> {
+/**
+ * A run name stands for one submission while the queue knows it: a new submit under a known name is
+ * refused (jobs of the earlier one may still wait under the same ids, and BullMQ would keep those instead
+ * of the new ones), and so is a resume into another result directory.
+ */
+async function refuseKnownRun(redis: Redis, run: string, results: string, resume: boolean): Promise<void> {
   const known = await redis.hget(runKeys(run).meta, 'results');
-  if (known !== null && known !== results) {
+  if (known === null) return;
+  if (!resume) {
     throw new InputError(
       '--run',
-      `run ${run} is already on this queue with results in ${known}: choose another name`,
+      `run ${run} is already on this queue (results in ${known}): continue it with --resume, or choose another name`,
     );
+  }
+  if (known !== results) {
+    throw new InputError('--run', `run ${run} is on this queue with results in ${known}, not ${results}`);
   }
 }

@@ -116,6 +116,9 @@ export async function work(options: WorkOptions): Promise<WorkReport> {
   });
   worker.on('error', (error: Error) => options.log(`queue: ${error.message}`));
   worker.on('drained', () => (emptySince = Date.now()));
+  worker.on('stalled', (id: string) =>
+    options.log(`job ${id} stalled (its worker stopped renewing its lock): it is worked on again`),
+  );
   worker.once('ready', () =>
     options.log(
       `worker ready on ${redactedUrl(options.url)}: ${plural(options.workers, 'thread')}, ` +
