@@ -1,18 +1,27 @@
 /** The result page of the distributed-batch benchmark (`distributed.ts`): throughput, chunk size, recovery. */
 import type { Machine } from '../research/bench/markdown.ts';
 
+/** Wall time and CPU seconds (every thread of every process measured) of each phase of a run. */
 export interface Phases {
   readonly submitMs: number;
   readonly workMs: number;
   readonly collectMs: number;
+  readonly submitCpu: number;
+  readonly workCpu: number;
+  readonly collectCpu: number;
+}
+
+export interface Timed {
+  readonly ms: number;
+  readonly cpu: number;
 }
 
 export interface Measured {
   readonly records: number;
   readonly threads: number;
   readonly repeats: number;
-  /** `refract batch` wall times. */
-  readonly single: number[];
+  /** `refract batch` runs. */
+  readonly single: Timed[];
   /** One `work` process with every thread; two processes sharing them. */
   readonly one: Phases[];
   readonly two: Phases[];
@@ -34,17 +43,33 @@ const percent = (ratio: number) => `${ratio >= 1 ? '+' : '−'}${Math.abs((ratio
 const range = (xs: readonly number[]) => `${sec(Math.min(...xs))}–${sec(Math.max(...xs))}`;
 
 export function distributedPage(m: Machine, command: string, d: Measured): string {
-  const single = median(d.single);
+  const singleMs = d.single.map((s) => s.ms);
+  const singleCpu = d.single.map((s) => s.cpu);
+  const single = median(singleMs);
   const work = (runs: readonly Phases[]) => runs.map((r) => r.workMs);
   const total = (runs: readonly Phases[]) => runs.map((r) => r.submitMs + r.workMs + r.collectMs);
+  const workCpu = (runs: readonly Phases[]) => runs.map((r) => r.workCpu);
+  const totalCpu = (runs: readonly Phases[]) => runs.map((r) => r.submitCpu + r.workCpu + r.collectCpu);
   // Each run against the `refract batch` run of the same repeat (adjacent in time): the median of these
   // ratios resists the load drifting over the benchmark better than a ratio of medians.
-  const paired = (xs: readonly number[]) => median(xs.map((x, r) => x / d.single[r]));
+  const paired = (xs: readonly number[], base: readonly number[]) => median(xs.map((x, r) => x / base[r]));
   const row = (name: string, runs: readonly Phases[]) => {
     const w = median(work(runs));
-    return `| ${name} | ${rate(d.records, w)} | ${sec(w)} (${range(work(runs))}) | ${percent(paired(work(runs)))} | ${sec(median(runs.map((r) => r.submitMs)))} | ${sec(median(runs.map((r) => r.collectMs)))} | ${percent(paired(total(runs)))} |`;
+    const cells = [
+      name,
+      rate(d.records, w),
+      `${sec(w)} (${range(work(runs))})`,
+      percent(paired(work(runs), singleMs)),
+      median(workCpu(runs)).toFixed(1),
+      percent(paired(workCpu(runs), singleCpu)),
+      `${sec(median(runs.map((r) => r.submitMs)))} / ${sec(median(runs.map((r) => r.collectMs)))}`,
+      percent(paired(total(runs), singleMs)),
+      percent(paired(totalCpu(runs), singleCpu)),
+    ];
+    return `| ${cells.join(' | ')} |`;
   };
-  const one = paired(work(d.one));
+  const one = paired(work(d.one), singleMs);
+  const oneCpu = paired(workCpu(d.one), singleCpu);
   return [
     '# Distributed batch (BullMQ + Redis)',
     '',
@@ -62,13 +87,15 @@ export function distributedPage(m: Machine, command: string, d: Measured): strin
     'from start to exit); records/s over that time. `submit` cuts the input and enqueues its chunks; `collect`',
     'checks every part against the input and writes the output. Chunks of 500 records, 2 in flight per process.',
     '',
-    '| set-up | records/s | work s | work vs `refract batch` | submit s | collect s | all three vs `refract batch` |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
-    `| \`refract batch --workers ${d.threads}\` | ${rate(d.records, single)} | ${sec(single)} (${range(d.single)}) | – | – | – | – |`,
+    '| set-up | records/s | work s | wall vs `refract batch` | work CPU s | CPU vs `refract batch` | submit / collect s | all three: wall | all three: CPU |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    `| \`refract batch --workers ${d.threads}\` | ${rate(d.records, single)} | ${sec(single)} (${range(singleMs)}) | – | ${median(singleCpu).toFixed(1)} | – | – | – | – |`,
     row(`1 \`work\` process × ${d.threads} threads`, d.one),
     row(`2 \`work\` processes × ${d.threads / 2} thread`, d.two),
     '',
-    `Overhead at one process: ${percent(one)} (target: within 10 % of \`refract batch\`). Two processes on the`,
+    `Overhead at one process: ${percent(one)} wall time, ${percent(oneCpu)} CPU time (target: within 10 % of`,
+    `\`refract batch\`). CPU time (user + system of every thread of the measured processes) is the steadier`,
+    'measure here: wall time on this shared machine varies by a factor of two between identical runs. Two processes on the',
     'same two cores add a second start-up and a second main thread, not cores: on separate machines each',
     'brings its own cores.',
     '',
@@ -77,12 +104,21 @@ export function distributedPage(m: Machine, command: string, d: Measured): strin
     'Each chunk is one queue job: its cost (a Redis round trip or two, a part written and synced, the',
     "chunk's last records waiting for its slowest) is paid per chunk.",
     '',
-    '| records per chunk | jobs | records/s | work s | submit s | collect s |',
-    '| --- | --- | --- | --- | --- | --- |',
-    ...d.chunks.map(
-      (c) =>
-        `| ${c.chunk} | ${Math.ceil(d.records / c.chunk)} | ${rate(d.records, c.workMs)} | ${sec(c.workMs)} | ${sec(c.submitMs)} | ${sec(c.collectMs)} |`,
-    ),
+    '| records per chunk | jobs | records/s | work s | work CPU s | submit s | collect s |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...d.chunks
+      .map((c) =>
+        [
+          c.chunk,
+          Math.ceil(d.records / c.chunk),
+          rate(d.records, c.workMs),
+          sec(c.workMs),
+          c.workCpu.toFixed(1),
+          sec(c.submitMs),
+          sec(c.collectMs),
+        ].join(' | '),
+      )
+      .map((row) => `| ${row} |`),
     '',
     '## Recovery from a killed worker',
     '',

@@ -4,14 +4,30 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const CLI = ['--import', 'tsx', 'bin/refract.ts'];
+const CLI = ['--import', 'tsx', '--import', './benchmarks/cpu-report.mjs', 'bin/refract.ts'];
+
+/** Where the measured processes add their CPU seconds (one line each, at exit). */
+export const CPU_FILE = join(tmpdir(), `refract-distributed-cpu-${process.pid}`);
+const env = { ...process.env, REFRACT_BENCH_CPU: CPU_FILE };
+
+/** The CPU seconds of the processes that exited since the last call (and forgets them). */
+export function takeCpuSeconds(): number {
+  if (!existsSync(CPU_FILE)) return 0;
+  const total = readFileSync(CPU_FILE, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .reduce((sum, line) => sum + Number(line), 0);
+  rmSync(CPU_FILE);
+  return total;
+}
 
 /** Runs `refract ARGS`; rejects on an exit code not in `ok`, with what the command said. */
 export async function run(args: readonly string[], ok: readonly number[] = [0]): Promise<void> {
-  const child = spawn(process.execPath, [...CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env });
   let err = '';
   child.stderr.on('data', (chunk: Buffer) => (err += String(chunk)));
   const [code] = (await once(child, 'exit')) as [number | null];
@@ -28,7 +44,7 @@ export interface WorkProcess {
 export function startWork(url: string, threads: number, lock = 30, stall = 30): WorkProcess {
   const args = ['batch', 'work', '--queue', url, '--workers', String(threads), '--chunks-in-flight', '2'];
   args.push('--lock', String(lock), '--stall-check', String(stall));
-  const child = spawn(process.execPath, [...CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env });
   let err = '';
   const ready = new Promise<void>((resolve) =>
     child.stderr.on('data', (chunk: Buffer) => {

@@ -17,9 +17,17 @@ import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { machine } from '../research/bench/markdown.ts';
 import { generate } from './batch-dataset.ts';
-import { distributedPage, type Measured } from './distributed-page.ts';
+import { distributedPage, type Measured, type Phases, type Timed } from './distributed-page.ts';
 import { localRedis, type LocalRedis } from './redis-server.ts';
-import { completionOf, killMidChunk, partsIn, run, startWork } from './distributed-steps.ts';
+import {
+  completionOf,
+  CPU_FILE,
+  killMidChunk,
+  partsIn,
+  run,
+  startWork,
+  takeCpuSeconds,
+} from './distributed-steps.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -64,21 +72,27 @@ try {
   const withoutTimes = (path: string) =>
     readFileSync(path, 'utf8').replace(/"timeMs":[0-9.e+-]+/g, '"timeMs":0');
 
-  /** `refract batch` on all threads: spawn to exit. */
-  const singleRun = async () => {
+  /** `refract batch` on all threads: spawn to exit, and its CPU seconds. */
+  const singleRun = async (): Promise<Timed> => {
+    takeCpuSeconds();
     const began = performance.now();
     await run(
       ['batch', '--catalog', CATALOG, '--workers', String(THREADS), '-q', input, '--out', single],
       [0, 1, 2],
     );
-    return performance.now() - began;
+    return { ms: performance.now() - began, cpu: takeCpuSeconds() };
   };
 
   /** submit, `processes` work processes sharing the threads, collect; each phase timed. */
-  const distributedRun = async (processes: number, chunk = 500, name = `p${processes}c${chunk}`) => {
+  const distributedRun = async (
+    processes: number,
+    chunk = 500,
+    name = `p${processes}c${chunk}`,
+  ): Promise<Phases> => {
     await flush();
     const results = join(dir, name);
     rmSync(results, { recursive: true, force: true });
+    takeCpuSeconds();
     const submitBegan = performance.now();
     await run(
       ['batch', 'submit', input, '--queue', url, '--run', name, '--results', results].concat([
@@ -90,20 +104,23 @@ try {
       ]),
     );
     const submitMs = performance.now() - submitBegan;
+    const submitCpu = takeCpuSeconds();
     const chunks = JSON.parse(readFileSync(join(results, 'manifest.json'), 'utf8')).chunks as number;
     const workBegan = performance.now();
     const workers = Array.from({ length: processes }, () => startWork(url, THREADS / processes));
     await completionOf(results, chunks);
     const workMs = performance.now() - workBegan;
     await Promise.all(workers.map((w) => w.stop()));
+    const workCpu = takeCpuSeconds();
     const out = join(dir, `${name}.jsonl`);
     const collectBegan = performance.now();
     await run(['batch', 'collect', '--run', name, '--results', results, '--out', out, '-q'], [0, 1, 2]);
     const collectMs = performance.now() - collectBegan;
+    const collectCpu = takeCpuSeconds();
     if (withoutTimes(out) !== withoutTimes(single))
       throw new Error(`${name}: output differs from refract batch`);
     rmSync(results, { recursive: true, force: true });
-    return { submitMs, workMs, collectMs };
+    return { submitMs, workMs, collectMs, submitCpu, workCpu, collectCpu };
   };
 
   const measured: Measured = {
@@ -119,7 +136,7 @@ try {
   };
   for (let r = 0; r < repeats; r++) {
     measured.single.push(await singleRun());
-    log(`repeat ${r + 1}: refract batch ${seconds(measured.single.at(-1)!).toFixed(1)} s`);
+    log(`repeat ${r + 1}: refract batch ${seconds(measured.single.at(-1)!.ms).toFixed(1)} s`);
     measured.one.push(await distributedRun(1));
     log(`repeat ${r + 1}: 1 work process ${seconds(measured.one.at(-1)!.workMs).toFixed(1)} s`);
     measured.two.push(await distributedRun(2));
@@ -162,4 +179,5 @@ try {
 } finally {
   await redis?.stop();
   rmSync(dir, { recursive: true, force: true });
+  rmSync(CPU_FILE, { force: true });
 }
