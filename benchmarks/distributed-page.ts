@@ -9,6 +9,8 @@ export interface Phases {
   readonly submitCpu: number;
   readonly workCpu: number;
   readonly collectCpu: number;
+  /** Redis's CPU seconds over the whole run (submit to collect). */
+  readonly redisCpu: number;
 }
 
 export interface Timed {
@@ -101,11 +103,13 @@ export function distributedPage(m: Machine, command: string, d: Measured): strin
     '',
     '## Chunk size (1 `work` process, 1 run each)',
     '',
-    'Each chunk is one queue job: its cost (a Redis round trip or two, a part written and synced, the',
-    "chunk's last records waiting for its slowest) is paid per chunk.",
+    'Each chunk is one queue job: its cost (a few Redis round trips, a part written and synced, the',
+    "chunk's last records waiting for its slowest) is paid per chunk. Redis CPU per job: Redis's own CPU",
+    'time over the run (INFO cpu) divided by the jobs; Redis runs commands on one thread, so 1 / that is',
+    'the most jobs per second a whole cluster can finish.',
     '',
-    '| records per chunk | jobs | records/s | work s | work CPU s | submit s | collect s |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    '| records per chunk | jobs | records/s | work s | work CPU s | submit s | collect s | Redis CPU per job |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
     ...d.chunks
       .map((c) =>
         [
@@ -116,6 +120,7 @@ export function distributedPage(m: Machine, command: string, d: Measured): strin
           c.workCpu.toFixed(1),
           sec(c.submitMs),
           sec(c.collectMs),
+          `${((c.redisCpu * 1000) / Math.ceil(d.records / c.chunk)).toFixed(2)} ms`,
         ].join(' | '),
       )
       .map((row) => `| ${row} |`),

@@ -65,6 +65,14 @@ try {
     await client.flushdb();
     client.disconnect();
   };
+  /** Redis's own CPU seconds so far (user + system, from INFO). */
+  const redisCpu = async () => {
+    const client = new Redis(url);
+    const info = await client.info('cpu');
+    client.disconnect();
+    const field = (name: string) => Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1] ?? 0);
+    return field('used_cpu_user') + field('used_cpu_sys');
+  };
   const input = join(dir, 'input.jsonl');
   await generate(input, records, 1000);
   const load = [loadavg()[0]];
@@ -93,6 +101,7 @@ try {
     const results = join(dir, name);
     rmSync(results, { recursive: true, force: true });
     takeCpuSeconds();
+    const redisBefore = await redisCpu();
     const submitBegan = performance.now();
     await run(
       ['batch', 'submit', input, '--queue', url, '--run', name, '--results', results].concat([
@@ -117,10 +126,11 @@ try {
     await run(['batch', 'collect', '--run', name, '--results', results, '--out', out, '-q'], [0, 1, 2]);
     const collectMs = performance.now() - collectBegan;
     const collectCpu = takeCpuSeconds();
+    const redisCpuSeconds = (await redisCpu()) - redisBefore;
     if (withoutTimes(out) !== withoutTimes(single))
       throw new Error(`${name}: output differs from refract batch`);
     rmSync(results, { recursive: true, force: true });
-    return { submitMs, workMs, collectMs, submitCpu, workCpu, collectCpu };
+    return { submitMs, workMs, collectMs, submitCpu, workCpu, collectCpu, redisCpu: redisCpuSeconds };
   };
 
   const measured: Measured = {
