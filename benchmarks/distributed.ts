@@ -73,19 +73,23 @@ try {
     const field = (name: string) => Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1] ?? 0);
     return field('used_cpu_user') + field('used_cpu_sys');
   };
+  // The input, and one twice its size: the difference between the two runs of a set-up is the time of
+  // `records` records once started (start-up and end cancel out).
   const input = join(dir, 'input.jsonl');
+  const double = join(dir, 'double.jsonl');
   await generate(input, records, 1000);
+  await generate(double, 2 * records, 1000);
   const load = [loadavg()[0]];
-  const single = join(dir, 'single.jsonl');
+  const singleOut = (file: string) => `${file}.single`;
   const withoutTimes = (path: string) =>
     readFileSync(path, 'utf8').replace(/"timeMs":[0-9.e+-]+/g, '"timeMs":0');
 
   /** `refract batch` on all threads: spawn to exit, and its CPU seconds. */
-  const singleRun = async (): Promise<Timed> => {
+  const singleRun = async (file = input): Promise<Timed> => {
     takeCpuSeconds();
     const began = performance.now();
     await run(
-      ['batch', '--catalog', CATALOG, '--workers', String(THREADS), '-q', input, '--out', single],
+      ['batch', '--catalog', CATALOG, '--workers', String(THREADS), '-q', file, '--out', singleOut(file)],
       [0, 1, 2],
     );
     return { ms: performance.now() - began, cpu: takeCpuSeconds() };
@@ -95,6 +99,7 @@ try {
   const distributedRun = async (
     processes: number,
     chunk = 500,
+    file = input,
     name = `p${processes}c${chunk}`,
   ): Promise<Phases> => {
     await flush();
@@ -104,7 +109,7 @@ try {
     const redisBefore = await redisCpu();
     const submitBegan = performance.now();
     await run(
-      ['batch', 'submit', input, '--queue', url, '--run', name, '--results', results].concat([
+      ['batch', 'submit', file, '--queue', url, '--run', name, '--results', results].concat([
         '--catalog',
         CATALOG,
         '--chunk',
@@ -127,7 +132,7 @@ try {
     const collectMs = performance.now() - collectBegan;
     const collectCpu = takeCpuSeconds();
     const redisCpuSeconds = (await redisCpu()) - redisBefore;
-    if (withoutTimes(out) !== withoutTimes(single))
+    if (withoutTimes(out) !== withoutTimes(singleOut(file)))
       throw new Error(`${name}: output differs from refract batch`);
     rmSync(results, { recursive: true, force: true });
     return { submitMs, workMs, collectMs, submitCpu, workCpu, collectCpu, redisCpu: redisCpuSeconds };
@@ -143,6 +148,7 @@ try {
     chunks: [],
     recovery: [],
     load,
+    double: { single: [], one: [], two: [] },
   };
   for (let r = 0; r < repeats; r++) {
     measured.single.push(await singleRun());
@@ -151,6 +157,12 @@ try {
     log(`repeat ${r + 1}: 1 work process ${seconds(measured.one.at(-1)!.workMs).toFixed(1)} s`);
     measured.two.push(await distributedRun(2));
     log(`repeat ${r + 1}: 2 work processes ${seconds(measured.two.at(-1)!.workMs).toFixed(1)} s`);
+    measured.double.single.push(await singleRun(double));
+    measured.double.one.push(await distributedRun(1, 500, double));
+    measured.double.two.push(await distributedRun(2, 500, double));
+    log(
+      `repeat ${r + 1}: twice the records: ${[measured.double.single.at(-1)!.ms, measured.double.one.at(-1)!.workMs, measured.double.two.at(-1)!.workMs].map((ms) => seconds(ms).toFixed(1)).join(', ')} s`,
+    );
   }
   for (const chunk of args.quick ? [50, 500] : [10, 50, 500, 2000]) {
     measured.chunks.push({ chunk, ...(await distributedRun(1, chunk)) });
