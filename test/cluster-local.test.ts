@@ -34,7 +34,7 @@ async function bothWays(text: string | Buffer, size: number, highWaterMark?: num
 }
 
 /** Lines that exercise every way a line can count: records, lists of records, step arrays, errors, blanks. */
-const LINES = [
+const LINES: Buffer[] = [
   recordLine(1),
   recordLine(2, 2),
   JSON.stringify({ sequence: JSON.parse(recordLine(3)).sequence }),
@@ -47,16 +47,50 @@ const LINES = [
   '"Api(a=1)"',
   '',
   '   ',
+  '\r',
   '\u00a0',
   '{"id": "é✓", "sequence": "Api()"}',
+].map((line) => Buffer.from(line));
+/** Lines that are not UTF-8 (one error record each, offsets named): an object, and a list of two records. */
+const NOT_UTF8 = [
+  Buffer.concat([
+    Buffer.from('{"id": "bad", "sequence": "Api(a=\''),
+    Buffer.from([0xff]),
+    Buffer.from('\')"}'),
+  ]),
+  Buffer.concat([Buffer.from(`[${recordLine(7)}, {"id": "x`), Buffer.from([0xc3, 0x28]), Buffer.from('"}]')]),
 ];
+/** The reader's test: some line is a whole record, or is not UTF-8. */
+function isJsonl(text: Buffer): boolean {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  return text
+    .toString('latin1')
+    .split('\n')
+    .some((line) => {
+      try {
+        return isRecordLine(decoder.decode(Buffer.from(line, 'latin1')));
+      } catch {
+        return true;
+      }
+    });
+}
 
 describe('distributed batch: chunks', () => {
   it('reads every chunk alone as the whole file reads it: ids, line numbers, errors', async () => {
-    const text = '\uFEFF' + LINES.join('\n') + '\r\n' + LINES.join('\r\n') + '\r' + LINES.join('\n');
+    const join = (end: string) => Buffer.concat(LINES.flatMap((line) => [line, Buffer.from(end)]));
+    const text = Buffer.concat([
+      Buffer.from('\uFEFF'),
+      join('\n'),
+      join('\r\n'),
+      NOT_UTF8[0],
+      Buffer.from('\n'),
+      join('\n'),
+      NOT_UTF8[1],
+    ]);
     for (const size of [1, 2, 3, 7, 1000]) {
       const { whole, joined, table } = await bothWays(text, size);
       expect(joined).toEqual(whole);
+      expect(whole.filter((item) => /invalid UTF-8 at byte \d+/.test(item.error ?? ''))).toHaveLength(2);
       expect(table.records).toBe(whole.length);
       expect(table.chunks.reduce((n, c) => n + c.count, 0)).toBe(whole.length);
       // Chunks tile the file: each starts where the previous ended.
@@ -65,18 +99,22 @@ describe('distributed batch: chunks', () => {
   });
 
   it('holds for any mix of lines, line ends and read buffer sizes (property)', async () => {
-    const line = fc.constantFrom(...LINES);
+    const line = fc.constantFrom(...LINES, ...NOT_UTF8);
     const end = fc.constantFrom('\n', '\r\n', '\r');
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.tuple(line, end), { minLength: 1, maxLength: 30 }),
         fc.boolean(),
+        fc.boolean(),
         fc.integer({ min: 1, max: 6 }),
         fc.integer({ min: 1, max: 64 }),
-        async (lines, lastEnd, size, highWaterMark) => {
-          const text = lines.map(([l, e], k) => (k < lines.length - 1 || lastEnd ? l + e : l)).join('');
+        async (lines, lastEnd, bom, size, highWaterMark) => {
+          const parts = lines.flatMap(([l, e], k) =>
+            k < lines.length - 1 || lastEnd ? [l, Buffer.from(e)] : [l],
+          );
+          const text = Buffer.concat([...(bom ? [Buffer.from('\uFEFF')] : []), ...parts]);
           // Only JSONL is cut into chunks (a file without a record line is refused, tested below).
-          if (!lines.some(([l]) => isRecordLine(l))) return;
+          if (!isJsonl(text)) return;
           const { whole, joined } = await bothWays(text, size, highWaterMark);
           expect(joined).toEqual(whole);
         },

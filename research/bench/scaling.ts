@@ -29,8 +29,8 @@ async function timedRepair(steps: NestfulStep[], catalog: Catalog, mappings?: Ma
   return { ms: performance.now() - start, vars: result.model?.vars ?? 0 };
 }
 
-/** `count` random mistakes that leave the sequence invalid. */
-function corruptWith(rng: Rng, steps: NestfulStep[], count: number, catalog: Catalog): NestfulStep[] {
+/** `count` random mistakes that leave the sequence invalid (seeded by `rng`). */
+export function corruptWith(rng: Rng, steps: NestfulStep[], count: number, catalog: Catalog): NestfulStep[] {
   const ctx = { apis: apiByName(catalog), resultName: DEFAULT_RESULT_NAME };
   for (let t = 0; t < 50; t++) {
     const kinds = Array.from({ length: count }, () => shuffled(rng, MISTAKE_KINDS)[0]);

@@ -1,19 +1,24 @@
 /** What `refract batch` and its distributed subcommands share: the summary files and the stop signals. */
 import { writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { InputError } from '../model/errors.ts';
 import type { Summary } from '../batch/summary.ts';
 import { summaryMarkdown } from '../batch/summary-report.ts';
+import { summaryChart } from '../batch/summary-chart.ts';
+import { figureFiles } from '../batch/plot.ts';
 
-/** Writes `BASE.json` and `BASE.md` (a `.json`/`.md` ending of `base` is dropped first). */
-export function writeSummary(base: string, summary: Summary): void {
+/** FILE.json, FILE.md and the chart (FILE.svg with its Vega-Lite spec FILE.vl.json). */
+export async function writeSummary(base: string, summary: Summary): Promise<void> {
   const stem = base.replace(/\.(json|md)$/, '');
+  const chart = await figureFiles(stem, summaryChart(summary));
   try {
     writeFileSync(`${stem}.json`, JSON.stringify(summary, null, 2) + '\n');
-    writeFileSync(`${stem}.md`, summaryMarkdown(summary));
+    writeFileSync(`${stem}.md`, summaryMarkdown(summary, `${basename(stem)}.svg`));
+    for (const [file, text] of Object.entries(chart)) writeFileSync(file, text);
   } catch (error) {
     throw new InputError(
       '--summary',
-      `cannot write ${stem}.json/.md (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      `cannot write ${stem}.json/.md/.svg (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
     );
   }
 }

@@ -72,7 +72,10 @@ export function registerBatch(program: Command): void {
       .option('--workers <n>', 'worker threads (default: number of cores)')
       .option('--resume', 'keep the results --out already holds and append the rest')
       .option('-q, --quiet', 'no progress and no summary line')
-      .option('--summary <file>', 'write a summary to FILE.json and FILE.md')
+      .option(
+        '--summary <file>',
+        'write a summary to FILE.json, FILE.md and a chart FILE.svg (+ FILE.vl.json)',
+      )
       .option('--step-by-step', 'also check each call against the memory the earlier calls leave')
       .option('--record-timeout <seconds>', 'watchdog per record (default max(60, 3 x --timeout))'),
   ).action(async (file: string | undefined, flags: Flags) => {
@@ -103,7 +106,7 @@ export function registerBatch(program: Command): void {
     } finally {
       release();
     }
-    if (flags.summary) writeSummary(flags.summary, report.summary);
+    if (flags.summary) await writeSummary(flags.summary, report.summary);
     if (!flags.quiet) {
       const note = report.interrupted ? ' (interrupted: rerun with --resume to finish)' : '';
       process.stderr.write(`refract batch: ${summaryLine(report.summary)}${note}\n`);

@@ -13,6 +13,7 @@ import { registerModes, registerTags } from './tags.ts';
 import { registerMcp } from './mcp.ts';
 import { registerBatch } from './batch.ts';
 import { registerBatchCluster } from './batch-cluster.ts';
+import { registerExport } from './export.ts';
 
 export type Register = (program: Command) => unknown;
 
@@ -36,6 +37,7 @@ export function buildProgram(extra: readonly Register[] = []): Command {
     registerTags,
     registerModes,
     registerMcp,
+    registerExport,
     ...extra,
   ])
     register(program);

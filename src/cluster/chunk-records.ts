@@ -5,8 +5,7 @@
  * not the one the chunks were cut from.
  */
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { jsonlRecords, stripBom, type RecordItem } from '../read/records.ts';
+import { readJsonlSlice, type RecordItem } from '../read/records.ts';
 import type { ChunkRef } from './chunks.ts';
 
 export class ChunkMismatch extends Error {
@@ -20,19 +19,12 @@ export async function* chunkRecords(path: string, chunk: ChunkRef): AsyncGenerat
   let index = chunk.index;
   if (chunk.end > chunk.start) {
     const input = createReadStream(path, { start: chunk.start, end: chunk.end - 1 });
-    const lines = createInterface({ input, crlfDelay: Infinity });
-    let lineNo = chunk.line;
     try {
-      for await (const raw of lines) {
-        const line = chunk.start === 0 && lineNo === 1 ? stripBom(raw) : raw;
-        for (const item of jsonlRecords([line], lineNo, index)) {
-          index++;
-          yield item;
-        }
-        lineNo++;
+      for await (const item of readJsonlSlice(input, { line: chunk.line, index, offset: chunk.start })) {
+        index++;
+        yield item;
       }
     } finally {
-      lines.close();
       input.destroy();
     }
   }

@@ -1,9 +1,10 @@
 /**
  * Cutting a JSONL input into chunks that workers read on their own: each chunk is a byte range that starts
  * and ends on a line boundary, with the number of its first line, of its first record and its record count.
- * Lines are split as the single-machine batch splits them (`\n`, `\r\n` and a lone `\r` end a line), and a
- * line holds as many records as `jsonlRecords` yields for it, so a chunk read alone numbers its records,
- * gives them their default ids and words their errors exactly as a whole-file run does.
+ * Lines are split as the single-machine batch splits them (`byteLines`: a line ends at `\n`), and a line
+ * holds as many records as the reader yields for it (a line that is not UTF-8 is one error record), so a
+ * chunk read alone numbers its records, gives them their default ids and words their errors exactly as a
+ * whole-file run does.
  */
 import { createReadStream } from 'node:fs';
 import { InputError } from '../model/errors.ts';
@@ -24,92 +25,66 @@ export interface ChunkTable {
 }
 
 const LF = 0x0a;
-const CR = 0x0d;
 const OPEN_BRACE = 0x7b;
+const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** True for the ASCII bytes `String.prototype.trim` removes (tab, vertical tab, form feed, space). */
-const isBlankByte = (b: number) => b === 0x20 || b === 0x09 || b === 0x0b || b === 0x0c;
+/** True for the ASCII bytes `String.prototype.trim` removes (tab, LF, vertical tab, form feed, CR, space). */
+const isBlankByte = (b: number) => b === 0x20 || (b >= 0x09 && b <= 0x0d);
+
+/** The line's text as the reader decodes it (strict UTF-8, the BOM of line 1 dropped); undefined if not UTF-8. */
+function lineText(bytes: Buffer, first: boolean): string | undefined {
+  try {
+    const text = strict.decode(bytes);
+    return first ? stripBom(text) : text;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
- * Records on one line. A line whose first non-blank byte is `{` is one record whatever it holds (an object,
- * or an error item when it does not parse), which spares parsing nearly every line; other lines are decoded
- * and counted the way the reader counts them.
+ * Records on one line, and whether the line marks the file as JSONL (a whole record, or a line that is not
+ * UTF-8: the reader takes either as JSONL). A line whose first non-blank byte is `{` is one record whatever
+ * it holds (an object, or an error item), which spares decoding nearly every line once `jsonl` is known.
  */
-function recordsOn(bytes: Buffer, first: boolean): { count: number; text?: string } {
+function recordsOn(bytes: Buffer, first: boolean, jsonl: boolean): { count: number; jsonl: boolean } {
   let at = 0;
   while (at < bytes.length && isBlankByte(bytes[at])) at++;
-  if (at === bytes.length) return { count: 0 };
-  if (bytes[at] === OPEN_BRACE) return { count: 1 };
-  const raw = bytes.toString('utf8');
-  const text = first ? stripBom(raw) : raw;
-  return { count: lineRecordCount(text), text };
+  if (at === bytes.length) return { count: 0, jsonl };
+  if (bytes[at] === OPEN_BRACE && jsonl) return { count: 1, jsonl };
+  const text = lineText(bytes, first);
+  if (text === undefined) return { count: 1, jsonl: true };
+  return { count: lineRecordCount(text), jsonl: jsonl || isRecordLine(text) };
 }
 
-interface FileLine {
-  readonly bytes: Buffer;
-  /** Offset of the byte after the line's terminator. */
-  next: number;
-  /** The terminator holds a line feed (only there can a chunk end). */
-  endsInLf: boolean;
-}
-
-/**
- * Splits a file into lines as `readline` (`crlfDelay: Infinity`) does: LF, CRLF and a lone CR end a line; a
- * last line without a terminator counts too. A CR at the end of a buffer waits for the next byte.
- */
-async function* fileLines(path: string, highWaterMark?: number): AsyncGenerator<FileLine> {
+/** The lines of a file (split at `\n`) with the offset after each line's `\n` (or the file's end). */
+async function* fileLines(
+  path: string,
+  highWaterMark?: number,
+): AsyncGenerator<{ bytes: Buffer; next: number }> {
   let held: Buffer[] = [];
-  let pending: FileLine | undefined; // a line ended by CR: a LF right after belongs to its terminator
   let offset = 0; // file offset of the current buffer
-  const take = (buffer: Buffer, from: number, to: number) => {
-    const bytes =
-      held.length === 0 ? buffer.subarray(from, to) : Buffer.concat([...held, buffer.subarray(from, to)]);
-    held = [];
-    return bytes;
-  };
   for await (const buffer of createReadStream(path, { highWaterMark }) as AsyncIterable<Buffer>) {
     let from = 0;
-    if (pending) {
-      if (buffer[0] === LF) {
-        pending.next++;
-        pending.endsInLf = true;
-        from = 1;
-      }
-      yield pending;
-      pending = undefined;
+    for (let at = buffer.indexOf(LF); at !== -1; at = buffer.indexOf(LF, from)) {
+      const part = buffer.subarray(from, at);
+      yield { bytes: held.length === 0 ? part : Buffer.concat([...held, part]), next: offset + at + 1 };
+      held = [];
+      from = at + 1;
     }
-    for (let i = from; i < buffer.length; i++) {
-      const b = buffer[i];
-      if (b === LF) {
-        yield { bytes: take(buffer, from, i), next: offset + i + 1, endsInLf: true };
-        from = i + 1;
-      } else if (b === CR) {
-        const bytes = take(buffer, from, i);
-        if (i + 1 === buffer.length) pending = { bytes, next: offset + i + 1, endsInLf: false };
-        else if (buffer[i + 1] === LF) {
-          yield { bytes, next: offset + i + 2, endsInLf: true };
-          i++;
-        } else yield { bytes, next: offset + i + 1, endsInLf: false };
-        from = i + 1;
-      }
-    }
-    // Copied: the stream may reuse its buffers.
-    if (from < buffer.length) held.push(Buffer.from(buffer.subarray(from)));
+    if (from < buffer.length) held.push(buffer.subarray(from));
     offset += buffer.length;
   }
-  if (pending) yield pending;
-  if (held.length > 0) yield { bytes: Buffer.concat(held), next: offset, endsInLf: false };
+  if (held.length > 0) yield { bytes: Buffer.concat(held), next: offset };
 }
 
 /**
- * Scans `path` into chunks of about `size` records (a chunk ends after the line that reaches `size`, at a
- * line that ends in a line feed). Refuses input that is not JSONL: only a file of one record per line can
- * be cut by byte range.
+ * Scans `path` into chunks of about `size` records (a chunk ends after the line that reaches `size`).
+ * Refuses input that is not JSONL: only a file of one record per line can be cut by byte range.
  */
 export async function scanChunks(
   path: string,
   size: number,
-  /** Read buffer size (tests: lines and CRLFs that straddle buffers). */
+  /** Read buffer size (tests: lines and characters that straddle buffers). */
   highWaterMark?: number,
 ): Promise<ChunkTable> {
   const chunks: ChunkRef[] = [];
@@ -124,16 +99,13 @@ export async function scanChunks(
   };
   let position = 0;
   for await (const item of fileLines(path, highWaterMark)) {
-    const { count, text } = recordsOn(item.bytes, line === 1);
-    if (!jsonl && count > 0) {
-      const decoded = text ?? item.bytes.toString('utf8');
-      jsonl = isRecordLine(line === 1 ? stripBom(decoded) : decoded);
-    }
-    open.count += count;
-    records += count;
+    const on = recordsOn(item.bytes, line === 1, jsonl);
+    jsonl = on.jsonl;
+    open.count += on.count;
+    records += on.count;
     line++;
     position = item.next;
-    if (open.count >= size && item.endsInLf) {
+    if (open.count >= size) {
       chunks.push({
         start: open.start,
         end: position,

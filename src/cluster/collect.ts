@@ -11,6 +11,7 @@ import { dirname, basename, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { InputError } from '../model/errors.ts';
 import { outcomeOf, SummaryAccumulator, type Summary } from '../batch/summary.ts';
+import { prepareOutPath } from '../batch/out-path.ts';
 import { chunkRecords } from './chunk-records.ts';
 import type { ChunkRef } from './chunks.ts';
 import { syncPath, uniqueSuffix } from './files.ts';
@@ -126,6 +127,8 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
         `chunks ${listChunks(missing)}; see refract batch status, or submit --resume`,
     );
   }
+  // Never onto the input, whatever its name; the output's folder is created if need be.
+  prepareOutPath(options.out, { path: manifest.input.path });
   const { path: temporary, handle } = await openOutput(options.out);
   const summary = new SummaryAccumulator();
   const broken: { chunk: number; reason: string }[] = [];

@@ -13,7 +13,8 @@ import type { CostModel, Weights } from '../model/cost.ts';
 import { indexCatalog, type CatalogIndex } from '../catalog/catalog-index.ts';
 import { apiProvides } from '../validate/outputs.ts';
 import { ModelBuilder } from './builder.ts';
-import { stepReferences } from '../read/references.ts';
+import { BudgetExceeded, BudgetMeter, type CompileBudget } from './budget.ts';
+import { referencesProblem, stepReferences } from '../read/references.ts';
 import type { Goals } from '../model/options.ts';
 import type { Call } from './plan.ts';
 
@@ -28,10 +29,12 @@ export interface CompileOptions {
   readonly mode?: 'sound' | 'valid' | 'optimal';
   /** Charge and emit a `confirm` for every value the repair invents (maps, outputs of inserted calls). */
   readonly defensive?: boolean;
+  /** Size caps, deadline and cancellation, enforced while the model is built. */
+  readonly budget?: CompileBudget;
 }
 
 export class CompileContext {
-  readonly builder = new ModelBuilder();
+  readonly builder: ModelBuilder;
   readonly calls: Call[] = [];
   readonly index: CatalogIndex;
   readonly memory: Memory;
@@ -49,8 +52,17 @@ export class CompileContext {
     readonly cost: CostModel,
     readonly options: CompileOptions,
   ) {
+    this.builder = new ModelBuilder(options.budget ? new BudgetMeter(options.budget) : undefined);
     this.index = indexCatalog(catalog);
-    this.refs = steps.map((s) => stepReferences(s.arguments));
+    this.refs = steps.map((s, i) => {
+      const sites = stepReferences(s.arguments);
+      // Sequences built in code skip the parser's checks: the same bound holds here.
+      for (const param of Object.keys(s.arguments)) {
+        const problem = referencesProblem(sites.filter((site) => site.param === param));
+        if (problem) throw new BudgetExceeded('size', `step ${i + 1}, argument ${param}: ${problem}`);
+      }
+      return sites;
+    });
     const w = cost.weights;
     this.weights =
       options.mode === 'optimal' ? { ...w, perCall: w.perCall > 0 ? w.perCall : 2, deleteStep: 0 } : w;
@@ -64,6 +76,11 @@ export class CompileContext {
       const given = new Set(steps.map((s) => s.name));
       this.allowed = (api) => given.has(api.name);
     } else this.allowed = null;
+  }
+
+  /** Stops the compilation when its deadline has passed or it was cancelled (for loops that add no variable). */
+  checkBudget(): void {
+    this.builder.meter?.tick();
   }
 
   /** The weights in force: optimal mode prices every call and makes deleting one free. */

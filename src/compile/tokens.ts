@@ -42,6 +42,7 @@ export function tokenPlans(
   const b = ctx.builder;
   const earlier = ctx.before(call.pos);
   for (const site of referenceSites(arg, value)) {
+    ctx.checkBudget();
     const { label, path } = site.ref;
     const options: TokenOption[] = [];
     const shadowing: number[] = [];

@@ -1,10 +1,9 @@
 /**
  * Files of many sequences → record items. Accepted: a JSON array of NESTFUL samples (`{input, output}`) or of
- * records, JSONL with one record or sample per line (`{id?, sequence, memory?, goals?, catalog?}`, the
+ * records, JSONL with one record or sample per line (`{id?, sequence, memory?, goals?, catalog?, gold?, kinds?}`, the
  * sequence in any form `parseSequence` takes), or one sequence in the string form. A malformed record gives an
  * item with `error`; the others still parse.
  */
-import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import type { Catalog, Memory, Sequence } from '../model/types.ts';
 import type { Goals } from '../model/options.ts';
@@ -13,6 +12,7 @@ import { parseCatalog } from './catalog.ts';
 import { isPlainObject, kindOf, nameSchema, own, type PlainObject } from './json.ts';
 import { parseMemory } from './memory.ts';
 import { parseSequence, parseSequenceText } from './sequence.ts';
+import { byteLines } from './byte-lines.ts';
 
 export interface RecordItem {
   /** The record's `id` (or `sample_id`), else its 0-based index, as a string. */
@@ -23,9 +23,15 @@ export interface RecordItem {
   readonly memory?: Memory;
   readonly goals?: Goals;
   readonly catalog?: Catalog;
+  /** The plan the sequence should have been (labelled data): the batch then scores the repair against it. */
+  readonly gold?: Sequence;
+  /** The mistakes the record holds (`kinds: [...]`, or `kind` with `+` between kinds), for per-kind scores. */
+  readonly kinds?: readonly string[];
   /** Why the record could not be read; the other fields may then be missing. */
   readonly error?: string;
 }
+
+const kindsSchema = z.union([z.array(z.string().min(1)).min(1), z.string().min(1)]);
 
 const goalsSchema = z.looseObject({
   apis: z.array(nameSchema).optional(),
@@ -59,6 +65,8 @@ function recordFromObject(value: PlainObject, id: string): RecordItem {
   const memory = own(value, 'memory');
   const goals = own(value, 'goals');
   const catalog = own(value, 'catalog') ?? own(value, 'tools');
+  const gold = own(value, 'gold');
+  const kinds = own(value, 'kinds') ?? own(value, 'kind');
   return {
     id,
     ...(typeof input === 'string' ? { input } : {}),
@@ -66,7 +74,14 @@ function recordFromObject(value: PlainObject, id: string): RecordItem {
     ...(memory != null ? { memory: parseMemory(memory) } : {}),
     ...(goals != null ? { goals: parseAt(goalsSchema, goals, ['goals']) as Goals } : {}),
     ...(catalog != null ? { catalog: parseCatalog(catalog) } : {}),
+    ...(gold != null ? { gold: parseSequence(gold, { root: 'gold' }) } : {}),
+    ...(kinds != null ? { kinds: kindList(parseAt(kindsSchema, kinds, ['kinds'])) } : {}),
   };
+}
+
+/** `["a", "b"]` or `"a+b"` → `["a", "b"]`. */
+function kindList(kinds: string | readonly string[]): string[] {
+  return typeof kinds === 'string' ? kinds.split('+').filter((k) => k !== '') : [...kinds];
 }
 
 /** One record from a parsed JSON value; never throws. `where` prefixes error messages (`line 4`). */
@@ -184,20 +199,61 @@ export function parseRecords(text: string): RecordItem[] {
   return valueRecords(document, 0);
 }
 
+/** Where a slice of a JSONL file starts: its first line's number, first record's index, first byte's offset. */
+export interface SliceStart {
+  readonly line: number;
+  readonly index: number;
+  readonly offset: number;
+}
+
+/**
+ * The records of a slice of a JSONL file that starts at a line boundary, read alone: lines, records and byte
+ * offsets are numbered from `start`, so the items (ids, error messages) are those `readRecords` gives for
+ * these lines of the whole file, once that file is known to be JSONL.
+ */
+export async function* readJsonlSlice(
+  stream: NodeJS.ReadableStream,
+  start: SliceStart,
+): AsyncGenerator<RecordItem> {
+  let lineNo = start.line - 1;
+  let index = start.index;
+  for await (const read of byteLines(stream, start.offset)) {
+    lineNo++;
+    if ('error' in read) {
+      yield { id: String(index++), error: `line ${lineNo}: ${read.error}` };
+      continue;
+    }
+    for (const item of jsonlRecords([lineNo === 1 ? stripBom(read.text) : read.text], lineNo, index)) {
+      index++;
+      yield item;
+    }
+  }
+}
+
 /**
  * Streams records from JSONL, one line at a time in constant memory. Lines before the first whole record are
  * held; input without any (a pretty-printed JSON document, the string form) is read whole and parsed with
  * `parseRecords`, giving the same items.
  */
 export async function* readRecords(stream: NodeJS.ReadableStream): AsyncGenerator<RecordItem> {
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
   const held: string[] = [];
   let jsonl = false;
   let lineNo = 0;
   let index = 0;
-  for await (const raw of lines) {
-    const line = lineNo === 0 ? stripBom(raw) : raw;
+  for await (const read of byteLines(stream)) {
     lineNo++;
+    if ('error' in read) {
+      // Not UTF-8: the record of this line gets the error; JSONL goes on with the next line.
+      jsonl = true;
+      for (const item of jsonlRecords(held)) {
+        index++;
+        yield item;
+      }
+      held.length = 0;
+      yield { id: String(index++), error: `line ${lineNo}: ${read.error}` };
+      continue;
+    }
+    const line = lineNo === 1 ? stripBom(read.text) : read.text;
     if (!jsonl) {
       held.push(line);
       if (!isRecordLine(line)) continue;
