@@ -173,7 +173,10 @@ function registerCollect(batch: Command): void {
     .requiredOption('--run <name>', 'the run')
     .requiredOption('--results <dir>', 'the result directory given to submit')
     .requiredOption('-o, --out <file>', 'output JSONL file')
-    .option('--summary <file>', 'write the summary to FILE.json and FILE.md (default: DIR/summary)')
+    .option(
+      '--summary <file>',
+      'write the summary to FILE.json, FILE.md and a chart FILE.svg (+ FILE.vl.json) (default: DIR/summary)',
+    )
     .option('-q, --quiet', 'no summary line')
     .action(
       async (flags: { run: string; results: string; out: string; summary?: string; quiet?: boolean }) => {
@@ -186,7 +189,7 @@ function registerCollect(batch: Command): void {
           process.exitCode = 3;
           return;
         }
-        writeSummary(flags.summary ?? `${flags.results}/summary`, report.summary);
+        await writeSummary(flags.summary ?? `${flags.results}/summary`, report.summary);
         note(flags.quiet, `${report.chunks} chunks collected; ${summaryLine(report.summary)}`);
         const s = report.summary.statuses;
         process.exitCode = s.error > 0 ? 2 : s.repaired + s.timeout > 0 ? 1 : 0;
