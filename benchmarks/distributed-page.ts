@@ -46,6 +46,24 @@ const rate = (records: number, ms: number) => Math.round(records / (ms / 1000)).
 const percent = (ratio: number) => `${ratio >= 1 ? '+' : '−'}${Math.abs((ratio - 1) * 100).toFixed(1)} %`;
 const range = (xs: readonly number[]) => `${sec(Math.min(...xs))}–${sec(Math.max(...xs))}`;
 
+/**
+ * Redis CPU per job without the run's fixed part (polling, stall checks): the slope between the runs with
+ * the most and the fewest jobs.
+ */
+function redisPerJob(d: Measured): string[] {
+  if (d.chunks.length < 2) return [];
+  const jobs = (c: Measured['chunks'][number]) => Math.ceil(d.records / c.chunk);
+  const most = d.chunks.reduce((a, b) => (jobs(b) > jobs(a) ? b : a));
+  const fewest = d.chunks.reduce((a, b) => (jobs(b) < jobs(a) ? b : a));
+  const slope = (most.redisCpu - fewest.redisCpu) / (jobs(most) - jobs(fewest));
+  if (!(slope > 0)) return [];
+  return [
+    `Per job, without the fixed part (the slope between ${jobs(most)} and ${jobs(fewest)} jobs): ${(slope * 1000).toFixed(2)} ms of`,
+    `Redis CPU, so at most about ${Math.round(1 / slope).toLocaleString('en-US')} jobs per second for a whole cluster on one Redis.`,
+    '',
+  ];
+}
+
 export function distributedPage(m: Machine, command: string, d: Measured): string {
   const singleMs = d.single.map((s) => s.ms);
   const singleCpu = d.single.map((s) => s.cpu);
@@ -159,11 +177,14 @@ export function distributedPage(m: Machine, command: string, d: Measured): strin
       )
       .map((row) => `| ${row} |`),
     '',
+    ...redisPerJob(d),
     '## Recovery from a killed worker',
     '',
     'Two `work` processes; one is killed with `kill -9` in the middle of a chunk. Time from the kill until',
     'every chunk it held is in place, done by the other: the chunks wait for their lock to expire, then for',
-    'the next stall check (`--lock`, `--stall-check` of `work`), then are worked on again from the start.',
+    'the next stall check (`--lock`, `--stall-check` of `work`), then are worked on again from the start. A',
+    'lock is renewed every `--lock`/2, so it expires between `--lock`/2 and `--lock` after the kill: the',
+    'recovery takes between `--lock`/2 and `--lock` + `--stall-check`, plus the time of the chunk itself.',
     '',
     '| `--lock` s | `--stall-check` s | recovered in s |',
     '| --- | --- | --- |',

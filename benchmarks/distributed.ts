@@ -197,6 +197,8 @@ try {
   load.push(loadavg()[0]);
   const command = `npm run bench:distributed${args.quick ? ' -- --quick' : ''}`;
   writeFileSync(args.out, distributedPage(machine(), command, measured));
+  // The measurements beside the page, to re-render it or to compare runs.
+  writeFileSync(args.out.replace(/\.md$/, '.json'), JSON.stringify(measured, null, 2) + '\n');
   console.log(args.out);
 } finally {
   await redis?.stop();
