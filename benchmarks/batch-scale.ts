@@ -5,7 +5,6 @@
  *
  *   npx tsx benchmarks/batch-scale.ts [--records 200000] [--workers N] [--broken-every 1000] [--input FILE]
  */
-import { defaultRepairFlags } from '../src/api/repair-flags.ts';
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,7 +44,7 @@ try {
     input: createReadStream(input),
     inputPath: input,
     out,
-    flags: defaultRepairFlags(CATALOG),
+    request: { catalogPath: CATALOG },
     workers: Number(args.workers),
     progress: createProgress(process.stderr, { quiet: args.quiet }),
   });

@@ -10,7 +10,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { buildServer } from '../src/server/app.ts';
 import { runRealCli } from './cli-run.ts';
 import { runBatch } from '../src/batch/run.ts';
-import { defaultRepairFlags } from '../src/api/repair-flags.ts';
 import { Readable } from 'node:stream';
 import { repair } from '../src/repair/repair.ts';
 import { parseSequence } from '../src/read/sequence.ts';
@@ -198,7 +197,7 @@ describe('one deadline and the size caps while building', () => {
     const report = await runBatch({
       input: Readable.from([records.join('\n') + '\n']),
       out,
-      flags: defaultRepairFlags(CATALOG),
+      request: { catalogPath: CATALOG },
       workers: 1,
       recordTimeoutMs: 3000,
     });
@@ -210,7 +209,8 @@ describe('one deadline and the size caps while building', () => {
       ['heavy', 'timeout'],
       ['light', 'valid'],
     ]);
-    expect(lines[0].reason).toBe('time limit reached while compiling the model');
+    // Compiling or solving, whichever the deadline meets first on this machine.
+    expect(lines[0].reason).toMatch(/^time limit reached/);
     expect(report.restarts).toBe(0);
   }, 30_000);
 

@@ -10,14 +10,17 @@ import { validate } from '../src/validate/validate.ts';
 import { exhaustiveOptimum } from './exhaustive.ts';
 import { createSolver } from '../src/solvers/index.ts';
 
-const FIELDS = ['id', 'name', 'city', 'code'];
+const REQUEST_FIELDS = ['id', 'name', 'city', 'code'];
 
 const apiArb = (name: string): fc.Arbitrary<ApiSpec> =>
   fc
     .record({
-      params: fc.uniqueArray(fc.constantFrom(...FIELDS, 'query', 'date'), { minLength: 1, maxLength: 3 }),
+      params: fc.uniqueArray(fc.constantFrom(...REQUEST_FIELDS, 'query', 'date'), {
+        minLength: 1,
+        maxLength: 3,
+      }),
       required: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
-      outputs: fc.uniqueArray(fc.constantFrom(...FIELDS), { minLength: 1, maxLength: 2 }),
+      outputs: fc.uniqueArray(fc.constantFrom(...REQUEST_FIELDS), { minLength: 1, maxLength: 2 }),
     })
     .map(({ params, required, outputs }) => ({
       name,
@@ -82,8 +85,8 @@ const caseArb = fc.record({
   }),
   mappings: fc.uniqueArray(
     fc.record({
-      from: fc.constantFrom(...FIELDS),
-      to: fc.constantFrom(...FIELDS, 'query', 'date'),
+      from: fc.constantFrom(...REQUEST_FIELDS),
+      to: fc.constantFrom(...REQUEST_FIELDS, 'query', 'date'),
       score: fc.constantFrom(0.6, 1),
     }),
     { maxLength: 2, selector: (m) => `${m.from}>${m.to}` },

@@ -1,7 +1,7 @@
 /** What every benchmark gets: the loaded sets, the corrupted records, the machine, the run flags. */
 import type { RepairOptions } from '../../src/model/options.ts';
 import { repair } from '../../src/repair/repair.ts';
-import { SOLVER_NAMES, type SolverName } from '../../src/solvers/index.ts';
+import { SOLVER_NAMES, type SolverName } from '../../src/model/constants.ts';
 import {
   loadCorrupted,
   loadGoldSet,

@@ -5,7 +5,7 @@
  * counts as HiGHS faster). The crossover is the first bucket from which HiGHS is faster in every larger
  * bucket, placed by interpolating log(ratio) against log(variables) between it and the bucket before.
  */
-import type { SolverName } from '../../src/solvers/index.ts';
+import type { SolverName } from '../../src/model/constants.ts';
 import { median, quantile } from './stats.ts';
 import type { StudyCase } from './solver-study.ts';
 

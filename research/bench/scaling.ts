@@ -5,7 +5,8 @@
 import type { NestfulStep } from '../../src/read/sequence.ts';
 import type { Catalog, Mapping } from '../../src/model/types.ts';
 import { repair } from '../../src/repair/repair.ts';
-import { apiByName, DEFAULT_RESULT_NAME, validate } from '../../src/validate/validate.ts';
+import { apiByName, validate } from '../../src/validate/validate.ts';
+import { DEFAULT_RESULT_NAME } from '../../src/model/constants.ts';
 import { sample, warmUp, type BenchContext } from './context.ts';
 import { applyMistakes } from './corrupt.ts';
 import { MISTAKE_KINDS } from './mistakes.ts';

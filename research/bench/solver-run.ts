@@ -4,7 +4,7 @@
  */
 import { basename } from 'node:path';
 import { compileFor } from '../../src/repair/repair.ts';
-import type { SolverName } from '../../src/solvers/index.ts';
+import type { SolverName } from '../../src/model/constants.ts';
 import { catalogOf, type BenchContext } from './context.ts';
 import { syntheticFamily } from './solver-family.ts';
 import { recordModels, runStudy, type StudyCase, type StudyModel } from './solver-study.ts';

@@ -12,11 +12,12 @@ import {
   LpSolverBackend,
   objectivesAgree,
   PortfolioBackend,
+  solveGuarded,
   type MilpModel,
   type Solution,
   type SolverBackend,
-  type SolverName,
 } from '../../src/solvers/index.ts';
+import type { SolverName } from '../../src/model/constants.ts';
 import type { RepairOptions } from '../../src/model/options.ts';
 import type { LabelledRecord } from '../tuning/dataset.ts';
 
@@ -95,7 +96,7 @@ export async function runStudy(models: readonly StudyModel[], options: StudyOpti
   const small = order.slice(0, Math.min(order.length, 50));
   for (const { backend } of backends)
     for (let i = 0; i < WARM_UP && small.length > 0; i++)
-      await backend.solve(models[small[i % small.length]].model);
+      await solveGuarded(backend, models[small[i % small.length]].model);
   // Backends take turns on each model, so a change in the machine's load hits them alike.
   for (const [done, i] of order.entries()) {
     const { model } = models[i];
@@ -105,7 +106,8 @@ export async function runStudy(models: readonly StudyModel[], options: StudyOpti
       let solution: Solution | undefined;
       for (let k = 0; k < options.repeat; k++) {
         const start = performance.now();
-        solution = await b.backend.solve(model, { timeLimit: options.timeLimit });
+        // Through the guard, as repair solves: the answer is checked against the model.
+        solution = await solveGuarded(b.backend, model, { timeLimit: options.timeLimit });
         times.push(performance.now() - start);
         if (solution.status !== 'optimal') break;
       }

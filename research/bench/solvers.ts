@@ -4,7 +4,7 @@
  * bucket, the crossover where HiGHS overtakes lp-solver, objective agreement with HiGHS, and failures.
  */
 import type { PlotSpec } from '../../src/batch/plot.ts';
-import type { SolverName } from '../../src/solvers/index.ts';
+import type { SolverName } from '../../src/model/constants.ts';
 import { REFERENCE_MS, type BenchContext } from './context.ts';
 import {
   bucketLabel,

@@ -5,7 +5,8 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../../src/model/errors.ts';
-import { disposeSolvers, type SolverName } from '../../src/solvers/index.ts';
+import { disposeSolvers } from '../../src/solvers/index.ts';
+import type { SolverName } from '../../src/model/constants.ts';
 import { figureFiles } from '../../src/batch/plot.ts';
 import { loadContext, type BenchContext, type StudySettings } from './context.ts';
 import { ROOT } from './data.ts';

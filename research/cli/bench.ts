@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { InputError } from '../../src/model/errors.ts';
 import { loadCatalog } from '../../src/read/catalog.ts';
-import { SOLVER_NAMES, type SolverName } from '../../src/solvers/index.ts';
+import { SOLVER_NAMES, type SolverName } from '../../src/model/constants.ts';
 import { collect, integer, oneOf, seconds } from '../../src/api/flag-values.ts';
 import { BENCHMARKS, parseOnly, runBench } from '../bench/suite.ts';
 import { loadLabelled } from '../tuning/dataset.ts';

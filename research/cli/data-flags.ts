@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { InputError } from '../../src/model/errors.ts';
 import { loadCatalog } from '../../src/read/catalog.ts';
 import { loadCostModel } from '../../src/read/cost-models.ts';
-import { SOLVER_NAMES } from '../../src/solvers/index.ts';
+import { SOLVER_NAMES } from '../../src/model/constants.ts';
 import { collect, integer, oneOf } from '../../src/api/flag-values.ts';
 import {
   DEFAULT_DATA,

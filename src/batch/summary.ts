@@ -4,7 +4,7 @@
  */
 import type { RecordItem } from '../read/records.ts';
 import type { IssueTag } from '../model/types.ts';
-import type { Status } from '../model/options.ts';
+import type { Status } from '../model/constants.ts';
 import { mulberry32, type Rng } from '../model/prng.ts';
 import type { Outcome } from './types.ts';
 import { EditStats, type EditStatsSummary } from './edit-stats.ts';
@@ -218,7 +218,8 @@ export function outcomeOf(record: RecordItem | undefined, line: Readonly<Record<
     ...(score ? { score } : {}),
     timeMs: typeof line.timeMs === 'number' ? line.timeMs : 0,
     issues: issues.map((x) => {
-      const api = steps?.[x.step]?.name;
+      // Result lines number steps from 1.
+      const api = steps?.[x.step - 1]?.name;
       return { tag: x.tag, severity: x.severity, ...(api === undefined ? {} : { api }) };
     }),
   };

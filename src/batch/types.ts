@@ -4,8 +4,8 @@
  */
 import type { RecordItem } from '../read/records.ts';
 import type { IssueTag } from '../model/types.ts';
-import type { Status } from '../model/options.ts';
-import type { RepairFlags } from '../api/repair-flags.ts';
+import type { Status } from '../model/constants.ts';
+import type { ApiRequest } from '../api/request.ts';
 import type { ScoreDigest } from './scores.ts';
 
 /** The digest of one result that the summary needs (computed where the result is made, or re-read). */
@@ -47,8 +47,8 @@ export interface InjectedFault {
 
 /** What every worker is started with: it loads the catalog and options once from these. */
 export interface WorkerSetup {
-  /** The repair flags (catalog path, cost model, …), loaded with `loadRepairOptions`. */
-  readonly flags: RepairFlags;
+  /** The fix request every record is repaired with (`catalogPath`, cost model, …), plain data. */
+  readonly request: ApiRequest;
   readonly stepByStep: boolean;
   readonly faults?: readonly InjectedFault[];
   /** The record watchdog in ms: each repair gets a deadline within it (compiling and solving). */

@@ -7,6 +7,7 @@
 import type { ApiSpec, Catalog, Mapping, ValueType } from '../model/types.ts';
 import { leafOf } from './catalog-index.ts';
 import { Idf, cosine, nameTerms, spaced, textTerms, vector, type Vector } from './text.ts';
+import { round, SHORT_DIGITS } from '../model/numbers.ts';
 
 export const DEFAULT_THRESHOLD = 0.6;
 export const DEFAULT_TOP = 3;
@@ -172,7 +173,7 @@ function rawScorePairs(catalog: Catalog): ScoredPair[] {
       const s = scoreSides(out, inp);
       if (!s) continue;
       const key = `${out.name}\u0000${inp.name}`;
-      const score = round(s.score);
+      const score = round(s.score, SHORT_DIGITS);
       const known = best.get(key);
       if (known && known.score >= score) continue;
       best.set(key, {
@@ -181,8 +182,8 @@ function rawScorePairs(catalog: Catalog): ScoredPair[] {
         score,
         fromApi: out.api,
         toApi: inp.api,
-        name: round(s.name),
-        description: round(s.description),
+        name: round(s.name, SHORT_DIGITS),
+        description: round(s.description, SHORT_DIGITS),
         mention: s.mention,
       });
     }
@@ -218,8 +219,4 @@ export function byTarget(a: Mapping, b: Mapping): number {
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function round(x: number): number {
-  return Math.round(x * 1000) / 1000;
 }

@@ -8,19 +8,16 @@ import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { summaryLine } from '../batch/summary-report.ts';
 import { interruptible, writeSummary } from './batch-shared.ts';
-import {
-  addRepairOptions,
-  loadRepairOptionsWithoutCatalog,
-  pickRepairFlags,
-  type RepairFlags,
-} from '../api/repair-flags.ts';
+import { loadCatalog } from '../read/catalog.ts';
+import { requestSettings } from '../api/call.ts';
 import { integer, seconds } from '../api/flag-values.ts';
+import { addRequestOptions, requestFromFlags } from './request-flags.ts';
 import { submit } from '../cluster/submit.ts';
 import { work } from '../cluster/work.ts';
 import { runStatus, statusLine, statusText, type RunStatus } from '../cluster/status.ts';
 import { collect, IncompleteRun } from '../cluster/collect.ts';
 
-interface SubmitFlags extends RepairFlags {
+interface SubmitFlags extends Record<string, unknown> {
   queue: string;
   run: string;
   results: string;
@@ -55,7 +52,7 @@ function recordTimeoutMs(flags: SubmitFlags, solveSeconds: number | undefined): 
 }
 
 function registerSubmit(batch: Command): void {
-  addRepairOptions(
+  addRequestOptions(
     batch
       .command('submit')
       .description('cut a JSONL file into chunks and put them on a queue for `refract batch work`')
@@ -69,9 +66,13 @@ function registerSubmit(batch: Command): void {
       .option('--step-by-step', 'also check each call against the memory the earlier calls leave')
       .option('--record-timeout <seconds>', 'watchdog per record (default max(60, 3 x --timeout))')
       .option('-q, --quiet', 'no report line'),
+    'fix',
   ).action(async (file: string, flags: SubmitFlags) => {
-    // Loaded here so that bad flags fail before anything is written or enqueued.
-    const { options } = loadRepairOptionsWithoutCatalog(flags);
+    // The request `refract batch` would repair with, resolved here so that bad flags fail before anything
+    // is written or enqueued; every worker resolves it again.
+    const request = requestFromFlags('fix', flags);
+    if (request.catalogPath) loadCatalog(request.catalogPath);
+    const { options } = requestSettings('fix', request, { files: true });
     const report = await submit({
       file,
       url: flags.queue,
@@ -79,7 +80,7 @@ function registerSubmit(batch: Command): void {
       results: flags.results,
       chunkSize: integer('--chunk', flags.chunk, 1, 1_000_000),
       resume: flags.resume ?? false,
-      flags: pickRepairFlags(flags),
+      request,
       stepByStep: flags.stepByStep ?? false,
       recordTimeoutMs: recordTimeoutMs(flags, options.timeout),
       attempts: integer('--attempts', flags.attempts, 1, 100),

@@ -11,15 +11,12 @@ import { createProgress } from '../batch/progress.ts';
 import { runBatch, type BatchReport } from '../batch/run.ts';
 import { summaryLine } from '../batch/summary-report.ts';
 import { interruptible, writeSummary } from './batch-shared.ts';
-import {
-  addRepairOptions,
-  loadRepairOptionsWithoutCatalog,
-  pickRepairFlags,
-  type RepairFlags,
-} from '../api/repair-flags.ts';
+import { loadCatalog } from '../read/catalog.ts';
+import { requestSettings } from '../api/call.ts';
 import { integer, seconds } from '../api/flag-values.ts';
+import { addRequestOptions, requestFromFlags } from './request-flags.ts';
 
-interface Flags extends RepairFlags {
+interface Flags extends Record<string, unknown> {
   out?: string;
   workers?: string;
   resume?: boolean;
@@ -63,7 +60,7 @@ function exitCode(report: BatchReport): number {
 }
 
 export function registerBatch(program: Command): void {
-  addRepairOptions(
+  addRequestOptions(
     program
       .command('batch')
       .description('repair a large dataset of records (JSONL or a NESTFUL data array) on all cores')
@@ -78,9 +75,12 @@ export function registerBatch(program: Command): void {
       )
       .option('--step-by-step', 'also check each call against the memory the earlier calls leave')
       .option('--record-timeout <seconds>', 'watchdog per record (default max(60, 3 x --timeout))'),
+    'fix',
   ).action(async (file: string | undefined, flags: Flags) => {
-    // Loaded here once so that bad flags fail before any worker starts; each worker loads them again.
-    const { options } = loadRepairOptionsWithoutCatalog(flags);
+    // Resolved here once so that bad flags fail before any worker starts; each worker resolves them again.
+    const request = requestFromFlags('fix', flags);
+    if (request.catalogPath) loadCatalog(request.catalogPath);
+    const { options } = requestSettings('fix', request, { files: true });
     const workers =
       flags.workers === undefined
         ? availableParallelism()
@@ -95,7 +95,7 @@ export function registerBatch(program: Command): void {
         input: input.stream,
         inputPath: input.path,
         out: flags.out,
-        flags: pickRepairFlags(flags),
+        request,
         workers,
         resume: flags.resume,
         stepByStep: flags.stepByStep,

@@ -9,15 +9,15 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { InputError } from '../model/errors.ts';
 import type { RecordItem } from '../read/records.ts';
-import type { RepairOptions } from '../model/options.ts';
-import type { Catalog } from '../model/types.ts';
+import { loadCatalog } from '../read/catalog.ts';
 import { compileFor } from '../repair/repair.ts';
 import { modelText, MODEL_FORMATS, type ModelFormat } from '../solvers/model-text.ts';
-import { addRepairOptions, loadRepairOptionsWithoutCatalog, type RepairFlags } from '../api/repair-flags.ts';
+import { makeCall, requestSettings, type Call } from '../api/call.ts';
 import { collect, oneOf, readInput } from '../api/flag-values.ts';
 import { parseInput } from './input.ts';
+import { addRequestOptions, requestFromFlags } from './request-flags.ts';
 
-interface Flags extends RepairFlags {
+interface Flags extends Record<string, unknown> {
   format: string;
   out?: string;
   id?: string[];
@@ -36,17 +36,9 @@ interface Exported {
   };
 }
 
-function exportRecord(
-  record: RecordItem,
-  catalog: Catalog,
-  options: RepairOptions,
-  formats: readonly ModelFormat[],
-): Exported {
-  const { model, plan } = compileFor(record.sequence!, catalog, {
-    ...options,
-    memory: record.memory ?? options.memory,
-    goals: record.goals ?? options.goals,
-  });
+/** The model `fix` would solve for `call` (a record with the request's options; its memory and goals win). */
+function exportRecord(record: RecordItem, call: Call, formats: readonly ModelFormat[]): Exported {
+  const { model, plan } = compileFor(call.sequence, call.catalog, call.options);
   const binaries = model.numVars - (model.continuous?.length ?? 0);
   const comments = [
     `refract export: record ${JSON.stringify(record.id)}`,
@@ -76,7 +68,7 @@ function fileStem(id: string, taken: Set<string>): string {
 }
 
 export function registerExport(program: Command): void {
-  addRepairOptions(
+  addRequestOptions(
     program
       .command('export')
       .description('write the MILP of a repair as CPLEX LP and MPS, for any solver')
@@ -84,10 +76,13 @@ export function registerExport(program: Command): void {
       .option('--format <format>', `lp | mps | both (both needs --out)`, 'both')
       .option('-o, --out <dir>', 'folder for <id>.lp, <id>.mps and models.jsonl (needed for many records)')
       .option('--id <id>', 'only this record (repeatable)', collect),
+    'fix',
   ).action((file: string | undefined, flags: Flags) => {
     const format = oneOf('--format', flags.format, ['lp', 'mps', 'both'] as const);
     const formats = format === 'both' ? MODEL_FORMATS : [format];
-    const { catalog, options } = loadRepairOptionsWithoutCatalog(flags);
+    const request = requestFromFlags('fix', flags);
+    const settings = requestSettings('fix', request, { files: true });
+    const catalog = request.catalogPath ? loadCatalog(request.catalogPath) : undefined;
     const input = parseInput(readInput(file));
     const wanted = flags.id ? new Set(flags.id) : undefined;
     const records = input.records.filter((r) => !wanted || wanted.has(r.id));
@@ -95,10 +90,10 @@ export function registerExport(program: Command): void {
     if (missing !== undefined) throw new InputError('--id', `no record has id ${JSON.stringify(missing)}`);
     const bad = records.find((r) => r.error || !r.sequence);
     if (bad) throw new InputError(`record ${bad.id}`, bad.error ?? 'no sequence');
-    const catalogOf = (r: RecordItem) => {
+    const callOf = (r: RecordItem) => {
       const found = r.catalog ?? catalog;
       if (!found) throw new InputError('--catalog', `required: record ${r.id} brings no catalog of its own`);
-      return found;
+      return makeCall(settings, { sequence: r.sequence!, catalog: found, memory: r.memory, goals: r.goals });
     };
     if (!flags.out) {
       if (records.length !== 1 || formats.length !== 1)
@@ -107,14 +102,14 @@ export function registerExport(program: Command): void {
           'needed to export more than one model (many records, or --format both); or pick one with --id and --format',
         );
       const [record] = records;
-      process.stdout.write(exportRecord(record, catalogOf(record), options, formats).texts[formats[0]]!);
+      process.stdout.write(exportRecord(record, callOf(record), formats).texts[formats[0]]!);
       return;
     }
     mkdirSync(flags.out, { recursive: true });
     const taken = new Set<string>();
     const manifest: string[] = [];
     for (const record of records) {
-      const { texts, entry } = exportRecord(record, catalogOf(record), options, formats);
+      const { texts, entry } = exportRecord(record, callOf(record), formats);
       const stem = fileStem(record.id, taken);
       const files: Record<string, string> = {};
       for (const f of formats) {

@@ -44,13 +44,15 @@ export function buildProgram(extra: readonly Register[] = []): Command {
   return program;
 }
 
+function onStdoutError(error: NodeJS.ErrnoException): void {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+}
+
 /** Parses `argv` and runs the command; every error becomes a one-line message and exit code 2. */
 export async function runCli(argv: readonly string[], extra: readonly Register[] = []): Promise<void> {
   // A closed pipe (`refract … | head`) ends the output quietly.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
-  });
+  if (!process.stdout.listeners('error').includes(onStdoutError)) process.stdout.on('error', onStdoutError);
   try {
     await buildProgram(extra).parseAsync([...argv]);
   } catch (error) {

@@ -1,16 +1,18 @@
 /**
  * The manifest of a distributed run, written by `submit` into the result directory beside the chunk table:
- * what was submitted (the input's path, size and modification time, the chunk size, every repair flag, the
- * SHA-256 of every file a flag names and of the cost model) so that workers and `collect` refuse an input or
- * a catalog that changed, and `submit --resume` refuses to continue a run with other settings.
+ * what was submitted (the input's path, size and modification time, the chunk size, the fix request the
+ * repair flags make, the SHA-256 of every file the request names and of the cost model) so that workers and
+ * `collect` refuse an input or a catalog that changed, and `submit --resume` refuses to continue a run with
+ * other settings.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../model/errors.ts';
-import { loadCostModel, parseWeightFlags, presetNames, withWeights } from '../read/cost-models.ts';
-import type { RepairFlags } from '../api/repair-flags.ts';
+import { presetNames } from '../read/cost-models.ts';
+import { requestSettings } from '../api/call.ts';
+import type { ApiRequest } from '../api/request.ts';
 import type { ChunkRef, ChunkTable } from './chunks.ts';
 import { sha256File, sha256Text, unreadable, writeFileAtomic } from './files.ts';
 
@@ -32,8 +34,11 @@ export interface Manifest {
   readonly chunkSize: number;
   readonly records: number;
   readonly chunks: number;
-  /** Every repair flag, paths made absolute (workers on other machines run from other directories). */
-  readonly flags: RepairFlags;
+  /**
+   * The fix request of every repair flag (`--memory` and `--mappings` inline), its paths made absolute:
+   * workers on other machines run from other directories.
+   */
+  readonly request: ApiRequest;
   readonly stepByStep: boolean;
   readonly recordTimeoutMs: number;
   readonly files: readonly FileHash[];
@@ -49,7 +54,7 @@ const manifestSchema = z.object({
   chunkSize: z.number().int().positive(),
   records: z.number().int().nonnegative(),
   chunks: z.number().int().nonnegative(),
-  flags: z.record(z.string(), z.unknown()),
+  request: z.record(z.string(), z.unknown()),
   stepByStep: z.boolean(),
   recordTimeoutMs: z.number().positive(),
   files: z.array(z.object({ flag: z.string(), path: z.string(), sha256: z.string() })),
@@ -57,41 +62,44 @@ const manifestSchema = z.object({
   submitted: z.string(),
 });
 
-/** The flags that name files, as the command line spells them. */
-const FILE_FLAGS = [
-  ['catalog', '--catalog'],
-  ['memory', '--memory'],
-  ['mappings', '--mappings'],
-  ['costModel', '--cost-model'],
-] as const;
-
 const isPreset = (name: string) => presetNames().includes(name);
 
-/** The flags with every file path made absolute (a cost-model preset name stays a name). */
-export function absoluteFlags(flags: RepairFlags): RepairFlags {
-  const out: Record<string, unknown> = { ...flags };
-  for (const [key] of FILE_FLAGS) {
-    const value = flags[key];
-    if (typeof value === 'string' && !(key === 'costModel' && isPreset(value))) out[key] = resolve(value);
-  }
-  return out as unknown as RepairFlags;
-}
-
-export async function hashFlagFiles(flags: RepairFlags): Promise<FileHash[]> {
-  const files: FileHash[] = [];
-  for (const [key, flag] of FILE_FLAGS) {
-    const path = flags[key];
-    if (typeof path !== 'string' || (key === 'costModel' && isPreset(path))) continue;
-    files.push({ flag, path, sha256: await sha256File(path) });
+/** The files a request names, with the flags that name them: the catalog, and a cost model given as a file. */
+function requestFiles(request: ApiRequest): { flag: string; path: string }[] {
+  const files: { flag: string; path: string }[] = [];
+  if (request.catalogPath !== undefined) files.push({ flag: '--catalog', path: request.catalogPath });
+  if (typeof request.costModel === 'string' && !isPreset(request.costModel)) {
+    files.push({ flag: '--cost-model', path: request.costModel });
   }
   return files;
 }
 
-/** SHA-256 of the cost model the flags load (the preset or file, with the `--weight` overrides). */
-export function costHash(flags: RepairFlags): string {
-  let cost = loadCostModel(flags.costModel);
-  if (flags.weight?.length) cost = withWeights(cost, parseWeightFlags(flags.weight));
-  return sha256Text(JSON.stringify(cost));
+/** The request with every file path made absolute (a cost-model preset name stays a name). */
+export function absoluteRequest(request: ApiRequest): ApiRequest {
+  return {
+    ...request,
+    ...(request.catalogPath !== undefined ? { catalogPath: resolve(request.catalogPath) } : {}),
+    ...(typeof request.costModel === 'string' && !isPreset(request.costModel)
+      ? { costModel: resolve(request.costModel) }
+      : {}),
+  };
+}
+
+export async function hashRequestFiles(request: ApiRequest): Promise<FileHash[]> {
+  const files: FileHash[] = [];
+  for (const { flag, path } of requestFiles(request)) {
+    try {
+      files.push({ flag, path, sha256: await sha256File(path) });
+    } catch (error) {
+      throw unreadable(flag, path, error);
+    }
+  }
+  return files;
+}
+
+/** SHA-256 of the cost model the request loads (the preset or file, with its weight overrides). */
+export function costHash(request: ApiRequest): string {
+  return sha256Text(JSON.stringify(requestSettings('fix', request, { files: true }).options.cost));
 }
 
 export async function inputStamp(path: string): Promise<Manifest['input']> {
@@ -143,7 +151,7 @@ export function differences(prior: Manifest, next: Manifest): string[] {
     'run',
     'input',
     'chunkSize',
-    'flags',
+    'request',
     'stepByStep',
     'recordTimeoutMs',
     'files',

@@ -35,7 +35,7 @@ export async function processChunk(job: ChunkJob, context: RunContext, redis: Re
       const report = await runBatch({
         records: chunkRecords(job.input, job),
         out: linesPath,
-        flags: manifest.flags,
+        request: manifest.request,
         workers: pool.size,
         pool,
         stepByStep: manifest.stepByStep,

@@ -1,7 +1,7 @@
 /**
  * What a `work` process keeps per run it serves: the run's manifest (read from the shared result
  * directory, its files checked against their hashes once) and a pool of batch worker threads loaded with
- * the run's repair flags. Runs are few; contexts beyond `limit` are shut down when idle, least recently used
+ * the run's fix request. Runs are few; contexts beyond `limit` are shut down when idle, least recently used
  * first.
  */
 import { InputError } from '../model/errors.ts';
@@ -73,7 +73,7 @@ export class RunContexts {
         throw new InputError('input', `run ${job.run} reads ${manifest.input.path}, the job ${job.input}`);
       }
       await checkFiles(manifest);
-      if (costHash(manifest.flags) !== manifest.costSha256) {
+      if (costHash(manifest.request) !== manifest.costSha256) {
         throw new InputError(
           '--cost-model',
           `the cost model differs from the one run ${job.run} was submitted with`,
@@ -84,7 +84,7 @@ export class RunContexts {
       throw error;
     }
     const pool = createBatchPool(
-      { flags: manifest.flags, stepByStep: manifest.stepByStep },
+      { request: manifest.request, stepByStep: manifest.stepByStep, recordTimeoutMs: manifest.recordTimeoutMs },
       this.workers,
       (reason) => this.onBroken(job.run, reason),
     );

@@ -10,15 +10,15 @@ import { resolve } from 'node:path';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { InputError } from '../model/errors.ts';
-import type { RepairFlags } from '../api/repair-flags.ts';
+import type { ApiRequest } from '../api/request.ts';
 import { scanChunks, type ChunkRef } from './chunks.ts';
 import {
-  absoluteFlags,
+  absoluteRequest,
   checkInput,
   costHash,
   differences,
   hasManifest,
-  hashFlagFiles,
+  hashRequestFiles,
   inputStamp,
   readChunkTable,
   readManifest,
@@ -37,7 +37,8 @@ export interface SubmitOptions {
   readonly results: string;
   readonly chunkSize: number;
   readonly resume: boolean;
-  readonly flags: RepairFlags;
+  /** The fix request of the repair flags, as `refract batch` builds it. */
+  readonly request: ApiRequest;
   readonly stepByStep: boolean;
   readonly recordTimeoutMs: number;
   /** Tries per chunk before it counts as failed (a worker crash or a stall counts too). */
@@ -76,7 +77,7 @@ async function manifestFor(
   records: number,
   chunks: number,
 ): Promise<Manifest> {
-  const flags = absoluteFlags(options.flags);
+  const request = absoluteRequest(options.request);
   return {
     format: 'refract-batch-run/1',
     run: options.run,
@@ -84,11 +85,11 @@ async function manifestFor(
     chunkSize: options.chunkSize,
     records,
     chunks,
-    flags,
+    request,
     stepByStep: options.stepByStep,
     recordTimeoutMs: options.recordTimeoutMs,
-    files: await hashFlagFiles(flags),
-    costSha256: costHash(flags),
+    files: await hashRequestFiles(request),
+    costSha256: costHash(request),
     submitted: new Date().toISOString(),
   };
 }

@@ -16,6 +16,7 @@ import { ModelBuilder } from './builder.ts';
 import { BudgetExceeded, BudgetMeter, type CompileBudget } from './budget.ts';
 import { referencesProblem, stepReferences } from '../read/references.ts';
 import type { Goals } from '../model/options.ts';
+import type { Mode } from '../model/constants.ts';
 import type { Call } from './plan.ts';
 
 export interface CompileOptions {
@@ -26,7 +27,7 @@ export interface CompileOptions {
   readonly resultName?: string;
   readonly strictTypes?: boolean;
   readonly goals?: Goals;
-  readonly mode?: 'sound' | 'valid' | 'optimal';
+  readonly mode?: Mode;
   /** Charge and emit a `confirm` for every value the repair invents (maps, outputs of inserted calls). */
   readonly defensive?: boolean;
   /** Size caps, deadline and cancellation, enforced while the model is built. */

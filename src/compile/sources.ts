@@ -5,7 +5,8 @@
 import type { Json, ParamSpec } from '../model/types.ts';
 import { leafOf, outputsByLeaf } from '../catalog/catalog-index.ts';
 import { role, similarity, tieDistance } from '../catalog/names.ts';
-import { DEFAULT_RESULT_NAME, isLiteral } from '../validate/validate.ts';
+import { isLiteral } from '../validate/validate.ts';
+import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { literalMismatch } from '../validate/literals.ts';
 import { memoryPaths } from '../validate/outputs.ts';
 import { originalLabel, type CompileContext } from './context.ts';

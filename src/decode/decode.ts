@@ -15,7 +15,6 @@ export interface Decoded {
   readonly confirmCost: number;
 }
 
-export { ASK, CONFIRM } from '../model/constants.ts';
 import { ASK, CONFIRM } from '../model/constants.ts';
 
 import { fillValue, on, rewriteTokens, short } from './values.ts';

@@ -2,13 +2,11 @@
  * The library's request and result types: what `validate` and `repair` take and return. Every front end
  * (CLI, batch, server, loop) speaks these.
  */
-import type { Catalog, Edit, Issue, Json, Mapping, Memory, Sequence } from './types.ts';
+import type { Edit, Issue, Json, Mapping, Memory, Sequence } from './types.ts';
 import type { CostModel } from './cost.ts';
 import type { SolverBackend } from './milp.ts';
 
-import type { Mode, SolverName, Strictness } from './constants.ts';
-
-export type { Mode, SolverName, Strictness };
+import type { Mode, SolverName, Status, Strictness } from './constants.ts';
 
 export interface ValidateOptions {
   /** Items already in memory (labels and their outputs). */
@@ -70,8 +68,6 @@ export interface RepairOptions extends ValidateOptions {
   readonly maxModelNonzeros?: number;
 }
 
-export type Status = 'valid' | 'repaired' | 'timeout' | 'error';
-
 /** One alternative repair. */
 export interface Fix {
   readonly sequence: Sequence;
@@ -102,5 +98,3 @@ export interface RepairResult {
   readonly fixes?: readonly Fix[];
   readonly model?: { readonly vars: number; readonly rows: number };
 }
-
-export type { Catalog, Sequence };
