@@ -214,7 +214,7 @@ describe.skipIf(!redis.url)(
       const otherFlags = await submit('tampered', results, '--resume', '--types', 'strict');
       expect(otherFlags).toMatchObject({
         code: 2,
-        err: expect.stringMatching(/--resume: .*other settings \(flags\)/),
+        err: expect.stringMatching(/--resume: .*other settings \(request\)/),
       });
       const resumed = await submit('tampered', results, '--resume');
       expect(resumed).toMatchObject({ code: 0, err: '' });

@@ -84,7 +84,11 @@ export class RunContexts {
       throw error;
     }
     const pool = createBatchPool(
-      { request: manifest.request, stepByStep: manifest.stepByStep, recordTimeoutMs: manifest.recordTimeoutMs },
+      {
+        request: manifest.request,
+        stepByStep: manifest.stepByStep,
+        recordTimeoutMs: manifest.recordTimeoutMs,
+      },
       this.workers,
       (reason) => this.onBroken(job.run, reason),
     );
