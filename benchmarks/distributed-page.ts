@@ -31,8 +31,8 @@ export interface Measured {
   readonly recovery: { lock: number; stall: number; recoveredMs: number; parts: number }[];
   /** One-minute load average before and after. */
   readonly load: number[];
-  /** The same three set-ups on twice the records, in the same repeats. */
-  readonly double: { single: Timed[]; one: Phases[]; two: Phases[] };
+  /** `refract batch` and one `work` process on `factor` times the records, in the same repeats. */
+  readonly large: { factor: number; single: Timed[]; one: Phases[] };
 }
 
 function median(xs: readonly number[]): number {
@@ -92,23 +92,24 @@ export function distributedPage(m: Machine, command: string, d: Measured): strin
   };
   const one = paired(work(d.one), singleMs);
   const oneCpu = paired(workCpu(d.one), singleCpu);
-  // Once started: the extra time of twice the records, run by run (start-up and end cancel out).
-  const extra = (twice: readonly number[], once: readonly number[]) => twice.map((x, r) => x - once[r]);
-  const steadySingle = extra(
-    d.double.single.map((s) => s.ms),
+  // Once started: the extra time and CPU of the large input over the small one, run by run (start-up
+  // and end cancel out), per extra record.
+  const extraRecords = (d.large.factor - 1) * d.records;
+  const extra = (large: readonly number[], small: readonly number[]) => large.map((x, r) => x - small[r]);
+  const steadyMs = extra(
+    d.large.single.map((s) => s.ms),
     singleMs,
   );
-  const steadySingleCpu = extra(
-    d.double.single.map((s) => s.cpu),
+  const steadyCpu = extra(
+    d.large.single.map((s) => s.cpu),
     singleCpu,
   );
-  const steady = (name: string, twice: readonly Phases[], once: readonly Phases[]) => {
-    const ms = extra(work(twice), work(once));
-    const cpu = extra(workCpu(twice), workCpu(once));
-    return `| ${name} | ${rate(d.records, median(ms))} | ${percent(paired(ms, steadySingle))} | ${((median(cpu) * 1000) / d.records).toFixed(3)} | ${percent(paired(cpu, steadySingleCpu))} |`;
-  };
-  const steadyOne = paired(extra(work(d.double.one), work(d.one)), steadySingle);
-  const steadyOneCpu = paired(extra(workCpu(d.double.one), workCpu(d.one)), steadySingleCpu);
+  const oneMs = extra(work(d.large.one), work(d.one));
+  const oneCpuExtra = extra(workCpu(d.large.one), workCpu(d.one));
+  const measurable = [steadyMs, steadyCpu, oneMs, oneCpuExtra].every((xs) => xs.every((x) => x > 0));
+  const perRecord = (cpu: readonly number[]) => ((median(cpu) * 1000) / extraRecords).toFixed(3);
+  const steadyRow = (name: string, ms: readonly number[], cpu: readonly number[], ratios: boolean) =>
+    `| ${name} | ${rate(extraRecords, median(ms))} | ${ratios ? percent(paired(ms, steadyMs)) : '–'} | ${perRecord(cpu)} | ${ratios ? percent(paired(cpu, steadyCpu)) : '–'} |`;
   return [
     '# Distributed batch (BullMQ + Redis)',
     '',
@@ -139,19 +140,23 @@ export function distributedPage(m: Machine, command: string, d: Measured): strin
     'same two cores add a second start-up and a second main thread, not cores: on separate machines each',
     'brings its own cores.',
     '',
-    `## Once started (the extra ${d.records.toLocaleString('en-US')} records of a run on twice the input)`,
+    `## Once started (the extra ${extraRecords.toLocaleString('en-US')} records of a run on ${d.large.factor} times the input)`,
     '',
-    `Each set-up also ran on ${(2 * d.records).toLocaleString('en-US')} records in the same repeat; the difference between the two`,
-    'runs is the cost of the records themselves, start-up and end cancelled out.',
+    `\`refract batch\` and one \`work\` process also ran on ${(d.large.factor * d.records).toLocaleString('en-US')} records in each repeat; the`,
+    'difference between the large and the small run is the cost of the extra records alone, start-up and',
+    'end cancelled out.',
     '',
     '| set-up | records/s | wall vs `refract batch` | CPU ms per record | CPU vs `refract batch` |',
     '| --- | --- | --- | --- | --- |',
-    `| \`refract batch --workers ${d.threads}\` | ${rate(d.records, median(steadySingle))} | – | ${((median(steadySingleCpu) * 1000) / d.records).toFixed(3)} | – |`,
-    steady(`1 \`work\` process × ${d.threads} threads`, d.double.one, d.one),
-    steady(`2 \`work\` processes × ${d.threads / 2} thread`, d.double.two, d.two),
-    '',
-    `Overhead at one process once started: ${percent(steadyOne)} wall time, ${percent(steadyOneCpu)} CPU time (target:`,
-    'within 10 % of `refract batch`).',
+    ...(measurable
+      ? [
+          steadyRow(`\`refract batch --workers ${d.threads}\``, steadyMs, steadyCpu, false),
+          steadyRow(`1 \`work\` process × ${d.threads} threads`, oneMs, oneCpuExtra, true),
+          '',
+          `Overhead at one process once started: ${percent(paired(oneMs, steadyMs))} wall time, ${percent(paired(oneCpuExtra, steadyCpu))} CPU time`,
+          '(target: within 10 % of `refract batch`).',
+        ]
+      : ['(none: the extra records took less time than the noise between runs; use a larger `--factor`)']),
     '',
     '## Chunk size (1 `work` process, 1 run each)',
     '',

@@ -8,7 +8,7 @@
  * output is checked against the single-machine output (equal but for `timeMs`). Writes
  * benchmarks/results/distributed.md.
  *
- *   npm run bench:distributed [-- --records 20000 --repeats 5 --redis redis://HOST:PORT --quick]
+ *   npm run bench:distributed [-- --records 20000 --repeats 3 --factor 5 --redis redis://HOST:PORT --quick]
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -32,7 +32,8 @@ import {
 const { values: args } = parseArgs({
   options: {
     records: { type: 'string', default: '20000' },
-    repeats: { type: 'string', default: '5' },
+    repeats: { type: 'string', default: '3' },
+    factor: { type: 'string', default: '5' },
     redis: { type: 'string' },
     out: { type: 'string', default: 'benchmarks/results/distributed.md' },
     quick: { type: 'boolean', default: false },
@@ -43,6 +44,7 @@ const CATALOG = 'data/nestful/executable-spec.json';
 const THREADS = 2;
 const records = args.quick ? 4_000 : Number(args.records);
 const repeats = args.quick ? 1 : Number(args.repeats);
+const factor = args.quick ? 2 : Number(args.factor);
 const log = (line: string) => process.stderr.write(`distributed: ${line}\n`);
 const seconds = (ms: number) => ms / 1000;
 
@@ -73,12 +75,12 @@ try {
     const field = (name: string) => Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1] ?? 0);
     return field('used_cpu_user') + field('used_cpu_sys');
   };
-  // The input, and one twice its size: the difference between the two runs of a set-up is the time of
-  // `records` records once started (start-up and end cancel out).
+  // The input, and one `factor` times its size: the difference between the two runs of a set-up is the
+  // time of the extra records once started (start-up and end cancel out).
   const input = join(dir, 'input.jsonl');
-  const double = join(dir, 'double.jsonl');
+  const large = join(dir, 'large.jsonl');
   await generate(input, records, 1000);
-  await generate(double, 2 * records, 1000);
+  await generate(large, factor * records, 1000);
   const load = [loadavg()[0]];
   const singleOut = (file: string) => `${file}.single`;
   const withoutTimes = (path: string) =>
@@ -148,7 +150,7 @@ try {
     chunks: [],
     recovery: [],
     load,
-    double: { single: [], one: [], two: [] },
+    large: { factor, single: [], one: [] },
   };
   for (let r = 0; r < repeats; r++) {
     measured.single.push(await singleRun());
@@ -157,11 +159,11 @@ try {
     log(`repeat ${r + 1}: 1 work process ${seconds(measured.one.at(-1)!.workMs).toFixed(1)} s`);
     measured.two.push(await distributedRun(2));
     log(`repeat ${r + 1}: 2 work processes ${seconds(measured.two.at(-1)!.workMs).toFixed(1)} s`);
-    measured.double.single.push(await singleRun(double));
-    measured.double.one.push(await distributedRun(1, 500, double));
-    measured.double.two.push(await distributedRun(2, 500, double));
+    measured.large.single.push(await singleRun(large));
+    measured.large.one.push(await distributedRun(1, 500, large));
+    const [a, b] = [measured.large.single.at(-1)!.ms, measured.large.one.at(-1)!.workMs];
     log(
-      `repeat ${r + 1}: twice the records: ${[measured.double.single.at(-1)!.ms, measured.double.one.at(-1)!.workMs, measured.double.two.at(-1)!.workMs].map((ms) => seconds(ms).toFixed(1)).join(', ')} s`,
+      `repeat ${r + 1}: ${factor} times the records: ${seconds(a).toFixed(1)} s, ${seconds(b).toFixed(1)} s`,
     );
   }
   for (const chunk of args.quick ? [50, 500] : [10, 50, 500, 2000]) {
