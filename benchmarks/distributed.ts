@@ -9,13 +9,14 @@
  * benchmarks/results/distributed.md.
  *
  *   npm run bench:distributed [-- --records 20000 --repeats 3 --factor 5 --redis redis://HOST:PORT --quick]
+ *   npm run bench:distributed -- --render     # the page again from distributed.json, without measuring
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import { machine } from '../research/bench/markdown.ts';
+import { machine, type Machine } from '../research/bench/markdown.ts';
 import { generate } from './batch-dataset.ts';
 import { distributedPage, type Measured, type Phases, type Timed } from './distributed-page.ts';
 import { localRedis, type LocalRedis } from './redis-server.ts';
@@ -37,6 +38,7 @@ const { values: args } = parseArgs({
     redis: { type: 'string' },
     out: { type: 'string', default: 'benchmarks/results/distributed.md' },
     quick: { type: 'boolean', default: false },
+    render: { type: 'boolean', default: false },
   },
 });
 
@@ -47,6 +49,17 @@ const repeats = args.quick ? 1 : Number(args.repeats);
 const factor = args.quick ? 2 : Number(args.factor);
 const log = (line: string) => process.stderr.write(`distributed: ${line}\n`);
 const seconds = (ms: number) => ms / 1000;
+
+// --render: the page again from the measurements saved beside it (after a change of wording), no run.
+if (args.render) {
+  const saved = JSON.parse(readFileSync(args.out.replace(/\.md$/, '.json'), 'utf8')) as Measured & {
+    machine: Machine;
+    command: string;
+  };
+  writeFileSync(args.out, distributedPage(saved.machine, saved.command, saved));
+  console.log(args.out);
+  process.exit(0);
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'refract-distributed-'));
 let redis: LocalRedis | undefined;
@@ -198,9 +211,11 @@ try {
   }
   load.push(loadavg()[0]);
   const command = `npm run bench:distributed${args.quick ? ' -- --quick' : ''}`;
-  writeFileSync(args.out, distributedPage(machine(), command, measured));
-  // The measurements beside the page, to re-render it or to compare runs.
-  writeFileSync(args.out.replace(/\.md$/, '.json'), JSON.stringify(measured, null, 2) + '\n');
+  const where = machine();
+  writeFileSync(args.out, distributedPage(where, command, measured));
+  // The measurements beside the page, to re-render it (--render) or to compare runs.
+  const saved = { ...measured, machine: where, command };
+  writeFileSync(args.out.replace(/\.md$/, '.json'), JSON.stringify(saved, null, 2) + '\n');
   console.log(args.out);
 } finally {
   await redis?.stop();
