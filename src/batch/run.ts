@@ -18,10 +18,12 @@ import { ReorderBuffer } from './reorder.ts';
 import { cutTornLine, PriorResults } from './resume.ts';
 import { outcomeOf, SummaryAccumulator, type Summary } from './summary.ts';
 import { TaskSizer } from './tasks.ts';
-import type { Done, InjectedFault, Task, TaskRecord, WorkerResult } from './types.ts';
+import type { Done, InjectedFault, Task, TaskRecord, WorkerResult, WorkerSetup } from './types.ts';
 
 export interface BatchOptions {
-  readonly input: NodeJS.ReadableStream;
+  /** The records file or stream; or `records`, already read (a slice of a file, say). */
+  readonly input?: NodeJS.ReadableStream;
+  readonly records?: AsyncIterable<RecordSource>;
   /** The input's file, when it is one (lets the progress count records for an ETA). */
   readonly inputPath?: string;
   /** Output file; without it, results go to `output` (default standard output). */
@@ -42,7 +44,14 @@ export interface BatchOptions {
   readonly window?: number;
   /** Faults to inject into the workers (tests of the retry path). */
   readonly faults?: readonly InjectedFault[];
+  /**
+   * Workers started by the caller (`createBatchPool`, with the same flags), kept across runs: the run
+   * neither starts nor shuts down workers of its own.
+   */
+  readonly pool?: BatchPool;
 }
+
+export type BatchPool = WorkerPool<Task, WorkerResult>;
 
 export interface BatchReport {
   readonly summary: Summary;
@@ -74,6 +83,23 @@ const DEPTH = 2;
 
 /** A task being filled is sent after this long without a new record (a slow pipe, a terminal). */
 const IDLE_SEND_MS = 20;
+
+/** Batch workers: each loads the repair flags once, then repairs the records it is sent. */
+export function createBatchPool(
+  setup: WorkerSetup,
+  size: number,
+  onBroken?: (reason: string) => void,
+): BatchPool {
+  return new WorkerPool<Task, WorkerResult>({
+    entry: moduleBeside(import.meta.url, './worker'),
+    size,
+    data: setup,
+    depth: DEPTH,
+    // A worker that cannot start (a bad catalog, say) will not start the next time either.
+    bootFailures: 1,
+    onBroken,
+  });
+}
 
 async function openSink(options: BatchOptions): Promise<{ sink: LineSink; prior?: PriorResults }> {
   if (!options.out) {
@@ -118,25 +144,22 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
     wake();
   };
   // Started on the first record that needs a worker: a resumed-to-the-end or refused run starts none.
-  let pool: WorkerPool<Task, WorkerResult> | undefined;
+  let pool: BatchPool | undefined;
   const workers = () =>
-    (pool ??= new WorkerPool<Task, WorkerResult>({
-      entry: moduleBeside(import.meta.url, './worker'),
-      size: options.workers,
-      data: {
+    options.pool ??
+    (pool ??= createBatchPool(
+      {
         request: options.request,
         stepByStep: options.stepByStep ?? false,
         faults: options.faults,
         recordTimeoutMs: options.recordTimeoutMs ?? 60_000,
       },
-      depth: DEPTH,
-      // A worker that cannot start (a bad catalog, say) will not start the next time either.
-      bootFailures: 1,
-      onBroken: (reason) => {
+      options.workers,
+      (reason) => {
         failure ??= new Error(`a batch worker failed to start: ${reason}`);
         wake();
       },
-    }));
+    ));
   const recordTimeoutMs = options.recordTimeoutMs ?? 60_000;
   let unwrittenInput = 0;
   const finish = (record: TaskRecord, result: Omit<Done, 'seq'>) => {
@@ -161,8 +184,13 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
             wake();
             return;
           }
-          // Shut down (the run is ending) or unable to start workers (`onBroken` has the reason).
-          if (error.kind === 'closed' || error.kind === 'broken') return;
+          // Shut down, or unable to start workers: the run cannot finish (it is ending already when its
+          // own pool shuts down, and `onBroken` has told why when its own workers do not start).
+          if (error.kind === 'closed' || error.kind === 'broken') {
+            failure ??= error;
+            wake();
+            return;
+          }
           if (task.records.length > 1) {
             // Which record failed is unknown: each goes again on its own, the failure not counted.
             for (const record of [...task.records].reverse())
@@ -208,7 +236,9 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
   if (options.inputPath && progress) void countRecords(options.inputPath).then((n) => progress.setTotal(n));
 
   try {
-    const sources = readRecordSources(options.input)[Symbol.asyncIterator]();
+    const read = options.records ?? (options.input && readRecordSources(options.input));
+    if (!read) throw new Error('internal: runBatch needs input or records');
+    const sources = read[Symbol.asyncIterator]();
     let reading: Promise<IteratorResult<RecordSource>> | undefined;
     while (!stopped()) {
       // Raced with wake-ups so that an abort is seen even while the input is idle (a terminal, a pipe).
@@ -260,6 +290,6 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
     await pool?.terminate();
     await sink.close();
     progress?.stop();
-    if (signal?.aborted) (options.input as Partial<NodeJS.ReadStream>).destroy?.();
+    if (signal?.aborted) (options.input as Partial<NodeJS.ReadStream> | undefined)?.destroy?.();
   }
 }

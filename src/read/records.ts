@@ -122,6 +122,21 @@ function isRecordList(value: unknown): value is unknown[] {
   return Array.isArray(value) && value.length > 0 && !value.every(isStep);
 }
 
+/**
+ * The number of records a JSONL line holds (what `jsonlRecords` yields for it) without reading them: 0 for a
+ * blank line, the length of a list of records, else 1 (a record, a sample, a step array, or an error item).
+ */
+export function lineRecordCount(line: string): number {
+  if (line.trim() === '') return 0;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return 1;
+  }
+  return isRecordList(value) ? value.length : 1;
+}
+
 /** The records of a parsed value: a list of records, or one record (a record, a sample, a step array). */
 function valueRecords(value: unknown, index: number, where?: string): RecordItem[] {
   if (isRecordList(value)) return value.map((item, i) => recordFrom(item, index + i, where));
@@ -163,7 +178,7 @@ function lineSources(line: string, lineNo: number, index: number): RecordSource[
   return [{ text: line, index, lineNo }];
 }
 
-function stripBom(text: string): string {
+export function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
@@ -171,7 +186,7 @@ function stripBom(text: string): string {
  * True when a line holds a whole record: a non-empty JSON object or array. Such a line marks the input as JSONL;
  * a pretty-printed JSON document never has one (its non-empty containers span several lines).
  */
-function isRecordLine(line: string): boolean {
+export function isRecordLine(line: string): boolean {
   const text = line.trim();
   if (text.length < 3 || (text[0] !== '{' && text[0] !== '[')) return false;
   try {
@@ -182,7 +197,11 @@ function isRecordLine(line: string): boolean {
   }
 }
 
-/** JSONL: every non-blank line is a record (or an error item); `first` is the number of the first line. */
+/**
+ * JSONL: every non-blank line is a record (or an error item); `first` is the number of the first line and
+ * `start` the index of the first record (a slice of a file read on its own numbers its records as the whole
+ * file does).
+ */
 function* jsonlSources(lines: Iterable<string>, first = 1, start = 0): Generator<RecordSource> {
   let lineNo = first;
   let index = start;
@@ -196,8 +215,9 @@ function* jsonlSources(lines: Iterable<string>, first = 1, start = 0): Generator
   }
 }
 
-function jsonlRecords(lines: Iterable<string>): RecordItem[] {
-  return Array.from(jsonlSources(lines), (source) => sourceRecord(source));
+/** The records of JSONL lines (see `jsonlSources`), parsed. */
+export function* jsonlRecords(lines: Iterable<string>, first = 1, start = 0): Generator<RecordItem> {
+  for (const source of jsonlSources(lines, first, start)) yield sourceRecord(source);
 }
 
 /** Parses a whole file of records. */
@@ -210,7 +230,7 @@ export function parseRecords(text: string): RecordItem[] {
     document = JSON.parse(trimmed);
   } catch (error) {
     const lines = body.split(/\r?\n/);
-    if (lines.some(isRecordLine)) return jsonlRecords(lines);
+    if (lines.some(isRecordLine)) return [...jsonlRecords(lines)];
     if (trimmed[0] === '[' || trimmed[0] === '{') {
       return [{ id: '0', error: `invalid JSON (${errorMessage(error)})` }];
     }
@@ -222,9 +242,40 @@ export function parseRecords(text: string): RecordItem[] {
   }
   const lines = body.split(/\r?\n/);
   // One line is JSONL too: read it the same way the stream does.
-  if (lines.filter((line) => line.trim() !== '').length === 1) return jsonlRecords(lines);
+  if (lines.filter((line) => line.trim() !== '').length === 1) return [...jsonlRecords(lines)];
   if (Array.isArray(document) && document.length === 0) return [];
   return valueRecords(document, 0);
+}
+
+/** Where a slice of a JSONL file starts: its first line's number, first record's index, first byte's offset. */
+export interface SliceStart {
+  readonly line: number;
+  readonly index: number;
+  readonly offset: number;
+}
+
+/**
+ * The record sources of a slice of a JSONL file that starts at a line boundary, read alone: lines, records and
+ * byte offsets are numbered from `start`, so the items (ids, error messages) are those `readRecords` gives for
+ * these lines of the whole file, once that file is known to be JSONL.
+ */
+export async function* readJsonlSlice(
+  stream: NodeJS.ReadableStream,
+  start: SliceStart,
+): AsyncGenerator<RecordSource> {
+  let lineNo = start.line - 1;
+  let index = start.index;
+  for await (const read of byteLines(stream, start.offset)) {
+    lineNo++;
+    if ('error' in read) {
+      yield { id: String(index++), error: `line ${lineNo}: ${read.error}` };
+      continue;
+    }
+    for (const source of jsonlSources([lineNo === 1 ? stripBom(read.text) : read.text], lineNo, index)) {
+      index++;
+      yield source;
+    }
+  }
 }
 
 /**
