@@ -109,6 +109,16 @@ export class CompileContext {
   private readonly beforeCache = new Map<number, Call[]>();
   private beforeCalls = -1;
 
+  /**
+   * A memory item is read only where no earlier call ends with its label (such a call shadows it): `v`, a
+   * source that reads memory item `label` at `pos`, excludes every earlier call's choice of that label.
+   */
+  unshadowed(v: number, label: string, pos: number): void {
+    for (const j of this.before(pos)) {
+      for (const l of j.labels) if (l.label === label) this.builder.atMost([v, l.v], 1);
+    }
+  }
+
   /** The mappings `from -> param` (a mapped output leaf feeding `param`). */
   mappedFrom(param: string): Mapping[] {
     return this.mappingsTo.get(param) ?? [];

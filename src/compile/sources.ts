@@ -160,6 +160,7 @@ function fillSources(ctx: CompileContext, call: Call, p: ParamSpec): Source[] {
         cost,
         kind: 'fromMemory',
         make: (v) => ({ kind: 'memory', v, cost, label, path, mapped: fc.mapped }),
+        rows: (v) => ctx.unshadowed(v, label, call.pos),
       });
     }
   }

@@ -183,7 +183,7 @@ function reassignments(
       const j = ctx.calls[f.call];
       ctx.builder.atMost([v], ctx.provides(j, path));
       ctx.builder.atMost([v], ctx.labelled(j));
-    }
+    } else ctx.unshadowed(v, f.memoryLabel!, call.pos);
     return { kind: 'reassign', v, cost: f.cost, call: f.call, memoryLabel: f.memoryLabel, path };
   });
 }

@@ -13,6 +13,7 @@ import { loadCostModel } from '../read/cost-models.ts';
 import { getSolver, solveGuarded } from '../solvers/index.ts';
 import type { MilpModel, Solution } from '../model/milp.ts';
 import { validate } from '../validate/validate.ts';
+import { unmetGoals } from '../validate/goals.ts';
 import type { Fix, RepairOptions, RepairResult } from '../model/options.ts';
 
 /** Models above this many variables are refused with a clear message (override with `maxModelVars`). */
@@ -51,6 +52,13 @@ export async function repair(
   const solverName = options.backend?.name ?? options.solver ?? 'highs';
   const base = { issues: validation.issues, sequence, edits: [], cost: 0, diff: '' };
   const needsModel = options.goals !== undefined || options.mode === 'optimal';
+  // In modes valid and optimal, a sequence that misses a goal is not what was asked for.
+  const goalsMet =
+    (options.mode ?? (options.goals ? 'valid' : 'sound')) === 'sound' ||
+    !options.goals ||
+    unmetGoals(sequence, catalog, options.goals, { memory: options.memory, mappings: options.mappings })
+      .length === 0;
+  const determination = validation.valid && goalsMet;
   if (validation.valid && !needsModel) {
     return {
       ...base,
@@ -64,7 +72,8 @@ export async function repair(
   }
   const undecided = (status: 'timeout' | 'error', reason: string, extra: object = {}): RepairResult => ({
     ...base,
-    determination: validation.valid ? true : null,
+    // A valid input that misses a goal is decided (false) even when the repair fails.
+    determination: validation.valid ? goalsMet : null,
     status,
     optimal: false,
     solver: solverName,
@@ -127,7 +136,7 @@ export async function repair(
   const unchanged = checked.edits.length === 0;
   return {
     issues: validation.issues,
-    determination: validation.valid,
+    determination,
     status: first.status === 'timeout' ? 'timeout' : unchanged ? 'valid' : 'repaired',
     sequence: checked.sequence,
     edits: checked.edits.map((e) => ({ ...e, cost: round(e.cost) })),
