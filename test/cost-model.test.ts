@@ -70,13 +70,20 @@ describe('the documented worked examples', () => {
     });
   });
 
-  it('a made-up parameter: rename, then ask when renames cost 6, then map when a mapping exists', async () => {
+  it("a made-up parameter: rename, then (renames at 6) map through the catalog's mappings, or ask without them", async () => {
     const renamed = await repair(seq(MADE_UP), executable);
     expect(renamed.edits.map((e) => e.kind)).toEqual(['renameParam']);
     const cost = withWeights(loadCostModel('default'), { renameParam: 6 });
-    const asked = await repair(seq(MADE_UP), executable, { cost });
+    const asked = await repair(seq(MADE_UP), executable, { cost, catalogMappings: false });
     expect(asked.edits.map((e) => e.kind)).toEqual(['dropParam', 'slotFill']);
-    const mapped = await repair(seq(MADE_UP), executable, { cost, mappings: AIRPORT_MAPPINGS });
+    const computed = await repair(seq(MADE_UP), executable, { cost });
+    expect(computed.edits.map((e) => e.kind)).toEqual(['dropParam', 'newMap']);
+    expect(computed.sequence[2].arguments.originSkyId).toBe('$var1.skyId$');
+    const mapped = await repair(seq(MADE_UP), executable, {
+      cost,
+      catalogMappings: false,
+      mappings: AIRPORT_MAPPINGS,
+    });
     expect(mapped.edits.map((e) => e.kind)).toEqual(['dropParam', 'newMap']);
     expect(mapped.sequence[2].arguments.originSkyId).toBe('$var1.skyId$');
   });

@@ -50,9 +50,13 @@ describe('worked examples on the NESTFUL executable catalog', () => {
     expect(r.edits.map((e) => e.kind)).toEqual(['addLabel']);
   });
 
-  it('4: a missing parameter is asked for by default, mapped with mappings, asked under prefer-slot-fill', async () => {
+  it("4: a missing parameter is mapped by default (the catalog's own mappings), asked without them or under prefer-slot-fill", async () => {
     const broken = corrupt(GOLD, 'originSkyId="$var1.skyId$", ', '');
-    const asked = await fix(broken);
+    const mapped = await fix(broken);
+    expect(mapped.sequence[2].arguments.originSkyId).toBe('$var1.skyId$');
+    expect(mapped.edits.map((e) => e.kind)).toEqual(['newMap']);
+    expect(mapped.isExecutable).toBe(true);
+    const asked = await fix(broken, { catalogMappings: false });
     expect(asked.sequence[2]).toEqual({
       name: 'ask',
       arguments: { slot: 'originSkyId' },
@@ -60,10 +64,8 @@ describe('worked examples on the NESTFUL executable catalog', () => {
     });
     expect(asked.sequence[3].arguments.originSkyId).toBe('$originSkyId$');
     expect(asked.isExecutable).toBe(false);
-    const mapped = await fix(broken, { mappings: AIRPORT_MAPPINGS });
-    expect(mapped.sequence[2].arguments.originSkyId).toBe('$var1.skyId$');
-    expect(mapped.edits.map((e) => e.kind)).toEqual(['newMap']);
-    expect(mapped.isExecutable).toBe(true);
+    const given = await fix(broken, { catalogMappings: false, mappings: AIRPORT_MAPPINGS });
+    expect(given.sequence[2].arguments.originSkyId).toBe('$var1.skyId$');
     const slot = await fix(broken, { mappings: AIRPORT_MAPPINGS, cost: loadCostModel('prefer-slot-fill') });
     expect(slot.edits.map((e) => e.kind)).toEqual(['slotFill']);
   });

@@ -15,6 +15,8 @@ export interface RepairFlags {
   catalog?: string;
   memory?: string;
   mappings?: string;
+  /** `--no-catalog-mappings` sets false. */
+  catalogMappings?: boolean;
   costModel: string;
   weight?: string[];
   solver: string;
@@ -48,6 +50,7 @@ const REPAIR_FLAG_KEYS = [
   'catalog',
   'memory',
   'mappings',
+  'catalogMappings',
   'costModel',
   'weight',
   'solver',
@@ -75,6 +78,7 @@ export function addRepairOptions(cmd: Command): Command {
     .option('-c, --catalog <file>', 'tool catalog (NESTFUL spec or OpenAI tools JSON)')
     .option('--memory <file>', 'memory items JSON ({label: {field: value}})')
     .option('--mappings <file>', 'mapping table JSON ([{from, to, score}])')
+    .option('--no-catalog-mappings', 'do not compute mappings from the catalog (use only --mappings)')
     .option('--cost-model <name|file>', 'cost-model preset name or JSON file', 'default')
     .option('-w, --weight <name=value>', 'override one weight (repeatable)', collect)
     .option('--solver <name>', 'highs | lp-solver | portfolio', 'highs')
@@ -121,6 +125,7 @@ export function loadRepairOptionsWithoutCatalog(flags: RepairFlags): {
     cost,
     memory: flags.memory ? loadMemory(flags.memory) : undefined,
     mappings: flags.mappings ? loadMappings(flags.mappings) : undefined,
+    catalogMappings: flags.catalogMappings ?? true,
     solver: oneOf('--solver', flags.solver, SOLVER_NAMES),
     givenOnly: flags.givenOnly ?? false,
     allowInsert: flags.insert,

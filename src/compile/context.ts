@@ -11,6 +11,7 @@ import type {
 } from '../model/types.ts';
 import type { CostModel, Weights } from '../model/cost.ts';
 import { indexCatalog, type CatalogIndex } from '../catalog/catalog-index.ts';
+import { mappingsInForce, mappingsInto } from '../catalog/computed-mappings.ts';
 import { apiProvides } from '../validate/outputs.ts';
 import { ModelBuilder } from './builder.ts';
 import { stepReferences } from '../read/references.ts';
@@ -28,6 +29,8 @@ export interface CompileOptions {
   readonly mode?: 'sound' | 'valid' | 'optimal';
   /** Charge and emit a `confirm` for every value the repair invents (maps, outputs of inserted calls). */
   readonly defensive?: boolean;
+  /** Use the mappings computed from the catalog itself, under any given `mappings` (default true). */
+  readonly catalogMappings?: boolean;
 }
 
 export class CompileContext {
@@ -36,8 +39,10 @@ export class CompileContext {
   readonly index: CatalogIndex;
   readonly memory: Memory;
   readonly kinds = new Map<number, EditKind>();
-  /** param name -> mappings into it. */
-  readonly mappingsTo = new Map<string, Mapping[]>();
+  /** param name -> given mappings into it. */
+  private readonly given = new Map<string, Mapping[]>();
+  /** param name -> every mapping in force into it (given over computed), best first. */
+  private readonly mappingsTo = new Map<string, Mapping[]>();
   /** The references of each input step, parsed once. */
   readonly refs: readonly ReferenceSite[][];
   /** APIs allowed for renames and inserts when `givenOnly`. */
@@ -56,8 +61,8 @@ export class CompileContext {
       options.mode === 'optimal' ? { ...w, perCall: w.perCall > 0 ? w.perCall : 2, deleteStep: 0 } : w;
     this.memory = options.memory ?? {};
     for (const m of options.mappings ?? []) {
-      let list = this.mappingsTo.get(m.to);
-      if (!list) this.mappingsTo.set(m.to, (list = []));
+      let list = this.given.get(m.to);
+      if (!list) this.given.set(m.to, (list = []));
       list.push(m);
     }
     if (options.givenOnly) {
@@ -119,9 +124,20 @@ export class CompileContext {
     }
   }
 
-  /** The mappings `from -> param` (a mapped output leaf feeding `param`). */
+  /**
+   * The mappings `from -> param` (a mapped output leaf feeding `param`): the given table over the one
+   * computed from the catalog (a pair in both keeps its higher score), best first.
+   */
   mappedFrom(param: string): Mapping[] {
-    return this.mappingsTo.get(param) ?? [];
+    let list = this.mappingsTo.get(param);
+    if (!list) {
+      list = mappingsInForce(
+        this.given.get(param) ?? [],
+        this.options.catalogMappings === false ? [] : mappingsInto(this.catalog, param),
+      );
+      this.mappingsTo.set(param, list);
+    }
+    return list;
   }
 }
 

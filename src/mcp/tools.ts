@@ -33,6 +33,7 @@ export const fixInput = {
   weights: z.record(z.string(), z.number()).optional().describe('weight overrides, e.g. {"slotFill": 1}'),
   solver: z.enum(SOLVER_NAMES).optional(),
   givenOnly: z.boolean().optional().describe('only APIs already used in the sequence'),
+  catalogMappings: z.boolean().optional().describe('compute mappings from the catalog itself (default true)'),
   allowInsert: z.boolean().optional().describe('allow inserting new calls (default true)'),
   timeout: z.number().positive().max(86_400).optional().describe('solve time limit in seconds'),
   heal: z
@@ -96,6 +97,7 @@ async function repairTool(
     resultName: args.resultName,
     solver: args.solver,
     givenOnly: args.givenOnly,
+    catalogMappings: args.catalogMappings,
     allowInsert: args.allowInsert,
     timeout: args.timeout,
     ...(compress ? { mode: 'optimal' as const, goals: args.goals } : {}),

@@ -42,7 +42,13 @@ export interface Goals {
 
 export interface RepairOptions extends ValidateOptions {
   readonly cost?: CostModel;
+  /** A mapping table used on top of the catalog's own (computed) mappings. */
   readonly mappings?: readonly Mapping[];
+  /**
+   * Compute the field -> parameter mappings from the catalog itself (names, shared suffixes, descriptions)
+   * and use them in every repair (default true); `false` uses only `mappings`.
+   */
+  readonly catalogMappings?: boolean;
   readonly solver?: SolverName;
   /** A backend instance to solve with instead of the shared `solver` (custom solvers, fault injection). */
   readonly backend?: SolverBackend;

@@ -34,6 +34,7 @@ export function compileFor(sequence: Sequence, catalog: Catalog, options: Repair
     goals: options.goals,
     mode: options.mode,
     defensive: options.defensive,
+    catalogMappings: options.catalogMappings,
   });
 }
 
@@ -56,8 +57,11 @@ export async function repair(
   const goalsMet =
     (options.mode ?? (options.goals ? 'valid' : 'sound')) === 'sound' ||
     !options.goals ||
-    unmetGoals(sequence, catalog, options.goals, { memory: options.memory, mappings: options.mappings })
-      .length === 0;
+    unmetGoals(sequence, catalog, options.goals, {
+      memory: options.memory,
+      mappings: options.mappings,
+      catalogMappings: options.catalogMappings,
+    }).length === 0;
   const determination = validation.valid && goalsMet;
   if (validation.valid && !needsModel) {
     return {

@@ -113,6 +113,7 @@ function repairParts(request: RepairRequest, store: CatalogStore, defaults: Repa
     ...base,
     cost: costModel(request, defaults.costModel ?? 'default'),
     ...(request.mappings !== undefined ? { mappings: parseMappings(request.mappings, 'mappings') } : {}),
+    ...(request.catalogMappings !== undefined ? { catalogMappings: request.catalogMappings } : {}),
     ...(request.solver !== undefined ? { solver: request.solver } : {}),
     ...(request.givenOnly !== undefined ? { givenOnly: request.givenOnly } : {}),
     ...(request.allowInsert !== undefined ? { allowInsert: request.allowInsert } : {}),

@@ -8,12 +8,15 @@ import type { Catalog, Json, Mapping, Memory, Sequence } from '../model/types.ts
 import type { Goals } from '../model/options.ts';
 import { canonicalJson } from '../model/canonical.ts';
 import { memoryPaths } from './outputs.ts';
+import { mappingsInForce, mappingsInto } from '../catalog/computed-mappings.ts';
 import { apiByName } from './validate.ts';
 
 export interface GoalContext {
   readonly memory?: Memory;
-  /** Mappings in force: an output named `from` meets a field goal `to`. */
+  /** Given mappings: an output named `from` meets a field goal `to`. */
   readonly mappings?: readonly Mapping[];
+  /** Also the mappings computed from the catalog, as repairs use them (default true). */
+  readonly catalogMappings?: boolean;
 }
 
 /** Last key of a normalised path (`navigation.entityId` -> `entityId`, `author[].id` -> `id`). */
@@ -35,10 +38,9 @@ export function unmetGoals(
     if (!sequence.some((s) => s.name === name)) unmet.push(`no call of ${name}`);
   }
   for (const field of goals.fields ?? []) {
-    const names = new Set([
-      field,
-      ...(context.mappings ?? []).filter((m) => m.to === field).map((m) => m.from),
-    ]);
+    const given = (context.mappings ?? []).filter((m) => m.to === field);
+    const computed = context.catalogMappings === false ? [] : mappingsInto(catalog, field);
+    const names = new Set([field, ...mappingsInForce(given, computed).map((m) => m.from)]);
     const meets = (path: string) => path === field || names.has(leaf(path));
     const produced = sequence.some((s) => (apis.get(s.name)?.outputs ?? []).some((f) => meets(f.path)));
     const held = Object.values(context.memory ?? {}).some((v) => memoryPaths(v as Json).some(meets));
