@@ -1,7 +1,9 @@
 /**
  * Repair cases as data: every `test/cases/*.json` is one input with its expected repair. Add a file to add a
  * case: `{description, catalog, input: [string-form lines], options: {costModel?, mappings?, memory?,
- * givenOnly?, weights?}, expect: {status, sequence: [lines], edits: [kinds in order]}}`.
+ * givenOnly?, allowInsert?, catalogMappings?, weights?}, expect: {status, sequence: [lines], edits: [kinds
+ * in order], dropped?: [input step indexes]}}`. Every case is solved by HiGHS and by javascript-lp-solver,
+ * which must return the same repair.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -24,14 +26,17 @@ const CaseSchema = z
         mappings: z.string().optional(),
         memory: z.record(z.string(), z.unknown()).optional(),
         givenOnly: z.boolean().optional(),
+        allowInsert: z.boolean().optional(),
+        catalogMappings: z.boolean().optional(),
         weights: z.record(z.string(), z.number()).optional(),
       })
       .strict(),
     expect: z
       .object({
-        status: z.enum(['valid', 'repaired', 'timeout', 'error']),
+        status: z.enum(['valid', 'repaired', 'partial', 'timeout', 'error']),
         sequence: z.array(z.string()),
         edits: z.array(z.string()),
+        dropped: z.array(z.number().int()).optional(),
       })
       .strict(),
   })
@@ -53,16 +58,23 @@ describe('repair cases (test/cases/*.json)', () => {
       let cost = loadCostModel(o.costModel ?? 'default');
       if (o.weights) cost = withWeights(cost, o.weights);
       const memory = o.memory as Record<string, never> | undefined;
-      const result = await repair(parseStringForm(spec.input.join('\n')), catalog, {
+      const options = {
         cost,
         memory,
         mappings: o.mappings ? loadMappings(o.mappings) : undefined,
         givenOnly: o.givenOnly,
-      });
+        allowInsert: o.allowInsert,
+        catalogMappings: o.catalogMappings,
+      };
+      const input = parseStringForm(spec.input.join('\n'));
+      const result = await repair(input, catalog, options);
       expect(result.status).toBe(spec.expect.status);
       expect(formatStringForm(result.sequence).split('\n')).toEqual(spec.expect.sequence);
       expect(result.edits.map((e) => e.kind)).toEqual(spec.expect.edits);
+      expect((result.dropped ?? []).map((d) => d.step)).toEqual(spec.expect.dropped ?? []);
       expect(validate(result.sequence, catalog, { pseudoSteps: true, memory }).valid).toBe(true);
+      const other = await repair(input, catalog, { ...options, solver: 'lp-solver' });
+      expect(formatStringForm(other.sequence)).toBe(formatStringForm(result.sequence));
     });
   }
 });

@@ -1,17 +1,67 @@
 /**
  * Exhaustive search over a compiled plan's edits, independent of the MILP rows: every combination of
  * call existence, API, label, parameter source and reference option is decoded and judged by the validator
- * alone; the cheapest valid one is the optimum the solver must match. Branch and bound on the (non-negative)
- * edit costs keeps tiny instances fast.
+ * and by the intent rules of the model (one source per role, read from the plan's own sources), an ask
+ * shared by its references costing once; the cheapest valid one is the optimum the solver must match.
+ * Branch and bound on the (non-negative) edit costs keeps tiny instances fast.
  */
 import type { Plan } from '../src/compile/plan.ts';
 import { decode } from '../src/decode/decode.ts';
-import type { Catalog, Memory } from '../src/model/types.ts';
+import { leafOf } from '../src/catalog/catalog-index.ts';
+import { normalisePath, stepReferences } from '../src/read/references.ts';
+import type { Catalog, Memory, PathSegment } from '../src/model/types.ts';
 import { validate } from '../src/validate/validate.ts';
 
 interface Choice {
   vars: number[];
   cost: number;
+  /** A shared ask this choice reads (charged once, however many choices read it). */
+  ask?: number;
+}
+
+/**
+ * One source per role: within a call, an output (producer and leaf) feeds at most one parameter, except
+ * that parameters whose input values already shared it may keep sharing it.
+ */
+export function collapsesRoles(plan: Plan, on: ReadonlySet<number>): boolean {
+  const key = (producer: string, path: readonly PathSegment[]) =>
+    `${producer}|${leafOf(normalisePath(path))}`;
+  for (const c of plan.calls) {
+    if (c.kind === 'result') continue;
+    const shared = new Set<string>();
+    if (c.origin >= 0) {
+      const seen = new Map<string, Set<string>>();
+      for (const site of stepReferences(plan.steps[c.origin].arguments)) {
+        if (!site.whole || site.at.length > 0) continue;
+        const k = `${site.ref.label}|${leafOf(normalisePath(site.ref.path))}`;
+        seen.set(k, (seen.get(k) ?? new Set()).add(site.param));
+      }
+      for (const [k, params] of seen) if (params.size > 1) shared.add(k);
+    }
+    const free = new Map<string, number>();
+    const kept = new Map<string, number>();
+    const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
+    for (const p of c.params)
+      for (const s of p.sources) {
+        if (!on.has(s.v)) continue;
+        if (s.kind === 'output') bump(free, key(`c${s.call}`, s.path));
+        if (s.kind === 'memory') bump(free, key(`m${s.label}`, s.path));
+      }
+    for (const t of c.tokens) {
+      if (!t.site.whole || t.site.at.length > 0) continue;
+      for (const o of t.options) {
+        if (!on.has(o.v)) continue;
+        const { label, path } = t.site.ref;
+        if (o.kind === 'keep') {
+          const k = key(o.call === null ? `m${label}` : `c${o.call}`, path);
+          bump(shared.has(`${label}|${leafOf(normalisePath(path))}`) ? kept : free, k);
+        } else if (o.kind === 'reassign')
+          bump(free, key(o.call === null ? `m${o.memoryLabel}` : `c${o.call}`, o.path));
+      }
+    }
+    for (const [k, n] of free) if (n > 1 || (kept.get(k) ?? 0) > 0) return true;
+  }
+  return false;
 }
 
 export interface Exhaustive {
@@ -42,7 +92,8 @@ export function exhaustiveOptimum(
       const copy = calls.find((m) => m.kind === 'moved' && m.origin === c.origin);
       copy?.apis.forEach((a, k) => options.push({ call: copy.id, api: k, cost: a.cost, vars: [a.v] }));
       const drops = Object.keys(plan.steps[c.origin].arguments).length * plan.dropCost;
-      options.push({ call: -1, api: -1, cost: plan.costs[c.deleteVar!] + drops, vars: [c.deleteVar!] });
+      if (c.deleteVar !== undefined)
+        options.push({ call: -1, api: -1, cost: plan.costs[c.deleteVar] + drops, vars: [c.deleteVar] });
     }
     if (c.kind === 'inserted') options.push({ call: -1, api: -1, cost: 0, vars: [] });
     groups.push({ options });
@@ -58,6 +109,7 @@ export function exhaustiveOptimum(
     for (const v of chosen) values[v] = 1;
     const decoded = decode(plan, values);
     if (!validate(decoded.sequence, catalog, { pseudoSteps: true, memory }).valid) return;
+    if (collapsesRoles(plan, new Set(chosen))) return;
     if (cost < best) best = cost;
   };
 
@@ -100,14 +152,19 @@ export function exhaustiveOptimum(
   };
 
   /** Every combination of one option per decision, bounded by the best cost so far. */
+  const asked = new Array<number>(plan.asks.length).fill(0);
   const choose = (decisions: Choice[][], cost: number, done: (cost: number) => void) => {
     const inner = (d: number, c: number) => {
       if (c >= best - 1e-9) return;
       if (d === decisions.length) return done(c);
       for (const o of decisions[d]) {
-        chosen.push(...o.vars);
-        inner(d + 1, c + o.cost);
-        chosen.length -= o.vars.length;
+        // A shared ask is on, and charged, once for all the references that read it.
+        const first = o.ask !== undefined && asked[o.ask]++ === 0;
+        const vars = first ? [...o.vars, plan.asks[o.ask!].v] : o.vars;
+        chosen.push(...vars);
+        inner(d + 1, c + o.cost + (first ? plan.asks[o.ask!].cost : 0));
+        chosen.length -= vars.length;
+        if (o.ask !== undefined) asked[o.ask]--;
       }
     };
     inner(0, cost);
@@ -131,7 +188,10 @@ export function exhaustiveOptimum(
         if (!used.has(arg)) drops += c.kind === 'result' ? plan.dropResultCost : plan.dropCost;
       }
       for (const t of c.tokens)
-        if (used.has(t.arg)) decisions.push(t.options.map((o) => ({ vars: [o.v], cost: o.cost })));
+        if (used.has(t.arg))
+          decisions.push(
+            t.options.map((o) => ({ vars: [o.v], cost: o.cost, ask: o.kind === 'ask' ? o.ask : undefined })),
+          );
     }
     choose(decisions, cost + drops, leaf);
   };

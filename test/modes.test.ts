@@ -278,23 +278,33 @@ describe('inserted calls', () => {
     ],
   };
 
-  it('inserts a chain two deep: the producer of hotel_id needs city_id, produced by another inserted call', async () => {
+  it('a deleted producer comes back under its label; its own input comes from a call inserted for it', async () => {
     const broken = seq(`var1 = book(hotel_id="$var7.hotel_id$", name="Rome")
 var_result(booking="$var1.booking$")`);
-    const cost = withWeights(loadCostModel('default'), { insertCall: 1 });
-    const r = await repair(broken, TRAVEL, { cost });
-    // The missing producer takes the label the reference names (var7); the new one the next free label.
-    expect(text(r.sequence)).toBe(`var8 = find_city(name="Rome")
+    for (const cost of [loadCostModel('default'), withWeights(loadCostModel('default'), { insertCall: 1 })]) {
+      const r = await repair(broken, TRAVEL, { cost });
+      // The deleted step is restored under the label the reference names (var7); the new call takes the
+      // next free label.
+      expect(text(r.sequence)).toBe(`var8 = find_city(name="Rome")
 var7 = search_hotels(city_id="$var8.city_id$")
 var1 = book(hotel_id="$var7.hotel_id$", name="Rome")
 var_result(booking="$var1.booking$")`);
-    expect(r.edits.filter((e) => e.kind === 'insertCall')).toHaveLength(2);
+      expect(r.edits.map((e) => e.kind).sort()).toEqual([
+        'insertCall',
+        'reassign',
+        'restoreStep',
+        'reuseLiteral',
+      ]);
+    }
   });
 
-  it('with inserts off (--no-insert) the same input is asked for instead', async () => {
+  it('with inserts off (--no-insert) the missing value is asked for in place', async () => {
     const broken = seq(`var1 = book(hotel_id="$var7.hotel_id$", name="Rome")
 var_result(booking="$var1.booking$")`);
     const r = await repair(broken, TRAVEL, { allowInsert: false });
-    expect(r.edits.map((e) => e.kind)).toEqual(['dropParam', 'slotFill']);
+    expect(r.edits.map((e) => e.kind)).toEqual(['slotFill']);
+    expect(text(r.sequence)).toBe(`hotel_id = ask(slot="hotel_id")
+var1 = book(hotel_id="$hotel_id$", name="Rome")
+var_result(booking="$var1.booking$")`);
   });
 });

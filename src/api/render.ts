@@ -17,6 +17,7 @@ export function resultJson(result: RepairResult, id?: string): Record<string, un
     solver: result.solver,
     timeMs: round(result.timeMs),
     isExecutable: result.isExecutable,
+    ...(result.dropped ? { dropped: result.dropped } : {}),
     ...(result.reason ? { reason: result.reason } : {}),
     ...(result.gap !== undefined ? { gap: result.gap } : {}),
     ...(result.model ? { model: result.model } : {}),
@@ -38,6 +39,7 @@ export function resultText(result: RepairResult): string {
   if (result.model) head.push(`${result.model.vars} vars x ${result.model.rows} rows`);
   lines.push(head.join(', '));
   if (result.reason) lines.push(`reason: ${result.reason}`);
+  for (const d of result.dropped ?? []) lines.push(`dropped: step ${d.step + 1} (${d.name}): ${d.reason}`);
   if (result.issues.length) lines.push('issues:', ...result.issues.map((x) => `  ${issueLine(x)}`));
   if (result.edits.length)
     lines.push(

@@ -49,7 +49,7 @@ export const RepairJsonSchema = z
       .boolean()
       .nullable()
       .describe('true = executable as given, false = not (a repair follows), null = undecided'),
-    status: z.enum(['valid', 'repaired', 'timeout', 'error']),
+    status: z.enum(['valid', 'repaired', 'partial', 'timeout', 'error']),
     sequence: z.array(StepSchema),
     edits: z.array(EditSchema),
     cost: z.number(),
@@ -59,6 +59,10 @@ export const RepairJsonSchema = z
     solver: z.string(),
     timeMs: z.number(),
     isExecutable: z.boolean().optional(),
+    dropped: z
+      .array(z.object({ step: z.number().int(), name: z.string(), reason: z.string() }))
+      .optional()
+      .describe('status partial: the input calls that could not be kept, and why'),
     reason: z.string().optional(),
     gap: z.number().optional(),
     model: z.object({ vars: z.number(), rows: z.number() }).optional(),

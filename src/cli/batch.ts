@@ -58,6 +58,7 @@ function exitCode(report: BatchReport): number {
   if (report.interrupted) return 130;
   const s = report.summary.statuses;
   if (s.error > 0) return 2;
+  if (s.partial > 0) return 3;
   return s.repaired + s.timeout > 0 ? 1 : 0;
 }
 

@@ -13,7 +13,10 @@ interface Flags extends RepairFlags {
   format: string;
 }
 
-const EXIT = { valid: 0, repaired: 1, timeout: 1, error: 2 } as const;
+/** Exit codes: 0 valid, 1 repaired (or timed out), 3 partial (a call had to go), 2 bad input or error. */
+const EXIT = { valid: 0, repaired: 1, timeout: 1, partial: 3, error: 2 } as const;
+/** The worse of two exit codes: an error (2) over a partial repair (3) over a repair (1). */
+const worse = (a: number, b: number) => ([0, 1, 3, 2].indexOf(a) >= [0, 1, 3, 2].indexOf(b) ? a : b);
 
 export function registerFix(program: Command): void {
   for (const [name, description] of [
@@ -43,7 +46,7 @@ async function runFix(file: string | undefined, flags: Flags, compressing: boole
   const times: number[] = [];
   for (const record of input.records) {
     if (record.error || !record.sequence) {
-      exit = 2;
+      exit = worse(exit, 2);
       counts.error = (counts.error ?? 0) + 1;
       print(
         format,
@@ -61,7 +64,7 @@ async function runFix(file: string | undefined, flags: Flags, compressing: boole
     const result: RepairResult = compressing
       ? await compress(record.sequence, recordCatalog, recordOptions)
       : await repair(record.sequence, recordCatalog, recordOptions);
-    exit = Math.max(exit, EXIT[result.status]);
+    exit = worse(exit, EXIT[result.status]);
     counts[result.status] = (counts[result.status] ?? 0) + 1;
     times.push(result.timeMs);
     if (input.single) print(format, resultJson(result), resultText(result));

@@ -6,17 +6,18 @@ import type {
   Mapping,
   Memory,
   PathSegment,
+  Reference,
   ReferenceSite,
   Sequence,
 } from '../model/types.ts';
 import type { CostModel, Weights } from '../model/cost.ts';
 import { indexCatalog, type CatalogIndex } from '../catalog/catalog-index.ts';
 import { mappingsInForce, mappingsInto } from '../catalog/computed-mappings.ts';
-import { apiProvides } from '../validate/outputs.ts';
+import { apiProvides, memoryProvides } from '../validate/outputs.ts';
 import { ModelBuilder } from './builder.ts';
 import { stepReferences } from '../read/references.ts';
 import type { Goals } from '../model/options.ts';
-import type { Call } from './plan.ts';
+import type { Call, SharedAsk } from './plan.ts';
 
 export interface CompileOptions {
   readonly memory?: Memory;
@@ -47,6 +48,15 @@ export class CompileContext {
   readonly refs: readonly ReferenceSite[][];
   /** APIs allowed for renames and inserts when `givenOnly`. */
   readonly allowed: ((api: ApiSpec) => boolean) | null;
+  /** Asks shared by the references to one missing value, and their index by value (label and path). */
+  readonly asks: SharedAsk[] = [];
+  readonly askIndex = new Map<string, number>();
+  /** The extra cost of asking for a name that a catalog API produces (see `askPremium`). */
+  readonly premiums = new Map<string, number>();
+  /** Dangling labels that some catalog API can stand for: the deleted steps a repair may put back. */
+  readonly restorable = new Set<string>();
+  /** parameter name -> labels whose outputs feed a parameter of that name somewhere in the sequence. */
+  readonly feedsByParam = new Map<string, Set<string>>();
 
   constructor(
     readonly steps: Sequence,
@@ -56,6 +66,14 @@ export class CompileContext {
   ) {
     this.index = indexCatalog(catalog);
     this.refs = steps.map((s) => stepReferences(s.arguments));
+    for (const sites of this.refs) {
+      for (const site of sites) {
+        if (!site.whole || site.at.length > 0) continue;
+        let labels = this.feedsByParam.get(site.param);
+        if (!labels) this.feedsByParam.set(site.param, (labels = new Set()));
+        labels.add(site.ref.label);
+      }
+    }
     const w = cost.weights;
     this.weights =
       options.mode === 'optimal' ? { ...w, perCall: w.perCall > 0 ? w.perCall : 2, deleteStep: 0 } : w;
@@ -88,6 +106,20 @@ export class CompileContext {
   /** The variables under which `call` runs an API that outputs `path` (empty: cannot). */
   provides(call: Call, path: readonly PathSegment[]): number[] {
     return call.apis.filter((a) => a.api !== null && apiProvides(a.api, path) !== 'no').map((a) => a.v);
+  }
+
+  /** A reference that nothing before step `origin` resolves as written. */
+  broken(origin: number, ref: Reference): boolean {
+    for (let j = origin - 1; j >= 0; j--) {
+      const s = this.steps[j];
+      if (s.label !== ref.label) continue;
+      const api = this.index.byName.get(s.name);
+      return !api || apiProvides(api, ref.path) === 'no';
+    }
+    return !(
+      Object.prototype.hasOwnProperty.call(this.memory, ref.label) &&
+      memoryProvides(this.memory[ref.label], ref.path)
+    );
   }
 
   /** The variables under which `call` is active (runs some API). */

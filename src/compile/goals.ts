@@ -38,7 +38,7 @@ const inMemory = (ctx: CompileContext, field: string) => {
 };
 
 /** Inserts candidates for goal APIs no call can run; returns the needs (goal fields) for insertion. */
-export function goalCandidates(ctx: CompileContext, orphans: readonly string[]): Need[] {
+export function goalCandidates(ctx: CompileContext): Need[] {
   const goals = ctx.options.goals;
   if (!goals) return [];
   const pos = endPosition(ctx);
@@ -56,7 +56,7 @@ export function goalCandidates(ctx: CompileContext, orphans: readonly string[]):
   for (const name of [...new Set(missing), ...unmet.map((g) => g.name)]) {
     const api = ctx.index.byName.get(name);
     if (!api) throw new GoalError(`goal API ${JSON.stringify(name)} is not in the catalog`);
-    newInsertedCall(ctx, api, pos, 0, `goal ${name}`, orphans);
+    newInsertedCall(ctx, api, pos, 0, `goal ${name}`);
   }
   return (goals.fields ?? [])
     .filter((f) => !inMemory(ctx, f) && !ctx.calls.some((c) => fieldOutputs(ctx, c, f).length > 0))

@@ -67,7 +67,19 @@ export interface RepairOptions extends ValidateOptions {
   readonly maxModelVars?: number;
 }
 
-export type Status = 'valid' | 'repaired' | 'timeout' | 'error';
+/**
+ * `partial`: repaired, but some input call could not be kept (no catalog API is close to its name); the
+ * result lists those calls in `dropped`.
+ */
+export type Status = 'valid' | 'repaired' | 'partial' | 'timeout' | 'error';
+
+/** An input call a repair had to drop although calls are kept, and why. */
+export interface DroppedStep {
+  /** 0-based input step index. */
+  readonly step: number;
+  readonly name: string;
+  readonly reason: string;
+}
 
 /** One alternative repair. */
 export interface Fix {
@@ -94,6 +106,8 @@ export interface RepairResult {
   readonly timeMs: number;
   /** True when the repaired sequence has no `ask`/`confirm` pseudo-step. */
   readonly isExecutable?: boolean;
+  /** Status `partial`: the input calls the repair had to drop, and why. */
+  readonly dropped?: readonly DroppedStep[];
   readonly reason?: string;
   readonly gap?: number;
   readonly fixes?: readonly Fix[];

@@ -138,10 +138,12 @@ export async function repair(
   }
 
   const unchanged = checked.edits.length === 0;
+  const partial = checked.dropped.length > 0;
   return {
     issues: validation.issues,
     determination,
-    status: first.status === 'timeout' ? 'timeout' : unchanged ? 'valid' : 'repaired',
+    status: first.status === 'timeout' ? 'timeout' : unchanged ? 'valid' : partial ? 'partial' : 'repaired',
+    ...(partial ? { dropped: checked.dropped } : {}),
     sequence: checked.sequence,
     edits: checked.edits.map((e) => ({ ...e, cost: round(e.cost) })),
     cost: round(checked.cost),
@@ -163,9 +165,8 @@ export async function repair(
       return `decode failed: ${(error as Error).message}`;
     }
     const expected = (solution.objective ?? NaN) + offset;
-    if (
-      !(Math.abs(decoded.cost - decoded.confirmCost - expected) <= 1e-6 * Math.max(1, Math.abs(expected)))
-    ) {
+    const found = decoded.cost - decoded.confirmCost + decoded.tie;
+    if (!(Math.abs(found - expected) <= 1e-6 * Math.max(1, Math.abs(expected)))) {
       return `internal: decoded cost ${decoded.cost} differs from the objective ${expected}`;
     }
     return decoded;

@@ -1,0 +1,40 @@
+/**
+ * API names as words: which APIs' names use a word, and how much of a name (an answer key such as
+ * `mortgage_payment`, a parameter) an API's name covers. Built once per catalog object.
+ */
+import type { ApiSpec, Catalog } from '../model/types.ts';
+import { nameTerms } from './text.ts';
+
+const indexes = new WeakMap<Catalog, Map<string, ApiSpec[]>>();
+const termsOf = new WeakMap<ApiSpec, Set<string>>();
+
+function apiTerms(api: ApiSpec): Set<string> {
+  let terms = termsOf.get(api);
+  if (!terms) termsOf.set(api, (terms = new Set(nameTerms(api.name))));
+  return terms;
+}
+
+/** APIs whose names use `term` (a stemmed name word), in catalog order. */
+export function apisNaming(catalog: Catalog, term: string): readonly ApiSpec[] {
+  let index = indexes.get(catalog);
+  if (!index) {
+    index = new Map();
+    for (const api of catalog.apis) {
+      for (const t of apiTerms(api)) {
+        const list = index.get(t);
+        if (list) list.push(api);
+        else index.set(t, [api]);
+      }
+    }
+    indexes.set(catalog, index);
+  }
+  return index.get(term) ?? [];
+}
+
+/** The share of the words of `name` that the API's name uses (`mortgage_payment` in calculate_mortgage_payment: 1). */
+export function nameCoverage(name: string, api: ApiSpec): number {
+  const words = [...new Set(nameTerms(name))];
+  if (words.length === 0) return 0;
+  const terms = apiTerms(api);
+  return words.filter((w) => terms.has(w)).length / words.length;
+}

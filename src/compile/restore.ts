@@ -1,0 +1,128 @@
+/**
+ * Deleted steps come back. A label that steps reference but no step defines is evidence of a deleted step
+ * when a catalog API can stand for it: one that outputs every field referenced from the label, or, when
+ * only its whole output is used, one whose name says what the output is called (`mortgage_payment:
+ * $var1$` -> calculate_mortgage_payment). That API is offered under that very label, just before the
+ * label's first consumer (`restoreStep`, plus dissimilarity for how little its name matches the names the
+ * output is used under), its inputs wired from what the sequence has or asked. The references keep their
+ * label and field; nothing has to be re-pointed.
+ */
+import type { ApiSpec, PathSegment } from '../model/types.ts';
+import { leafOf } from '../catalog/catalog-index.ts';
+import { tieDistance } from '../catalog/names.ts';
+import { apisNaming, nameCoverage } from '../catalog/name-terms.ts';
+import { nameTerms } from '../catalog/text.ts';
+import { normalisePath } from '../read/references.ts';
+import { apiProvides } from '../validate/outputs.ts';
+import type { CompileContext } from './context.ts';
+import { labelRows } from './calls.ts';
+import type { Call } from './plan.ts';
+
+/** At most this many APIs are offered for one deleted step. */
+const RESTORE_CANDIDATES = 5;
+/** A whole output alone names its API only when the API's name covers at least this share of its name. */
+const MIN_COVERAGE = 0.5;
+
+interface Uses {
+  /** The referenced paths (non-empty ones). */
+  readonly paths: readonly (readonly PathSegment[])[];
+  /** The names the whole output is used under (answer keys, parameters). */
+  readonly names: readonly string[];
+  /** The first step that references the label. */
+  readonly first: number;
+}
+
+function usesOf(ctx: CompileContext, label: string): Uses {
+  const paths = new Map<string, readonly PathSegment[]>();
+  const names = new Set<string>();
+  let first = -1;
+  ctx.refs.forEach((sites, i) => {
+    for (const site of sites) {
+      if (site.ref.label !== label) continue;
+      if (first === -1) first = i;
+      if (site.ref.path.length > 0) paths.set(normalisePath(site.ref.path), site.ref.path);
+      else if (site.whole && site.at.length === 0) names.add(site.param);
+    }
+  });
+  return { paths: [...paths.values()], names: [...names], first };
+}
+
+interface StandIn {
+  readonly api: ApiSpec;
+  /** How well the API's name matches the names its output is used under (1 when there are none). */
+  readonly evidence: number;
+  /** Likeness of its name to the sequence's own calls (the same family of APIs), for ties. */
+  readonly family: number;
+}
+
+/** Catalog APIs that can stand for the deleted step: best evidence, then fewest required inputs. */
+function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
+  const candidates: ApiSpec[] = [];
+  const add = (api: ApiSpec) => {
+    if (!candidates.includes(api) && (!ctx.allowed || ctx.allowed(api))) candidates.push(api);
+  };
+  if (uses.paths.length > 0) {
+    // The APIs that output the most referenced fields (every one, or at least half: a misspelt field
+    // among them is fixed on the restored call like on any other).
+    const provided = new Map<ApiSpec, number>();
+    for (const path of uses.paths) {
+      for (const { api } of ctx.index.producersOf(leafOf(normalisePath(path)))) {
+        if (!provided.has(api) && apiProvides(api, path) === 'yes')
+          provided.set(api, uses.paths.filter((p) => apiProvides(api, p) === 'yes').length);
+      }
+    }
+    const most = Math.max(0, ...provided.values());
+    if (2 * most >= uses.paths.length) for (const [api, n] of provided) if (n === most) add(api);
+  } else {
+    for (const name of uses.names) for (const t of nameTerms(name)) apisNaming(ctx.catalog, t).forEach(add);
+  }
+  const evidence = (api: ApiSpec) =>
+    uses.names.length === 0 ? 1 : Math.max(...uses.names.map((n) => nameCoverage(n, api)));
+  // Raw names, separators included: `Tripadvisor_Search_Restaurants` is kin to `Tripadvisor_Get_Restaurant_Details`.
+  const family = (api: ApiSpec) => Math.max(0, ...ctx.steps.map((s) => 1 - tieDistance(s.name, api.name)));
+  const required = (api: ApiSpec) => api.params.filter((p) => p.required).length;
+  return candidates
+    .map((api) => ({ api, evidence: evidence(api), family: family(api) }))
+    .filter((s) => uses.paths.length > 0 || s.evidence >= MIN_COVERAGE)
+    .sort(
+      (a, b) =>
+        b.evidence - a.evidence ||
+        required(a.api) - required(b.api) ||
+        b.family - a.family ||
+        (a.api.name < b.api.name ? -1 : a.api.name > b.api.name ? 1 : 0),
+    )
+    .slice(0, RESTORE_CANDIDATES);
+}
+
+/** Restored-call candidates for every dangling label with evidence; records those labels as restorable. */
+export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): void {
+  if (ctx.options.allowInsert === false) return;
+  const w = ctx.weights;
+  for (const label of orphans) {
+    const uses = usesOf(ctx, label);
+    if (uses.first === -1 || (uses.paths.length === 0 && uses.names.length === 0)) continue;
+    const apis = standIns(ctx, uses);
+    if (apis.length === 0) continue;
+    if (uses.paths.length > 0) ctx.restorable.add(label);
+    const fields = uses.paths.map((p) => `${label}.${normalisePath(p)}`);
+    const need = fields.length > 0 ? fields.join(', ') : `${label} as ${uses.names.join(', ')}`;
+    for (const { api, evidence, family } of apis) {
+      const cost = w.restoreStep + w.perCall + w.dissimilarity * (1 - evidence) + w.tieBreak * (1 - family);
+      const call: Call = {
+        id: ctx.calls.length,
+        kind: 'inserted',
+        origin: -1,
+        pos: uses.first - 0.3,
+        depth: 1,
+        apis: [{ api, v: ctx.variable(cost, 'restoreStep'), cost }],
+        labels: [{ label, v: ctx.variable(0), cost: 0 }],
+        params: [],
+        tokens: [],
+        need,
+        restores: label,
+      };
+      ctx.calls.push(call);
+      labelRows(ctx, call, true);
+    }
+  }
+}
