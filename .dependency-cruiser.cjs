@@ -12,6 +12,7 @@ const LAYERS = [
   'solvers',
   'decode',
   'repair',
+  'score',
   'mappings',
   'feedback',
   'tags',

@@ -1,10 +1,12 @@
 /**
  * Load test of `refract serve` on loopback: requests/s and latency at 1, 8 and 64 connections, on NESTFUL
- * executable sequences, gold and corrupted, POST /v1/fix with a catalog registered by name. The server
- * runs in a child process (so the load generator does not share its event loop) and its RSS is sampled.
- * Bounded: every cell runs for `--duration` seconds, the whole run has a deadline; it stops by itself.
+ * executable sequences, gold and corrupted, POST /v1/fix with a catalog registered by name; then the
+ * corrupted rows at 8 and 64 connections again while 130 slow senders and 100 abandoning clients run
+ * (benchmarks/load-attack.ts); then the server's RSS after 1,000 normal and after 1,000 hostile requests,
+ * each on a fresh server. The server runs in a child process (so the load generator does not share its
+ * event loop). Bounded: every cell runs for `--duration` seconds, the whole run has a deadline.
  *
- *   npx tsx benchmarks/load.ts [--duration 10] [--workers N] [--out benchmarks/results/load.md]
+ *   npx tsx benchmarks/load.ts [--duration 10] [--workers N] [--skip-memory] [--out benchmarks/results/load.md]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { buildServer } from '../src/server/app.ts';
+import { attackReport, rssAfterRequests, underAttack, type LoadKit } from './load-phases.ts';
 
 const CONNECTIONS = [1, 8, 64];
 const CORRUPTED = existsSync('benchmarks/data/corrupted-executable.jsonl')
@@ -25,6 +28,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     workers: { type: 'string' },
     out: { type: 'string', default: 'benchmarks/results/load.md' },
+    'skip-memory': { type: 'boolean' },
   },
 });
 
@@ -50,7 +54,7 @@ function startServer(): Promise<{ child: ChildProcess; url: string }> {
   });
 }
 
-interface Cell {
+export interface Cell {
   set: string;
   connections: number;
   requests: number;
@@ -127,7 +131,7 @@ async function main(): Promise<void> {
       process.stderr.write('load: deadline passed, stopping\n');
       process.exit(1);
     },
-    (duration * CONNECTIONS.length * 2 + 120) * 1000 * 2,
+    (duration * (CONNECTIONS.length * 2 + 4) + 300) * 1000 * 2,
   );
   const load0 = loadavg()[0];
   const { child, url } = await startServer();
@@ -155,9 +159,13 @@ async function main(): Promise<void> {
     }
     clearInterval(sampler);
     const rssAfter = rssMiB(child.pid!);
+    const kit: LoadKit = { measure, startServer, rssMiB };
+    const attacked = await underAttack(kit, url, sets.corrupted, duration, cells);
+    const memory = values['skip-memory'] ? undefined : await rssAfterRequests(kit, sets.corrupted);
     writeFileSync(
       values.out!,
-      report(cells, { duration, workers, rssBefore, rssPeak, rssAfter, load0 }, sets),
+      report(cells, { duration, workers, rssBefore, rssPeak, rssAfter, load0 }, sets) +
+        attackReport(attacked, memory),
     );
     process.stderr.write(`wrote ${values.out}\n`);
   } finally {

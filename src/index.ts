@@ -24,6 +24,18 @@ export * from './mappings/index.ts';
 export * from './tags/index.ts';
 export { compress, compressOptions } from './repair/compress.ts';
 export { checkStep, memoryFromCalls } from './repair/step.ts';
+export {
+  scoreRepair,
+  summariseVerdicts,
+  mergeScoreSummaries,
+  asksPerRepair,
+  sameDataFlow,
+  type RepairVerdict,
+  type ScoreInput,
+  type ScoreSummary,
+  type AskReading,
+  type AskMeaning,
+} from './score/index.ts';
 export { feedback, FEEDBACK_FORMATS, type FeedbackFormat } from './feedback/index.ts';
 export * from './loop/index.ts';
 export * from './heal/index.ts';

@@ -27,3 +27,24 @@ export async function runCommands(
   process.exitCode = 0;
   return { out, err, code };
 }
+
+/**
+ * Runs the real command line (`runCli`: every error mapped to one line and exit code 2, as users see it)
+ * in-process; returns the exit code and standard error.
+ */
+export async function runRealCli(args: readonly string[]): Promise<{ code: number; err: string }> {
+  const { runCli } = await import('../src/cli/main.ts');
+  let err = '';
+  const e = vi.spyOn(process.stderr, 'write').mockImplementation((c) => ((err += String(c)), true));
+  const o = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  process.exitCode = 0;
+  try {
+    await runCli(['node', 'refract', ...args]);
+  } finally {
+    e.mockRestore();
+    o.mockRestore();
+  }
+  const code = Number(process.exitCode ?? 0);
+  process.exitCode = 0;
+  return { code, err };
+}

@@ -235,7 +235,7 @@ describe('types and limits', () => {
     });
     expect(r.status).toBe('error');
     expect(r.determination).toBeNull();
-    expect(r.reason).toMatch(/model too large \(\d+ variables > cap 10\)/);
+    expect(r.reason).toBe('model too large: more than 10 variables (cap 10)');
   });
 });
 

@@ -2,6 +2,7 @@
 import type { Target } from './harness.ts';
 import { parseTargets } from './parse-targets.ts';
 import { solverTargets } from './solver-targets.ts';
+import { httpTargets } from './http-targets.ts';
 
 export interface TargetOptions {
   /** Shorter long sequences, for a CI-sized run. */
@@ -9,5 +10,5 @@ export interface TargetOptions {
 }
 
 export function targets(options: TargetOptions = {}): Target[] {
-  return [...parseTargets(), ...solverTargets(options.small === true)];
+  return [...parseTargets(), ...solverTargets(options.small === true), ...httpTargets()];
 }

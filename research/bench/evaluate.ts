@@ -1,16 +1,16 @@
 /**
- * Restoration benchmark: validate and repair every corrupted record, then measure detection, repair
- * validity, restoration of the gold (by data flow), executability (no `ask`), edits and cost per kind.
+ * One repair per corrupted record under given options, with the outcome the modes page reports:
+ * detection, validity, restoration of the gold (by data flow and in order), executability (no `ask`),
+ * lost literals, edits, cost and time. The restoration page judges repairs with `src/score` instead
+ * (`scored.ts`).
  */
-import type { Catalog, Sequence } from '../../src/model/types.ts';
+import type { Catalog } from '../../src/model/types.ts';
 import type { RepairOptions } from '../../src/model/options.ts';
 import { repair } from '../../src/repair/repair.ts';
 import { signature } from '../../src/loop/pick.ts';
-import { isLiteral, validate } from '../../src/validate/validate.ts';
+import { validate } from '../../src/validate/validate.ts';
 import type { CorruptionRecord } from './data.ts';
-import { table, pct, num, ms } from './markdown.ts';
-import { sameDataFlow } from './signature.ts';
-import { mean, median } from './stats.ts';
+import { lostLiterals, sameDataFlow } from '../../src/score/index.ts';
 
 export interface Outcome {
   readonly id: string;
@@ -59,7 +59,7 @@ export async function evaluateRecord(
     restored,
     restoredInOrder: answered && signature(result.sequence) === signature(record.gold),
     executable: answered && result.isExecutable !== false,
-    lostLiteral: answered && losesLiteral(record.sequence, record.gold, result.sequence),
+    lostLiteral: answered && lostLiterals(record.sequence, record.gold, result.sequence) > 0,
     edits: result.edits.length,
     cost: result.cost,
     timeMs: result.timeMs,
@@ -68,26 +68,6 @@ export async function evaluateRecord(
     reason: result.reason,
     ...(restored ? {} : { diff: result.diff }),
   };
-}
-
-/** Literal argument values of a sequence (whole values without references), as a multiset. */
-function literals(sequence: Sequence): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const step of sequence) {
-    for (const value of Object.values(step.arguments)) {
-      if (!isLiteral(value)) continue;
-      const key = JSON.stringify(value);
-      out.set(key, (out.get(key) ?? 0) + 1);
-    }
-  }
-  return out;
-}
-
-/** True when a literal that the input and the gold share is missing from the repair. */
-export function losesLiteral(input: Sequence, gold: Sequence, repaired: Sequence): boolean {
-  const [a, g, r] = [literals(input), literals(gold), literals(repaired)];
-  for (const [key, n] of a) if ((r.get(key) ?? 0) < Math.min(n, g.get(key) ?? 0)) return true;
-  return false;
 }
 
 export async function evaluate(
@@ -104,80 +84,4 @@ export async function evaluate(
 export function kindGroup(kind: string): string {
   const parts = kind.split('+').length;
   return parts > 1 ? `${parts} mistakes` : kind;
-}
-
-export interface KindSummary {
-  readonly kind: string;
-  readonly n: number;
-  readonly detected: number;
-  readonly valid: number;
-  readonly restored: number;
-  readonly restoredInOrder: number;
-  readonly executable: number;
-  readonly lostLiteral: number;
-  readonly meanEdits: number;
-  readonly meanCost: number;
-  readonly medianMs: number;
-}
-
-function summary(kind: string, xs: readonly Outcome[]): KindSummary {
-  const count = (f: (o: Outcome) => boolean) => xs.filter(f).length;
-  return {
-    kind,
-    n: xs.length,
-    detected: count((o) => o.detected),
-    valid: count((o) => o.valid),
-    restored: count((o) => o.restored),
-    restoredInOrder: count((o) => o.restoredInOrder),
-    executable: count((o) => o.executable),
-    lostLiteral: count((o) => o.lostLiteral),
-    meanEdits: mean(xs.map((o) => o.edits)),
-    meanCost: mean(xs.map((o) => o.cost)),
-    medianMs: median(xs.map((o) => o.timeMs)),
-  };
-}
-
-/** One row per kind group (in `order`, then any others), then `overall`. */
-export function summarise(outcomes: readonly Outcome[], order: readonly string[] = []): KindSummary[] {
-  const groups = new Map<string, Outcome[]>();
-  for (const o of outcomes) {
-    const key = kindGroup(o.kind);
-    groups.set(key, [...(groups.get(key) ?? []), o]);
-  }
-  const keys = [
-    ...order.filter((k) => groups.has(k)),
-    ...[...groups.keys()].filter((k) => !order.includes(k)),
-  ];
-  return [...keys.map((k) => summary(k, groups.get(k)!)), summary('overall', outcomes)];
-}
-
-export function restorationTable(rows: readonly KindSummary[]): string {
-  return table(
-    [
-      'mistake',
-      'n',
-      'detected',
-      'repair valid',
-      'restored (data flow)',
-      'restored (same order)',
-      'executable',
-      'lost a literal',
-      'mean edits',
-      'mean cost',
-      'median ms',
-    ],
-    rows.map((r) => [
-      r.kind === 'overall' ? '**overall**' : r.kind,
-      r.n,
-      pct(r.detected, r.n),
-      pct(r.valid, r.n),
-      pct(r.restored, r.n),
-      pct(r.restoredInOrder, r.n),
-      pct(r.executable, r.n),
-      pct(r.lostLiteral, r.n),
-      num(r.meanEdits),
-      num(r.meanCost),
-      ms(r.medianMs),
-    ]),
-  );
 }

@@ -1,87 +1,110 @@
-/** The restoration page: per mistake kind and per set, with examples of repairs that missed the gold. */
+/**
+ * The restoration page: both corruption recipes, per mistake kind and per set, judged by `src/score`,
+ * with the baseline build (the model before the intent work, commit in `restoration-baseline.json`)
+ * measured in the same run when git can provide it, and examples of repairs that missed the gold.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { formatStringForm } from '../../src/read/sequence.ts';
-import type { RepairOptions } from '../../src/model/options.ts';
-import { catalogOf, warmUp, type BenchContext } from './context.ts';
-import { evaluate, kindGroup, restorationTable, summarise, type Outcome } from './evaluate.ts';
+import { repair } from '../../src/repair/repair.ts';
+import { loadBuild } from './build-ref.ts';
+import type { BenchContext } from './context.ts';
+import { ROOT } from './data.ts';
 import { pageHeader } from './markdown.ts';
-import { MISTAKE_KINDS } from './mistakes.ts';
+import { loadCorpus, measureBuilds, RECIPES, type CorpusSet, type MeasuredBuild } from './restoration-run.ts';
+import { KIND_ORDERS, summariseRestoration, type RestorationSummary } from './restoration-summary.ts';
+import { comparisonTable, fullTable, matrixTable, restoredModAsks } from './restoration-tables.ts';
+import type { ScoredOutcome } from './scored.ts';
+import { restorationNotes } from './restoration-notes.ts';
 
-export const KIND_ORDER: readonly string[] = [...MISTAKE_KINDS, '2 mistakes', '3 mistakes'];
+/** The committed summary of the baseline build (written by `npm run bench:restoration -- --model REF --write`). */
+export const BASELINE_PATH = join(ROOT, 'benchmarks', 'results', 'restoration-baseline.json');
 
-export async function measureRestoration(ctx: BenchContext, options: RepairOptions = {}): Promise<Outcome[]> {
-  await warmUp(ctx, options);
-  const out: Outcome[] = [];
-  for (const set of ctx.sets) {
-    out.push(...(await evaluate(ctx.corrupted[set.name], (s) => catalogOf(ctx, s), options)));
-    ctx.log(`restoration ${set.name}: ${ctx.corrupted[set.name].length} records`);
-  }
-  return out;
+export interface RestorationResults {
+  readonly corpus: readonly CorpusSet[];
+  readonly now: RestorationSummary;
+  readonly outcomes: readonly ScoredOutcome[];
+  /** The baseline measured in this run, else the committed summary (times from another run). */
+  readonly before: RestorationSummary | null;
+  readonly beforeSameRun: boolean;
 }
 
-/** One missed restoration per single-mistake kind, shown as gold / input / repair diff. */
-function examples(ctx: BenchContext, outcomes: readonly Outcome[]): string[] {
-  const records = new Map(Object.values(ctx.corrupted).flatMap((rs) => rs.map((r) => [r.id, r] as const)));
+export function readBaseline(path = BASELINE_PATH): RestorationSummary | null {
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as RestorationSummary) : null;
+}
+
+export async function measureRestoration(ctx: BenchContext): Promise<RestorationResults> {
+  const corpus = loadCorpus({ quick: ctx.quick });
+  const saved = readBaseline();
+  const builds: MeasuredBuild[] = [{ label: 'now', repair }];
+  let dispose = () => {};
+  if (saved?.commit) {
+    try {
+      const build = await loadBuild(saved.commit);
+      builds.push({ label: 'before', repair: build.repair });
+      dispose = build.dispose;
+    } catch (error) {
+      ctx.log(`restoration: baseline ${saved.commit} not measured (${(error as Error).message})`);
+    }
+  }
+  const measured = await measureBuilds(corpus, builds, { backends: ctx.solvers, log: ctx.log });
+  dispose();
+  const meta = { quick: ctx.quick, backends: ctx.solvers, date: ctx.machine.date };
+  const now = summariseRestoration(measured.get('now')!, { build: 'working tree', ...meta });
+  const sameRun = measured.get('before');
+  const before = sameRun
+    ? summariseRestoration(sameRun, { build: saved!.build, commit: saved!.commit, ...meta })
+    : saved;
+  return { corpus, now, outcomes: measured.get('now')!, before, beforeSameRun: sameRun !== undefined };
+}
+
+/** One missed restoration per kind, as gold / repair diff; those that lost user data first. */
+function examples(results: RestorationResults): string[] {
+  const records = new Map(
+    results.corpus.flatMap((s) => s.records.map((r) => [`${s.recipe}/${r.id}`, r] as const)),
+  );
   const lines: string[] = [];
-  for (const kind of MISTAKE_KINDS) {
-    // Prefer a repair that lost user data: those are the ones worth reading.
-    const misses = outcomes.filter((o) => o.kind === kind && !o.restored && o.diff);
-    const miss = misses.find((o) => o.lostLiteral) ?? misses[0];
-    if (!miss) continue;
-    const record = records.get(miss.id)!;
-    lines.push(
-      `### ${kind} (${miss.id})`,
-      '',
-      '```',
-      '# gold',
-      formatStringForm(record.gold),
-      '# repair (diff against the corrupted input)',
-      miss.diff!.trimEnd(),
-      '```',
-      '',
-    );
+  for (const recipe of RECIPES) {
+    for (const kind of KIND_ORDERS[recipe].filter((k) => !k.endsWith('mistakes'))) {
+      const misses = results.outcomes.filter((o) => o.recipe === recipe && o.kind === kind && o.diff);
+      const miss =
+        misses.find((o) => o.verdict.roleCollapses > 0) ??
+        misses.find((o) => o.verdict.lostLiterals > 0) ??
+        misses[0];
+      if (!miss) continue;
+      const record = records.get(`${recipe}/${miss.id}`)!;
+      lines.push(
+        `### ${recipe} recipe, ${kind} (${miss.id})`,
+        '',
+        '```',
+        '# gold',
+        formatStringForm(record.gold),
+        '# repair (diff against the corrupted input)',
+        miss.diff!.trimEnd(),
+        '```',
+        '',
+      );
+    }
   }
   return lines;
 }
 
-export function restorationPage(ctx: BenchContext, outcomes: readonly Outcome[]): string {
-  const perSet = ctx.sets.flatMap((set) => [
-    `### ${set.name}`,
-    '',
-    restorationTable(
-      summarise(
-        outcomes.filter((o) => o.set === set.name),
-        KIND_ORDER,
-      ),
-    ),
-    '',
-  ]);
-  const combos = new Set(outcomes.map((o) => kindGroup(o.kind)).filter((k) => k.endsWith('mistakes')));
-  return [
+export function restorationPage(ctx: BenchContext, results: RestorationResults): string {
+  const { now, before } = results;
+  const lines = [
     pageHeader('Restoration', ctx.machine, ctx.command),
-    'Every corrupted record of `benchmarks/data/` is validated and repaired (default cost model, HiGHS).',
-    '',
-    '- **detected**: the validator calls the corrupted sequence invalid.',
-    '- **repair valid**: the returned sequence validates again (`ask`/`confirm` pseudo-steps allowed).',
-    '- **restored (data flow)**: the repair computes what the gold computes: same calls, same literal',
-    '  arguments, same output→input wiring; label names and the order of independent steps are ignored',
-    "  (`research/bench/signature.ts`). **restored (same order)** also requires the gold's step order",
-    '  (`signature` of `src/loop/pick.ts`).',
-    '- **executable**: the repair contains no `ask`/`confirm` pseudo-step.',
-    '- **lost a literal**: a literal argument value that the input and the gold both hold is gone from the',
-    '  repair (dropped with a misspelled parameter, or replaced by a literal reused from another step).',
-    '- A missing literal (missing parameter, missing step) cannot be restored by construction: the repair',
-    '  has to ask for it, or reuse another literal.',
-    `- Combinations (${[...combos].join(', ')}) apply several single mistakes to one gold sequence.`,
-    '',
-    '## All sets',
-    '',
-    restorationTable(summarise(outcomes, KIND_ORDER)),
-    '',
-    '## Per set',
-    '',
-    ...perSet,
-    '## Examples of repairs that did not restore the gold',
-    '',
-    ...examples(ctx, outcomes),
-  ].join('\n');
+    ...restorationNotes(now, before, results.beforeSameRun),
+  ];
+  for (const recipe of RECIPES) {
+    const mine = now.recipes[recipe];
+    if (!mine) continue;
+    const base = before?.recipes[recipe];
+    lines.push(`## ${recipe === 'first' ? 'First' : 'Second'} recipe`, '');
+    if (base) lines.push('Baseline → now, all sets:', '', comparisonTable(base.all, mine.all), '');
+    lines.push('Restored modulo asks per set (now):', '', matrixTable(mine, restoredModAsks), '');
+    lines.push('All sets, every measure (now):', '', fullTable(mine.all), '');
+    for (const [set, rows] of Object.entries(mine.sets)) lines.push(`### ${set}`, '', fullTable(rows), '');
+  }
+  lines.push('## Examples of repairs that did not restore the gold', '', ...examples(results));
+  return lines.join('\n');
 }

@@ -73,7 +73,10 @@ async function run(name: BenchmarkName, ctx: BenchContext): Promise<Pages> {
 }
 
 const INDEX: readonly [string, string][] = [
-  ['restoration.md', 'detection, repair validity and restoration of the gold per mistake kind'],
+  [
+    'restoration.md',
+    'both corruption recipes per mistake kind and set: restored (mod asks), role collapse, asks, agreement; baseline vs now',
+  ],
   ['latency.md', 'gold (fast path) and corrupted (repair) latency per set and solver; model sizes'],
   [
     'solvers.md',

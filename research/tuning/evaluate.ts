@@ -1,11 +1,11 @@
 /**
  * One weight setting scored on labelled records: how often the repair restores the gold's data flow
- * (`research/bench/signature.ts`: label names and the order of independent steps ignored), how often it is
+ * (`src/score/flow.ts`: label names and the order of independent steps ignored), how often it is
  * executable (no `ask`/`confirm`), its mean cost and edit count, and the median repair time.
  */
 import type { CostModel, WeightName } from '../../src/model/cost.ts';
 import { withWeights } from '../../src/read/cost-models.ts';
-import { sameDataFlow } from '../bench/signature.ts';
+import { sameDataFlow } from '../../src/score/flow.ts';
 import { mean, median } from '../bench/stats.ts';
 import type { Edit, Sequence } from '../../src/model/types.ts';
 import { repair } from '../../src/repair/repair.ts';

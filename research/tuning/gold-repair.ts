@@ -11,7 +11,7 @@
  */
 import type { CostModel, WeightName } from '../../src/model/cost.ts';
 import { withWeights } from '../../src/read/cost-models.ts';
-import { sameDataFlow } from '../bench/signature.ts';
+import { sameDataFlow } from '../../src/score/flow.ts';
 import type { Edit } from '../../src/model/types.ts';
 import { repair } from '../../src/repair/repair.ts';
 import type { LabelledRecord } from './dataset.ts';

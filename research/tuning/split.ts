@@ -3,7 +3,7 @@
  * record never shares its answer with a training record (splitting by record would leak the gold).
  */
 import { hashSeed } from '../../src/model/prng.ts';
-import { dataFlowSignature } from '../bench/signature.ts';
+import { dataFlowSignature } from '../../src/score/flow.ts';
 import type { LabelledRecord } from './dataset.ts';
 
 export interface Split {

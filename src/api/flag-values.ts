@@ -1,6 +1,7 @@
 /** Flag parsing shared by the commands: every bad value is an InputError naming the flag (exit 2). */
 import { readFileSync } from 'node:fs';
 import { InputError } from '../model/errors.ts';
+import { decodeUtf8 } from '../read/utf8.ts';
 
 export function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(value)) {
@@ -17,10 +18,10 @@ export function integer(flag: string, value: string, min: number, max = Number.M
   return n;
 }
 
-/** Seconds in (0, 86400]. */
+/** Decimal seconds (`30`, `2.5`) in (0, 86400]; `0x10`, `1e1` and `Infinity` are refused. */
 export function seconds(flag: string, value: string): number {
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 86_400) {
+  if (!/^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(value) || !Number.isFinite(n) || n <= 0 || n > 86_400) {
     throw new InputError(
       flag,
       `expected a number of seconds in (0, 86400], received ${JSON.stringify(value)}`,
@@ -38,11 +39,17 @@ export function readInput(file: string | undefined): string {
   if (file === undefined || file === '-') {
     if (process.stdin.isTTY)
       throw new InputError('input', 'no input file given and standard input is a terminal');
-    return readFileSync(0, 'utf8');
+    return decodeUtf8(readFileSync(0), 'input');
   }
   try {
-    return readFileSync(file, 'utf8');
+    const bytes = readFileSync(file);
+    try {
+      return decodeUtf8(bytes, '');
+    } catch (error) {
+      throw (error as InputError).from(file);
+    }
   } catch (error) {
+    if (error instanceof InputError) throw error;
     throw new InputError(
       'input',
       `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,

@@ -4,6 +4,7 @@
  * a torn last line, which `--resume` cuts away).
  */
 import { open, type FileHandle } from 'node:fs/promises';
+import { InputError } from '../model/errors.ts';
 
 export interface LineSink {
   /** Queues one line (without newline). */
@@ -84,7 +85,15 @@ class BatchedSink implements LineSink {
 
 /** Appends to `path` (or truncates it first when `append` is false). */
 export async function fileSink(path: string, append: boolean, options: SinkOptions = {}): Promise<LineSink> {
-  const handle: FileHandle = await open(path, append ? 'a' : 'w');
+  let handle: FileHandle;
+  try {
+    handle = await open(path, append ? 'a' : 'w');
+  } catch (error) {
+    throw new InputError(
+      '--out',
+      `cannot write ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
   return new BatchedSink(
     async (text) => {
       await handle.write(text);

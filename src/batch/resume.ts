@@ -1,7 +1,9 @@
 /**
  * Resuming into an earlier output. Results are written in input order, so an interrupted output is the
  * results of the first records (at worst with a torn last line): the rerun cuts the torn line, checks the
- * ids line by line against the input and skips what is there. Memory stays constant: no id set is kept.
+ * ids line by line against the input and skips what is there. A kept line must be a result (an `id` and a
+ * result `status`), so an input file given as the output is refused, never taken
+ * for results. Memory stays constant: no id set is kept.
  */
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -10,6 +12,17 @@ import { InputError } from '../model/errors.ts';
 import { isPlainObject } from '../read/json.ts';
 
 const CHUNK = 64 * 1024;
+
+/** The statuses a result line can carry; an input record has none. */
+const STATUSES: ReadonlySet<unknown> = new Set(['valid', 'repaired', 'timeout', 'error']);
+
+/** Why a parsed line is not a result line (`undefined` when it is one). */
+function notAResult(value: unknown): string | undefined {
+  if (!isPlainObject(value)) return 'not a JSON object';
+  if (typeof value.id !== 'string') return 'no string "id"';
+  if (!STATUSES.has(value.status)) return 'no result "status" (valid, repaired, timeout, error)';
+  return undefined;
+}
 
 /** Cuts everything after the last newline of `path` (a line the interrupted run did not finish). */
 export async function cutTornLine(path: string): Promise<number> {
@@ -68,11 +81,14 @@ export class PriorResults {
       } catch {
         value = undefined;
       }
-      const id = isPlainObject(value) ? value.id : undefined;
-      if (!isPlainObject(value) || typeof id !== 'string') {
-        throw new InputError('--resume', `${this.#path} line ${this.#lineNo} is not a result line`);
+      const why = value === undefined ? 'not JSON' : notAResult(value);
+      if (why !== undefined || !isPlainObject(value)) {
+        throw new InputError(
+          '--resume',
+          `${this.#path} line ${this.#lineNo} is not a result line (${why}): is --out the input?`,
+        );
       }
-      return { lineNo: this.#lineNo, id, value };
+      return { lineNo: this.#lineNo, id: value.id as string, value };
     }
   }
 

@@ -11,6 +11,7 @@ import { WorkerPool, PoolError } from '../workers/pool.ts';
 import { countRecords } from './count.ts';
 import { errorDone } from './lines.ts';
 import { fileSink, streamSink, type LineSink } from './output.ts';
+import { prepareOutPath } from './out-path.ts';
 import type { Progress } from './progress.ts';
 import { ReorderBuffer } from './reorder.ts';
 import { cutTornLine, PriorResults } from './resume.ts';
@@ -66,6 +67,11 @@ async function openSink(options: BatchOptions): Promise<{ sink: LineSink; prior?
     if (options.resume) throw new InputError('--resume', 'needs --out: the output file to resume');
     return { sink: streamSink(options.output ?? process.stdout) };
   }
+  // Before anything opens the output: it must not be the input, whatever its name.
+  prepareOutPath(options.out, {
+    path: options.inputPath,
+    fd: options.input === process.stdin ? 0 : undefined,
+  });
   if (options.resume && existsSync(options.out)) {
     await cutTornLine(options.out);
     return { sink: await fileSink(options.out, true), prior: new PriorResults(options.out) };
@@ -103,7 +109,12 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
     (pool ??= new WorkerPool<Task, WorkerResult>({
       entry: new URL('./worker.ts', import.meta.url),
       size: options.workers,
-      data: { flags: options.flags, stepByStep: options.stepByStep ?? false, faults: options.faults },
+      data: {
+        flags: options.flags,
+        stepByStep: options.stepByStep ?? false,
+        faults: options.faults,
+        recordTimeoutMs: options.recordTimeoutMs ?? 60_000,
+      },
       depth: DEPTH,
       // A worker that cannot start (a bad catalog, say) will not start the next time either.
       bootFailures: 1,

@@ -12,6 +12,9 @@ const setup = jobData<WorkerSetup>();
 const { catalog, options } = loadRepairOptionsWithoutCatalog(setup.flags);
 const context: JobContext = { catalog, options, stepByStep: setup.stepByStep };
 
+/** Share of the record watchdog a repair may use, so it ends as a `timeout` line before the watchdog. */
+const RECORD_SHARE = 0.8;
+
 /** Fails the way a test asked for, on the first `times` attempts at one record. */
 function injectFault(faults: readonly InjectedFault[], task: Task): Promise<never> | undefined {
   const fault = faults.find((f) => f.id === task.record.id && task.attempt < f.times);
@@ -36,7 +39,9 @@ function injectFault(faults: readonly InjectedFault[], task: Task): Promise<neve
 serveJobs(async (task: Task): Promise<WorkerResult> => {
   const injected = setup.faults && injectFault(setup.faults, task);
   if (injected) return injected;
-  const result = await runJob(task.record, context);
+  const budget = setup.recordTimeoutMs;
+  const deadline = budget === undefined ? undefined : Date.now() + budget * RECORD_SHARE;
+  const result = await runJob(task.record, { ...context, options: { ...context.options, deadline } });
   if (result.kind === 'fault') throw new WorkerFault(result.reason);
   return { line: result.line, outcome: result.outcome };
 });

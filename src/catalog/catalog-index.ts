@@ -3,6 +3,7 @@
  * candidate generation (and so the model's size) independent of the catalog's size.
  */
 import type { ApiSpec, Catalog, OutputField } from '../model/types.ts';
+import { boundedMemo } from '../model/memo.ts';
 import { similarity, trigrams } from './names.ts';
 
 export interface Producer {
@@ -39,17 +40,11 @@ export function outputsByLeaf(api: ApiSpec): Map<string, OutputField[]> {
 }
 
 /** Last key of a normalised path: `navigation.entityId` -> `entityId`, `author[].id` -> `id`. */
-const leaves = new Map<string, string>();
-
-export function leafOf(path: string): string {
-  let leaf = leaves.get(path);
-  if (leaf === undefined) {
-    if (leaves.size > 100_000) leaves.clear();
-    leaf = rawLeaf(path);
-    leaves.set(path, leaf);
-  }
-  return leaf;
-}
+export const leafOf = boundedMemo(
+  'leafOf',
+  { max: 100_000, maxBytes: 16 * 1024 * 1024, maxKey: 1024 },
+  (path) => rawLeaf(path),
+);
 
 function rawLeaf(path: string): string {
   const cleaned = path.replace(/\[\]/g, '');

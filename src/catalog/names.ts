@@ -1,4 +1,10 @@
-/** Name similarity: the basis of rename candidates, tie-breaks and computed mappings. */
+/**
+ * Name similarity: the basis of rename candidates, tie-breaks and computed mappings. Results are memoised
+ * in bounded memos (entries and bytes, least recently used first); names are compared on their first
+ * `MAX_NAME_LENGTH` characters, so neither the memos nor the edit distances grow with a hostile name.
+ */
+import { boundedMemo } from '../model/memo.ts';
+import { MAX_NAME_LENGTH } from '../read/json.ts';
 
 /**
  * A word is an acronym before a capitalised word (`XML` in `XMLHttp`), a capitalised or lower-case run, an
@@ -41,19 +47,25 @@ function squash(name: string): string {
  * separators, so `SkyCrapperFlightSearch`~`SkyScrapperFlightSearch` and `originalSkyId`~`originSkyId`
  * score high while unrelated names score low.
  */
-const memo = new Map<string, number>();
-const MEMO_LIMIT = 200_000;
+const LIMITS = { max: 200_000, maxBytes: 32 * 1024 * 1024, maxKey: 2 * MAX_NAME_LENGTH + 1 };
+
+/** The part of a name that is compared: its first `MAX_NAME_LENGTH` characters. */
+const head = (name: string): string =>
+  name.length > MAX_NAME_LENGTH ? name.slice(0, MAX_NAME_LENGTH) : name;
+
+const pairMemo = (name: string, compute: (a: string, b: string) => number) =>
+  boundedMemo(name, LIMITS, (key) => {
+    const at = key.indexOf('\u0000');
+    return compute(key.slice(0, at), key.slice(at + 1));
+  });
+
+const similarityMemo = pairMemo('similarity', rawSimilarity);
 
 export function similarity(a: string, b: string): number {
   if (a === b) return 1;
-  const key = a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`;
-  let known = memo.get(key);
-  if (known === undefined) {
-    if (memo.size >= MEMO_LIMIT) memo.clear();
-    known = rawSimilarity(a, b);
-    memo.set(key, known);
-  }
-  return known;
+  const x = head(a);
+  const y = head(b);
+  return similarityMemo(x < y ? `${x}\u0000${y}` : `${y}\u0000${x}`);
 }
 
 function rawSimilarity(a: string, b: string): number {
@@ -77,17 +89,10 @@ export function wordSimilarity(a: string, b: string): number {
 /** Lexical distance in [0,1] used only to break ties (`var20` is closer to `var2` than to `var1`). */
 export function tieDistance(a: string, b: string): number {
   if (a === b) return 0;
-  const key = `${a}\u0000${b}`;
-  let known = tieMemo.get(key);
-  if (known === undefined) {
-    if (tieMemo.size >= MEMO_LIMIT) tieMemo.clear();
-    known = rawTieDistance(a, b);
-    tieMemo.set(key, known);
-  }
-  return known;
+  return tieMemo(`${head(a)}\u0000${head(b)}`);
 }
 
-const tieMemo = new Map<string, number>();
+const tieMemo = pairMemo('tieDistance', (a, b) => rawTieDistance(a, b));
 
 function rawTieDistance(a: string, b: string): number {
   const d = levenshtein(a, b);
@@ -107,13 +112,11 @@ export function trigrams(name: string): string[] {
 }
 
 /** The first word of a multi-word name (`origin` in `originSkyId`), used to match sibling roles. */
-const roles = new Map<string, string | undefined>();
+const roles = boundedMemo('role', { ...LIMITS, max: 100_000, maxKey: MAX_NAME_LENGTH }, (name) => {
+  const w = words(name);
+  return w.length > 1 ? w[0] : undefined;
+});
 
 export function role(name: string): string | undefined {
-  if (roles.has(name)) return roles.get(name);
-  const w = words(name);
-  const r = w.length > 1 ? w[0] : undefined;
-  if (roles.size > 100_000) roles.clear();
-  roles.set(name, r);
-  return r;
+  return roles(name);
 }

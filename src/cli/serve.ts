@@ -4,13 +4,22 @@ import type { Command } from 'commander';
 import { parseCatalog } from '../read/catalog.ts';
 import { InputError } from '../model/errors.ts';
 import { buildServer, SERVER_DEFAULTS, type ServerOptions } from '../server/app.ts';
-import { checkCatalogName } from '../server/catalogs.ts';
+import { CATALOG_DEFAULTS, checkCatalogName } from '../server/catalogs.ts';
+import { readText } from '../read/files.ts';
 import { collect, integer, oneOf, seconds } from '../api/flag-values.ts';
 
 interface ServeFlags {
   host: string;
   port: string;
   token?: string;
+  tokenFile?: string;
+  bodyTimeout?: string;
+  headersTimeout?: string;
+  receiveBudget?: string;
+  maxConnections?: string;
+  maxCatalogs?: string;
+  maxCatalogBytes?: string;
+  maxOutputDepth?: string;
   workers?: string;
   catalogDir?: string;
   catalog?: string[];
@@ -66,11 +75,45 @@ function catalogFlag(value: string): [string, unknown] {
   return [name, json];
 }
 
+/** `--token-file`: one token per line (one per client); blank lines and `#` comments are skipped. */
+function tokenFile(file: string): string[] {
+  let text: string;
+  try {
+    text = readText(file);
+  } catch (error) {
+    throw new InputError('--token-file', (error as InputError).message);
+  }
+  const tokens = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
+  const spaced = tokens.findIndex((token) => /\s/.test(token));
+  if (spaced !== -1) throw new InputError('--token-file', `${file}: token ${spaced + 1} holds a space`);
+  if (tokens.length === 0) throw new InputError('--token-file', `${file} holds no token`);
+  return tokens;
+}
+
+const optional = <T>(value: string | undefined, read: (value: string) => T): T | undefined =>
+  value === undefined ? undefined : read(value);
+
 export function serveOptions(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env): ServerOptions {
   const token = flags.token ?? env.REFRACT_TOKEN;
   if (token !== undefined && token.trim() === '') throw new InputError('--token', 'must not be empty');
+  const ms = (flag: string) => (value: string) => seconds(flag, value) * 1000;
+  const count = (flag: string, max: number) => (value: string) => integer(flag, value, 1, max);
+  const catalogLimits = {
+    maxCatalogs: optional(flags.maxCatalogs, count('--max-catalogs', 1_000_000)),
+    maxCatalogBytes: optional(flags.maxCatalogBytes, (v) => byteSize('--max-catalog-bytes', v)),
+    maxOutputDepth: optional(flags.maxOutputDepth, count('--max-output-depth', 128)),
+  };
   return {
     token,
+    tokens: optional(flags.tokenFile, tokenFile),
+    bodyTimeoutMs: optional(flags.bodyTimeout, ms('--body-timeout')),
+    headersTimeoutMs: optional(flags.headersTimeout, ms('--headers-timeout')),
+    receiveBudget: optional(flags.receiveBudget, (v) => byteSize('--receive-budget', v)),
+    maxConnections: optional(flags.maxConnections, count('--max-connections', 1_000_000)),
+    catalogLimits: Object.fromEntries(Object.entries(catalogLimits).filter(([, v]) => v !== undefined)),
     workers: flags.workers === undefined ? undefined : integer('--workers', flags.workers, 1, 256),
     catalogDir: flags.catalogDir,
     catalogs: Object.fromEntries((flags.catalog ?? []).map(catalogFlag)),
@@ -90,6 +133,10 @@ export function registerServe(program: Command): Command {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port (0 = any free port)', '8080')
     .option('--token <token>', 'bearer token required on every route but /v1/health (or env REFRACT_TOKEN)')
+    .option(
+      '--token-file <file>',
+      'more tokens, one per line: one per client (catalogs belong to their client)',
+    )
     .option('--workers <n>', 'solve worker threads (default: number of cores)')
     .option('--catalog-dir <dir>', 'persist registered catalogs here and load them at start-up')
     .option('--catalog <name=file>', 'register a catalog at start-up (repeatable)', collect)
@@ -103,6 +150,25 @@ export function registerServe(program: Command): Command {
       '--request-timeout <seconds>',
       'time limit of one request',
       String(SERVER_DEFAULTS.requestTimeoutMs / 1000),
+    )
+    .option(
+      '--body-timeout <seconds>',
+      `time to receive a whole request (default ${SERVER_DEFAULTS.bodyTimeoutMs / 1000})`,
+    )
+    .option(
+      '--headers-timeout <seconds>',
+      `time to receive the headers (default ${SERVER_DEFAULTS.headersTimeoutMs / 1000})`,
+    )
+    .option(
+      '--receive-budget <bytes>',
+      'bytes of request bodies arriving at once, all requests (default 64m)',
+    )
+    .option('--max-connections <n>', `open connections (default ${SERVER_DEFAULTS.maxConnections})`)
+    .option('--max-catalogs <n>', `registered catalogs (default ${CATALOG_DEFAULTS.maxCatalogs})`)
+    .option('--max-catalog-bytes <bytes>', 'bytes of JSON of all registered catalogs (default 64m)')
+    .option(
+      '--max-output-depth <n>',
+      `deepest output path of a catalog (default ${CATALOG_DEFAULTS.maxOutputDepth})`,
     )
     .option('--log-level <level>', LEVELS.join(' | '), 'info')
     .action(async (flags: ServeFlags) => {

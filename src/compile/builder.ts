@@ -1,5 +1,9 @@
-/** Accumulates binary variables (with their objective cost) and sparse rows into a MilpModel. */
+/**
+ * Accumulates binary variables (with their objective cost) and sparse rows into a MilpModel. An optional
+ * meter enforces the compilation's budget (size caps, deadline) as variables and rows are added.
+ */
 import type { MilpModel, Row } from '../model/milp.ts';
+import type { BudgetMeter } from './budget.ts';
 
 export class ModelBuilder {
   private readonly costs: number[] = [];
@@ -7,9 +11,12 @@ export class ModelBuilder {
   /** Constant part of the objective (edits paid unless a variable avoids them). */
   offset = 0;
 
+  constructor(readonly meter?: BudgetMeter) {}
+
   /** A new binary variable with objective coefficient `cost`. */
   variable(cost = 0): number {
     this.costs.push(cost);
+    this.meter?.variable(this.costs.length);
     return this.costs.length - 1;
   }
 
@@ -37,6 +44,7 @@ export class ModelBuilder {
       if (lower > 0 || upper < 0) throw new Error('internal: an empty row that cannot hold');
       return;
     }
+    this.meter?.row(vars.length);
     this.rows.push({ vars, coefs, lower, upper });
   }
 

@@ -15,7 +15,8 @@ import { indexCatalog, type CatalogIndex } from '../catalog/catalog-index.ts';
 import { mappingsInForce, mappingsInto } from '../catalog/computed-mappings.ts';
 import { apiProvides, memoryProvides } from '../validate/outputs.ts';
 import { ModelBuilder } from './builder.ts';
-import { stepReferences } from '../read/references.ts';
+import { BudgetExceeded, BudgetMeter, type CompileBudget } from './budget.ts';
+import { referencesProblem, stepReferences } from '../read/references.ts';
 import type { Goals } from '../model/options.ts';
 import type { Call, SharedAsk } from './plan.ts';
 
@@ -32,10 +33,12 @@ export interface CompileOptions {
   readonly defensive?: boolean;
   /** Use the mappings computed from the catalog itself, under any given `mappings` (default true). */
   readonly catalogMappings?: boolean;
+  /** Size caps, deadline and cancellation, enforced while the model is built. */
+  readonly budget?: CompileBudget;
 }
 
 export class CompileContext {
-  readonly builder = new ModelBuilder();
+  readonly builder: ModelBuilder;
   readonly calls: Call[] = [];
   readonly index: CatalogIndex;
   readonly memory: Memory;
@@ -64,8 +67,17 @@ export class CompileContext {
     readonly cost: CostModel,
     readonly options: CompileOptions,
   ) {
+    this.builder = new ModelBuilder(options.budget ? new BudgetMeter(options.budget) : undefined);
     this.index = indexCatalog(catalog);
-    this.refs = steps.map((s) => stepReferences(s.arguments));
+    this.refs = steps.map((s, i) => {
+      const sites = stepReferences(s.arguments);
+      // Sequences built in code skip the parser's checks: the same bound holds here.
+      for (const param of Object.keys(s.arguments)) {
+        const problem = referencesProblem(sites.filter((site) => site.param === param));
+        if (problem) throw new BudgetExceeded('size', `step ${i + 1}, argument ${param}: ${problem}`);
+      }
+      return sites;
+    });
     for (const sites of this.refs) {
       for (const site of sites) {
         if (!site.whole || site.at.length > 0) continue;
@@ -87,6 +99,11 @@ export class CompileContext {
       const given = new Set(steps.map((s) => s.name));
       this.allowed = (api) => given.has(api.name);
     } else this.allowed = null;
+  }
+
+  /** Stops the compilation when its deadline has passed or it was cancelled (for loops that add no variable). */
+  checkBudget(): void {
+    this.builder.meter?.tick();
   }
 
   /** The weights in force: optimal mode prices every call and makes deleting one free. */

@@ -18,6 +18,7 @@ export function parameterSources(ctx: CompileContext): number {
   const w = ctx.weights;
   const uses = new Map<string, number[]>(); // origin + arg -> variables that keep that argument
   for (const call of [...ctx.calls]) {
+    ctx.checkBudget();
     const step = call.origin >= 0 ? ctx.steps[call.origin] : undefined;
     const callUses = new Map<string, number[]>();
     const dropCost = call.kind === 'result' ? w.dropResult : w.dropParam;

@@ -23,6 +23,7 @@ export function tokenPlans(
   const earlier = ctx.before(call.pos);
   const param = paramSpec(call, arg);
   for (const site of referenceSites(arg, value)) {
+    ctx.checkBudget();
     const { label, path } = site.ref;
     const options: TokenOption[] = [];
     const shadowing: number[] = [];

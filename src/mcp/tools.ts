@@ -2,6 +2,7 @@
  * The MCP tools `validate`, `fix` and `compress`: their input shapes (zod, as the MCP SDK takes them) and
  * their handlers, pure apart from reading a catalog file named by `catalogPath`.
  */
+import { LRUCache } from 'lru-cache';
 import { SOLVER_NAMES } from '../solvers/index.ts';
 import { z } from 'zod';
 import { loadCatalog, parseCatalog } from '../read/catalog.ts';
@@ -57,7 +58,8 @@ export interface ToolDefaults {
   readonly catalog?: Catalog;
 }
 
-const catalogCache = new Map<string, Catalog>();
+/** Catalog files read so far, by path (bounded: a client may name many files). */
+const catalogCache = new LRUCache<string, Catalog>({ max: 16 });
 
 function catalogOf(args: Args<typeof validateInput>, defaults: ToolDefaults): Catalog {
   if (args.catalog !== undefined) return parseCatalog(args.catalog);

@@ -30,6 +30,23 @@ export class InputError extends Error {
   }
 }
 
+/**
+ * Input over a configured limit: `too-large` when the input itself exceeds it (a catalog nested too deep,
+ * a model too large), `full` when the input is fine but a shared store has no room for it, `busy` when
+ * a shared capacity is used up for now (try again later).
+ */
+export type LimitKind = 'too-large' | 'full' | 'busy';
+
+export class LimitError extends InputError {
+  readonly kind: LimitKind;
+
+  constructor(field: string, problem: string, kind: LimitKind = 'too-large') {
+    super(field, problem);
+    this.name = 'LimitError';
+    this.kind = kind;
+  }
+}
+
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
 /** Writes a path the way a reader would type it: `catalog[3].query_parameters["Exchange Rate"]`. */

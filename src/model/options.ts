@@ -54,8 +54,15 @@ export interface RepairOptions extends ValidateOptions {
   readonly backend?: SolverBackend;
   /** Consider only APIs already used in the sequence. */
   readonly givenOnly?: boolean;
-  /** Solve time limit in seconds. */
+  /** Time limit of the repair in seconds, compiling and solving (the solver gets what is left). */
   readonly timeout?: number;
+  /**
+   * Wall-clock deadline (`Date.now()` milliseconds) of the whole request or record this repair belongs
+   * to; the earlier of it and `timeout` holds.
+   */
+  readonly deadline?: number;
+  /** Aborted when the request is cancelled (its client went away): the repair stops at the next check. */
+  readonly signal?: AbortSignal;
   /** Allow inserting new calls (default true). */
   readonly allowInsert?: boolean;
   readonly goals?: Goals;
@@ -63,8 +70,10 @@ export interface RepairOptions extends ValidateOptions {
   readonly defensive?: boolean;
   /** Return up to this many distinct repairs (as sequences), in order of cost. */
   readonly fixes?: number;
-  /** Refuse models with more variables than this (default 200,000). */
+  /** Refuse models with more variables than this (default 200,000), checked while the model is built. */
   readonly maxModelVars?: number;
+  /** Refuse models with more non-zero coefficients than this (default 2,000,000), checked likewise. */
+  readonly maxModelNonzeros?: number;
 }
 
 /**

@@ -10,7 +10,7 @@ import { InputError, formatPath, parseAt, type FieldPath } from '../model/errors
 import { loadJsonWith } from './files.ts';
 import { isPlainObject, kindOf, nameSchema, own, plainObject, type PlainObject } from './json.ts';
 import { parseOutputs } from './outputs.ts';
-import { parseParams } from './params.ts';
+import { parseParams, PARAM_CONTAINERS, unknownParamKey } from './params.ts';
 
 export interface CatalogOptions {
   /**
@@ -18,6 +18,8 @@ export interface CatalogOptions {
    * normalise to the same API and rejects differing ones; `error` rejects every repeat.
    */
   readonly duplicates?: 'merge-identical' | 'error';
+  /** Deepest output path accepted (default 128); deeper is a `LimitError`. */
+  readonly maxOutputDepth?: number;
 }
 
 /** Where output schemas may be declared, first found wins. */
@@ -30,7 +32,7 @@ const entryHead = z.looseObject({
 });
 
 /** One catalog entry at `at` → ApiSpec. */
-function parseEntry(raw: unknown, at: FieldPath): ApiSpec {
+function parseEntry(raw: unknown, at: FieldPath, options: CatalogOptions): ApiSpec {
   let entry = parseAt(plainObject, raw, at);
   let where = at;
   const type = own(entry, 'type');
@@ -41,12 +43,27 @@ function parseEntry(raw: unknown, at: FieldPath): ApiSpec {
     throw new InputError(formatPath([...at, 'type']), `unsupported tool type ${JSON.stringify(type)}`);
   }
   const head = parseAt(entryHead, entry, where);
+  if (own(entry, 'label') !== undefined) {
+    throw new InputError(
+      formatPath([...where, 'label']),
+      'a catalog entry has no label: this is a tool-call sequence, not a catalog',
+    );
+  }
+  const unknown = unknownParamKey(entry, OUTPUT_KEYS);
+  if (unknown !== undefined) {
+    throw new InputError(
+      formatPath([...where, unknown]),
+      `unknown key: parameters go under ${PARAM_CONTAINERS.join(', ')}`,
+    );
+  }
   const outputKey = OUTPUT_KEYS.find((key) => own(entry, key) !== undefined && own(entry, key) !== null);
   return {
     name: head.name,
     description: head.description ?? '',
     params: parseParams(entry, where),
-    outputs: outputKey ? parseOutputs(own(entry, outputKey), [...where, outputKey]) : null,
+    outputs: outputKey
+      ? parseOutputs(own(entry, outputKey), [...where, outputKey], options.maxOutputDepth)
+      : null,
   };
 }
 
@@ -75,7 +92,7 @@ function catalogEntries(json: unknown): { raw: unknown; at: FieldPath }[] {
 export function parseCatalog(json: unknown, options: CatalogOptions = {}): Catalog {
   const byName = new Map<string, { api: ApiSpec; at: FieldPath; key: string | null }>();
   for (const { raw, at } of catalogEntries(json)) {
-    const api = parseEntry(raw, at);
+    const api = parseEntry(raw, at, options);
     const earlier = byName.get(api.name);
     if (!earlier) {
       byName.set(api.name, { api, at, key: null });

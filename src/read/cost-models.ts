@@ -2,6 +2,7 @@
 import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { LRUCache } from 'lru-cache';
 import { CostModelSchema, WeightsSchema, type CostModel, type WeightName } from '../model/cost.ts';
 import { InputError, inputErrorFromZod } from '../model/errors.ts';
 
@@ -21,7 +22,8 @@ export function parseCostModel(json: unknown, at = 'costModel'): CostModel {
   return parsed.data;
 }
 
-const cache = new Map<string, CostModel>();
+/** Presets and files read so far (few in practice; bounded all the same). */
+const cache = new LRUCache<string, CostModel>({ max: 64 });
 
 /** A preset name (`default`, `prefer-maps`, …) or a path to a cost-model JSON file. */
 export function loadCostModel(nameOrPath = 'default'): CostModel {

@@ -2,17 +2,24 @@
 import { readFileSync } from 'node:fs';
 import { InputError } from '../model/errors.ts';
 import { parseJsonText } from './json.ts';
+import { decodeUtf8 } from './utf8.ts';
 
-/** The text of a file (UTF-8). */
+/** The text of a file (strict UTF-8: a bad byte is an error naming its offset). */
 export function readText(path: string): string {
+  let bytes: Buffer;
   try {
-    return readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (error) {
     throw new InputError(
       '',
       `cannot read file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
       path,
     );
+  }
+  try {
+    return decodeUtf8(bytes, '');
+  } catch (error) {
+    throw (error as InputError).from(path);
   }
 }
 

@@ -16,6 +16,23 @@ export const MAX_DEPTH = 128;
 
 export type PlainObject = Record<string, unknown>;
 
+/**
+ * True when `value` nests deeper than `max` levels, found without recursion (so without overflowing the
+ * stack on a hostile document that `JSON.stringify` or a structured clone would choke on).
+ */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
 /** True for `{...}` objects (object literal or null prototype), false for arrays, class instances, null. */
 export function isPlainObject(value: unknown): value is PlainObject {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;

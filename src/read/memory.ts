@@ -7,6 +7,7 @@ import type { Json, Memory } from '../model/types.ts';
 import { InputError, formatPath, parseAt } from '../model/errors.ts';
 import { loadJsonWith } from './files.ts';
 import { isPlainObject, jsonValue, kindOf, nameSchema, own, setOwn } from './json.ts';
+import { isLabel, notALabel } from './references.ts';
 
 const item = z
   .looseObject({ label: nameSchema, value: jsonValue.optional(), output: jsonValue.optional() })
@@ -20,6 +21,7 @@ export function parseMemory(json: unknown, root = 'memory'): Memory {
   if (isPlainObject(json)) {
     for (const [label, value] of Object.entries(json)) {
       parseAt(nameSchema, label, [root, label]);
+      if (!isLabel(label)) throw new InputError(formatPath([root, label]), notALabel(label));
       setOwn(memory, label, parseAt(jsonValue, value, [root, label]));
     }
     return memory;
@@ -27,6 +29,7 @@ export function parseMemory(json: unknown, root = 'memory'): Memory {
   if (Array.isArray(json)) {
     json.forEach((raw, i) => {
       const entry = parseAt(item, raw, [root, i]);
+      if (!isLabel(entry.label)) throw new InputError(formatPath([root, i, 'label']), notALabel(entry.label));
       if (Object.prototype.hasOwnProperty.call(memory, entry.label)) {
         throw new InputError(
           formatPath([root, i, 'label']),

@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import type { OutputField, ValueType } from '../model/types.ts';
-import { InputError, formatPath, parseAt, type FieldPath } from '../model/errors.ts';
-import { MAX_DEPTH, isPlainObject, kindOf, plainObject, type PlainObject } from './json.ts';
+import { InputError, LimitError, formatPath, parseAt, type FieldPath } from '../model/errors.ts';
+import { MAX_DEPTH, isPlainObject, kindOf, nameSchema, plainObject, type PlainObject } from './json.ts';
 import { inferType, normaliseType } from './value-type.ts';
 
 export const typeSpec = z.union([z.string(), z.array(z.string())]).nullish();
@@ -31,6 +31,9 @@ export function isSchemaWrapper(node: PlainObject): boolean {
 class Collector {
   readonly fields = new Map<string, OutputField>();
 
+  /** `maxDepth`: the deepest output path accepted (keys and `[]` segments). */
+  constructor(private readonly maxDepth: number) {}
+
   add(field: OutputField): void {
     // Every prefix is an output too, also for keys written as dotted paths.
     for (let i = 1; i < field.path.length; i++) {
@@ -45,7 +48,9 @@ class Collector {
 
   /** Adds the field at `path` described by `node`, then its children. */
   node(path: string, node: unknown, at: FieldPath, depth: number): void {
-    if (depth > MAX_DEPTH) throw new InputError(formatPath(at), `nested deeper than ${MAX_DEPTH} levels`);
+    if (depth > this.maxDepth) {
+      throw new LimitError(formatPath(at), `output paths nested deeper than ${this.maxDepth} levels`);
+    }
     if (typeof node === 'string') {
       const type = normaliseType(node);
       this.add(isContainer(type) ? { path, type, open: true } : { path, type });
@@ -73,6 +78,8 @@ class Collector {
   children(prefix: string, entries: [string, unknown][], at: FieldPath, depth: number): void {
     const base = prefix === '' ? [...at] : [...at, 'properties'];
     for (const [key, child] of entries) {
+      // Every prefix of a path is stored: a long key would be copied into each path below it.
+      parseAt(nameSchema, key, [...base, key]);
       this.node(prefix === '' ? key : `${prefix}.${key}`, child, [...base, key], depth + 1);
     }
   }
@@ -82,10 +89,14 @@ class Collector {
  * The output fields declared by an output schema at `at`: a field map or a JSON Schema. `undefined`/`null`
  * (no declaration) gives `null`: outputs unknown.
  */
-export function parseOutputs(container: unknown, at: FieldPath): OutputField[] | null {
+export function parseOutputs(
+  container: unknown,
+  at: FieldPath,
+  maxDepth: number = MAX_DEPTH,
+): OutputField[] | null {
   if (container === undefined || container === null) return null;
   const map = parseAt(plainObject, container, at);
-  const collector = new Collector();
+  const collector = new Collector(Math.min(maxDepth, MAX_DEPTH));
   if (isSchemaWrapper(map)) {
     const root = parseAt(fieldNode, map, at);
     const type = inferType(normaliseType(root.type), Boolean(root.properties), root.items != null);

@@ -1,15 +1,17 @@
 /**
  * Input parameters of a catalog entry → `ParamSpec`s. Parameters may sit under `query_parameters`,
- * `parameters`, `arguments`, `path_parameters` (NESTFUL variants) or `inputSchema` / `input_schema`; each
- * container is either a NESTFUL map (`{p: {type, required, enum, ...}}`) or a JSON Schema object
- * (`{type: "object", properties, required: [...]}`). Containers are merged.
+ * `parameters`, `arguments`, `path_parameters` (NESTFUL variants), `input_parameters`, `inputs` or
+ * `inputSchema` / `input_schema`; each container is either a NESTFUL map (`{p: {type, required, enum,
+ * ...}}`) or a JSON Schema object (`{type: "object", properties, required: [...]}`). Containers are
+ * merged. Any other key that reads like a parameter container is an error naming it: an API must never
+ * lose its parameters in silence.
  */
 import { z } from 'zod';
 import type { Json, ParamSpec } from '../model/types.ts';
 import { InputError, formatPath, parseAt, type FieldPath } from '../model/errors.ts';
 import { isPlainObject, jsonValue, kindOf, nameSchema, own, plainObject, type PlainObject } from './json.ts';
 import { isSchemaWrapper, typeSpec } from './outputs.ts';
-import { normaliseType } from './value-type.ts';
+import { isTypeName, normaliseType } from './value-type.ts';
 
 /** Where parameters may be declared, in merge order. */
 export const PARAM_CONTAINERS = [
@@ -17,9 +19,25 @@ export const PARAM_CONTAINERS = [
   'path_parameters',
   'parameters',
   'arguments',
+  'input_parameters',
+  'inputs',
   'inputSchema',
   'input_schema',
 ] as const;
+
+/** Keys that read like a parameter container. */
+const LOOKS_LIKE_PARAMS = /param|input|arg/i;
+
+/** An entry key that would hold parameters but is none of the containers read (`outputs` are not asked). */
+export function unknownParamKey(entry: PlainObject, outputKeys: readonly string[]): string | undefined {
+  return Object.keys(entry).find(
+    (key) =>
+      LOOKS_LIKE_PARAMS.test(key) &&
+      !(PARAM_CONTAINERS as readonly string[]).includes(key) &&
+      !outputKeys.includes(key) &&
+      own(entry, key) !== null,
+  );
+}
 
 /** A list of allowed values; a bare string or number (`"1-100"`) is a note, not a list, and is ignored. */
 const enumList = z.union([z.array(jsonValue), z.string(), z.number()]).nullish();
@@ -50,7 +68,15 @@ function firstList(
 
 /** One parameter from its declaration; `listedRequired` = named in a JSON Schema `required` list. */
 function paramFrom(name: string, node: unknown, at: FieldPath, listedRequired: boolean): ParamSpec {
-  if (typeof node === 'string') return { name, type: normaliseType(node), required: listedRequired };
+  if (typeof node === 'string') {
+    // `{query: "New York"}` is a call's argument, not a declaration: a sequence is not a catalog.
+    if (!isTypeName(node))
+      throw new InputError(
+        formatPath(at),
+        `expected a type name or a parameter object, received ${JSON.stringify(node.slice(0, 40))}`,
+      );
+    return { name, type: normaliseType(node), required: listedRequired };
+  }
   if (!isPlainObject(node)) throw new InputError(formatPath(at), `expected object, received ${kindOf(node)}`);
   // A list under `required` is an object parameter's own required keys (JSON Schema), not its requiredness.
   const spec = parseAt(

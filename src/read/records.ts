@@ -4,7 +4,6 @@
  * sequence in any form `parseSequence` takes), or one sequence in the string form. A malformed record gives an
  * item with `error`; the others still parse.
  */
-import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import type { Catalog, Memory, Sequence } from '../model/types.ts';
 import type { Goals } from '../model/options.ts';
@@ -13,6 +12,7 @@ import { parseCatalog } from './catalog.ts';
 import { isPlainObject, kindOf, nameSchema, own, type PlainObject } from './json.ts';
 import { parseMemory } from './memory.ts';
 import { parseSequence, parseSequenceText } from './sequence.ts';
+import { byteLines } from './byte-lines.ts';
 
 export interface RecordItem {
   /** The record's `id` (or `sample_id`), else its 0-based index, as a string. */
@@ -169,14 +169,24 @@ export function parseRecords(text: string): RecordItem[] {
  * `parseRecords`, giving the same items.
  */
 export async function* readRecords(stream: NodeJS.ReadableStream): AsyncGenerator<RecordItem> {
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
   const held: string[] = [];
   let jsonl = false;
   let lineNo = 0;
   let index = 0;
-  for await (const raw of lines) {
-    const line = lineNo === 0 ? stripBom(raw) : raw;
+  for await (const read of byteLines(stream)) {
     lineNo++;
+    if ('error' in read) {
+      // Not UTF-8: the record of this line gets the error; JSONL goes on with the next line.
+      jsonl = true;
+      for (const item of jsonlRecords(held)) {
+        index++;
+        yield item;
+      }
+      held.length = 0;
+      yield { id: String(index++), error: `line ${lineNo}: ${read.error}` };
+      continue;
+    }
+    const line = lineNo === 1 ? stripBom(read.text) : read.text;
     if (!jsonl) {
       held.push(line);
       if (!isRecordLine(line)) continue;

@@ -6,6 +6,24 @@
  */
 import type { Json, PathSegment, Reference, ReferenceSite } from '../model/types.ts';
 import { setOwn } from '../model/objects.ts';
+import { MAX_NAME_LENGTH } from './json.ts';
+
+/** References one argument may hold: each becomes a set of model variables, so the count is bounded. */
+export const MAX_REFERENCES_PER_ARGUMENT = 256;
+
+/** Why an argument's references cannot be taken (too many, or a name too long); undefined when fine. */
+export function referencesProblem(sites: readonly ReferenceSite[]): string | undefined {
+  if (sites.length > MAX_REFERENCES_PER_ARGUMENT) {
+    return `${sites.length} references in one argument (at most ${MAX_REFERENCES_PER_ARGUMENT})`;
+  }
+  for (const { ref } of sites) {
+    const long = [ref.label, ...ref.path].find((s) => typeof s === 'string' && s.length > MAX_NAME_LENGTH);
+    if (long !== undefined) {
+      return `a reference names a key longer than ${MAX_NAME_LENGTH} characters (${(long as string).length})`;
+    }
+  }
+  return undefined;
+}
 
 /** A reference found in a string, with its character span. */
 export interface FoundReference {
@@ -15,6 +33,17 @@ export interface FoundReference {
 }
 
 const LABEL = /^[A-Za-z_][A-Za-z0-9_]*/;
+const WHOLE_LABEL = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** True when a reference can name `label` (a step's label, a memory item). */
+export function isLabel(label: string): boolean {
+  return WHOLE_LABEL.test(label);
+}
+
+/** Why `label` cannot be a label, for an input error. */
+export function notALabel(label: string): string {
+  return `${JSON.stringify(label)} is not a label: a reference names only a letter or "_" followed by letters, digits or "_"`;
+}
 const KEY = /^[^.[\]$]+/;
 const INDEX = /^\[(\d+)\]/;
 

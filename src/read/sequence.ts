@@ -8,6 +8,7 @@ import type { Json, Sequence, Step } from '../model/types.ts';
 import { InputError, formatPath, parseAt, type FieldPath } from '../model/errors.ts';
 import { loadWith } from './files.ts';
 import {
+  MAX_NAME_LENGTH,
   isPlainObject,
   jsonObject,
   kindOf,
@@ -17,6 +18,7 @@ import {
   type PlainObject,
 } from './json.ts';
 import { formatStringForm, parseStringForm } from './string-form.ts';
+import { isLabel, notALabel, referencesProblem, referenceSites } from './references.ts';
 
 export { formatStep, formatStringForm, parseStringForm } from './string-form.ts';
 
@@ -69,6 +71,30 @@ function isToolCall(item: unknown): boolean {
   return isPlainObject(item) && isPlainObject(own(item, 'function'));
 }
 
+/**
+ * Checks that bound what one sequence can cost: a label no reference can name would make every reference
+ * to it literal text (a sequence judged executable because its references went unseen); parameter names
+ * and reference keys are names, capped like every name; and an argument holds at most
+ * `MAX_REFERENCES_PER_ARGUMENT` references, since each one becomes a set of model variables.
+ */
+function checkSteps<S extends Sequence>(steps: S, at: FieldPath): S {
+  steps.forEach((step, i) => {
+    if (step.label !== undefined && !isLabel(step.label))
+      throw new InputError(formatPath([...at, i, 'label']), notALabel(step.label));
+    for (const [param, value] of Object.entries(step.arguments)) {
+      if (param.length > MAX_NAME_LENGTH) {
+        throw new InputError(
+          formatPath([...at, i, 'arguments']),
+          `a parameter name longer than ${MAX_NAME_LENGTH} characters (${param.length})`,
+        );
+      }
+      const problem = referencesProblem(referenceSites(param, value));
+      if (problem) throw new InputError(formatPath([...at, i, 'arguments', param]), problem);
+    }
+  });
+  return steps;
+}
+
 /** Parses an array whose items are NESTFUL steps or OpenAI tool calls (or a mix). */
 function parseSteps(items: readonly unknown[], at: FieldPath, resultName: string): Step[] {
   const used = new Set<string>();
@@ -76,7 +102,7 @@ function parseSteps(items: readonly unknown[], at: FieldPath, resultName: string
     const label = isPlainObject(item) ? own(item, 'label') : undefined;
     if (typeof label === 'string') used.add(label);
   }
-  return items.map((item, i): Step => {
+  const steps = items.map((item, i): Step => {
     const where = [...at, i];
     if (isToolCall(item)) {
       const call = parseAt(toolCall, item, where);
@@ -99,6 +125,7 @@ function parseSteps(items: readonly unknown[], at: FieldPath, resultName: string
       ? { name: step.name, arguments: args }
       : { name: step.name, arguments: args, label: step.label };
   });
+  return checkSteps(steps, at);
 }
 
 function parseObject(json: PlainObject, root: string, resultName: string): Sequence {
@@ -145,9 +172,11 @@ export function parseSequenceText(text: string, options: SequenceOptions = {}): 
     json = JSON.parse(trimmed);
   } catch {
     if (trimmed[0] === '[' || trimmed[0] === '{') parseJsonText(trimmed, [options.root ?? 'sequence']);
-    return parseStringForm(body);
+    return checkSteps(parseStringForm(body), [options.root ?? 'sequence']);
   }
-  return typeof json === 'string' ? parseStringForm(json) : parseSequence(json, options);
+  return typeof json === 'string'
+    ? checkSteps(parseStringForm(json), [options.root ?? 'sequence'])
+    : parseSequence(json, options);
 }
 
 /** Reads a sequence file (JSON in any form, or the string form). */

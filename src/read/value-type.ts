@@ -46,6 +46,14 @@ export function normaliseType(raw: string | readonly string[] | null | undefined
   return (head && SPELLINGS.get(head)) || 'any';
 }
 
+/** True when `raw` is a spelling of a type (`string`, `Date (yyyy-mm-dd)`), not some other text. */
+export function isTypeName(raw: string): boolean {
+  const word = raw.trim().toLowerCase();
+  if (SPELLINGS.has(word)) return true;
+  const head = /^[a-z-]+/.exec(word)?.[0];
+  return head !== undefined && SPELLINGS.has(head);
+}
+
 /** The type implied by a schema node without a `type`: children say object or array. */
 export function inferType(declared: ValueType, hasProperties: boolean, hasItems: boolean): ValueType {
   if (declared !== 'any') return declared;

@@ -4,6 +4,7 @@
  */
 import type { Catalog, Sequence } from '../model/types.ts';
 import { compile, type Compiled } from '../compile/compile.ts';
+import { BudgetExceeded, type CompileBudget } from '../compile/budget.ts';
 import { excludePoint } from '../compile/cuts.ts';
 import { GoalError } from '../compile/goals.ts';
 import { ASK, CONFIRM, decode, type Decoded } from '../decode/decode.ts';
@@ -18,11 +19,18 @@ import type { Fix, RepairOptions, RepairResult } from '../model/options.ts';
 
 /** Models above this many variables are refused with a clear message (override with `maxModelVars`). */
 export const DEFAULT_MAX_MODEL_VARS = 200_000;
+/** Models above this many coefficients are refused likewise (override with `maxModelNonzeros`). */
+export const DEFAULT_MAX_MODEL_NONZEROS = 2_000_000;
 /** Re-solves allowed per extra fix when cuts only exclude points that decode to a repair already found. */
 const CUT_ATTEMPTS = 25;
 
 /** Compiles a sequence with the options of a repair (exposed for benchmarks and the exhaustive tests). */
-export function compileFor(sequence: Sequence, catalog: Catalog, options: RepairOptions = {}): Compiled {
+export function compileFor(
+  sequence: Sequence,
+  catalog: Catalog,
+  options: RepairOptions = {},
+  budget?: CompileBudget,
+): Compiled {
   const cost = options.cost ?? loadCostModel('default');
   return compile(sequence, catalog, cost, {
     memory: options.memory,
@@ -35,6 +43,7 @@ export function compileFor(sequence: Sequence, catalog: Catalog, options: Repair
     mode: options.mode,
     defensive: options.defensive,
     catalogMappings: options.catalogMappings,
+    budget,
   });
 }
 
@@ -85,25 +94,36 @@ export async function repair(
     ...extra,
     timeMs: elapsed(),
   });
+  // One deadline for compiling and solving: the earlier of the request's and this repair's own.
+  const ownDeadline =
+    options.timeout === undefined ? undefined : Date.now() - elapsed() + options.timeout * 1000;
+  const deadline =
+    options.deadline === undefined || ownDeadline === undefined
+      ? (options.deadline ?? ownDeadline)
+      : Math.min(options.deadline, ownDeadline);
   let compiled: Compiled;
   try {
-    compiled = compileFor(sequence, catalog, options);
+    compiled = compileFor(sequence, catalog, options, {
+      maxVars: options.maxModelVars ?? DEFAULT_MAX_MODEL_VARS,
+      maxNonzeros: options.maxModelNonzeros ?? DEFAULT_MAX_MODEL_NONZEROS,
+      deadline,
+      signal: options.signal,
+    });
   } catch (error) {
     if (error instanceof GoalError) return undecided('error', error.message);
+    if (error instanceof BudgetExceeded)
+      return undecided(error.kind === 'time' ? 'timeout' : 'error', error.message);
     return undecided('error', `compile failed: ${(error as Error).message}`);
   }
   const { plan } = compiled;
   let model: MilpModel = compiled.model;
   const size = { vars: model.numVars, rows: model.rows.length };
-  const cap = options.maxModelVars ?? DEFAULT_MAX_MODEL_VARS;
-  if (model.numVars > cap)
-    return undecided('error', `model too large (${model.numVars} variables > cap ${cap})`, { model: size });
+  if (options.signal?.aborted) return undecided('error', 'the request was cancelled', { model: size });
 
-  const deadline = options.timeout === undefined ? undefined : start + options.timeout * 1000;
   const backend = options.backend ?? getSolver(options.solver ?? 'highs');
   const solve = (m: MilpModel): Promise<Solution> =>
     solveGuarded(backend, m, {
-      timeLimit: deadline === undefined ? undefined : Math.max(0.05, (deadline - performance.now()) / 1000),
+      timeLimit: deadline === undefined ? undefined : Math.max(0.05, (deadline - Date.now()) / 1000),
     });
   const first = await solve(model);
   if (!first.values || (first.status !== 'optimal' && first.status !== 'timeout')) {
@@ -123,6 +143,7 @@ export async function repair(
     fixes.length < (options.fixes ?? 1) && attempts < CUT_ATTEMPTS * (options.fixes ?? 1);
     attempts++
   ) {
+    if (options.signal?.aborted || (deadline !== undefined && Date.now() > deadline)) break;
     model = excludePoint(model, values);
     const next = await solve(model);
     if (!next.values || next.status !== 'optimal') break;

@@ -1,6 +1,7 @@
 /**
- * Request guards: the bearer token (every route but those marked public) and admission control (routes
- * marked `admit`: at most `maxInflight` in flight, running or queued; more get 503 with Retry-After).
+ * The bearer-token guard: every route but those marked public needs one of the server's tokens (none
+ * configured: the server is open). Each token is a client; `request.client` names it by a digest of its
+ * token (never the token itself), so catalogs can belong to the client that registered them.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -9,69 +10,61 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Open without the token. */
     public?: boolean;
-    /** Counted against the in-flight limit. */
-    admit?: boolean;
+  }
+  interface FastifyRequest {
+    /** The client (a digest of its token; `anonymous` on an open server). */
+    client?: string;
   }
 }
 
 export interface GuardOptions {
-  readonly token?: string;
-  readonly maxInflight: number;
-  /** Seconds a refused client is told to wait. */
-  readonly retryAfterS?: number;
+  /** Tokens accepted; empty: no token is asked for. */
+  readonly tokens: readonly string[];
 }
 
-export interface Admission {
-  /** Requests admitted and not yet answered. */
-  readonly inflight: number;
-}
+/** The client of an open server. */
+export const ANONYMOUS = 'anonymous';
 
 function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }
 
-/** Compares in constant time (both sides hashed to the same length first). */
-function sameToken(given: string, expected: string): boolean {
-  return timingSafeEqual(digest(given), digest(expected));
+/** A client's name: the first 16 hex digits of its token's SHA-256. */
+export function clientId(token: string): string {
+  return digest(token).toString('hex').slice(0, 16);
 }
 
-export function installGuards(app: FastifyInstance, options: GuardOptions): Admission {
-  const state = { inflight: 0 };
-  const expected = options.token;
-  if (expected !== undefined) {
-    app.addHook('onRequest', async (request, reply) => {
-      if (request.routeOptions.config?.public) return;
-      const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
-      if (given !== undefined && sameToken(given, expected)) return;
-      reply
-        .code(401)
-        .header('www-authenticate', 'Bearer')
-        .send({
-          error: given === undefined ? 'missing bearer token' : 'wrong bearer token',
-          field: 'authorization',
-        });
-      return reply;
+/** The client whose token is `given`, compared in constant time against every token (hashed first). */
+function clientOf(given: string, tokens: readonly { hash: Buffer; id: string }[]): string | undefined {
+  const hash = digest(given);
+  let found: string | undefined;
+  for (const token of tokens) if (timingSafeEqual(hash, token.hash)) found ??= token.id;
+  return found;
+}
+
+export function installGuards(app: FastifyInstance, options: GuardOptions): void {
+  const tokens = options.tokens.map((token) => ({ hash: digest(token), id: clientId(token) }));
+  if (tokens.length === 0) {
+    app.addHook('onRequest', async (request) => {
+      request.client = ANONYMOUS;
     });
+    return;
   }
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.routeOptions.config?.admit) return;
-    if (state.inflight >= options.maxInflight) {
-      reply
-        .code(503)
-        .header('retry-after', String(options.retryAfterS ?? 1))
-        .send({
-          error: `server busy: ${state.inflight} requests in flight (limit ${options.maxInflight})`,
-          field: null,
-        });
-      return reply;
+    if (request.routeOptions.config?.public) return;
+    const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
+    const client = given === undefined ? undefined : clientOf(given, tokens);
+    if (client !== undefined) {
+      request.client = client;
+      return;
     }
-    state.inflight++;
-    let released = false;
-    // 'close' comes for every response, sent or aborted, so the count cannot leak.
-    reply.raw.once('close', () => {
-      if (!released) state.inflight--;
-      released = true;
-    });
+    reply
+      .code(401)
+      .header('www-authenticate', 'Bearer')
+      .send({
+        error: given === undefined ? 'missing bearer token' : 'wrong bearer token',
+        field: 'authorization',
+      });
+    return reply;
   });
-  return state;
 }

@@ -1,15 +1,22 @@
 /**
- * JSON bodies: fastify's own parser (it rejects `__proto__` keys), plus an empty body allowed on DELETE
- * (clients send a JSON content type there too) and the parse error's detail in the 400.
+ * JSON bodies: strict UTF-8 (a bad byte is a 400 naming its offset, never a silent U+FFFD), then fastify's
+ * own parser (it rejects `__proto__` keys), plus an empty body allowed on DELETE (clients send a JSON
+ * content type there too) and the parse error's detail in the 400.
  */
 import type { FastifyInstance } from 'fastify';
 import { InputError } from '../model/errors.ts';
+import { decodeUtf8 } from '../read/utf8.ts';
 
 export function installJsonParser(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'ignore');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body as string;
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let text: string;
+    try {
+      text = decodeUtf8(body as Buffer, 'body');
+    } catch (error) {
+      return done(error as InputError, undefined);
+    }
     if (text === '' && request.method === 'DELETE') return done(null, undefined);
     parse(request, text, (error: Error | null, value?: unknown) => {
       if ((error as { code?: string } | null)?.code !== 'FST_ERR_CTP_INVALID_JSON_BODY')

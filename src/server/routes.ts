@@ -4,7 +4,7 @@ import { validationJson } from '../api/render.ts';
 import { validate } from '../validate/validate.ts';
 import type { CatalogStore } from './catalogs.ts';
 import { checkCatalogName } from './catalogs.ts';
-import type { Admission } from './guards.ts';
+import { requestWork, type Admission } from './admission.ts';
 import type { Job } from './jobs.ts';
 import { openApiDocument } from './openapi.ts';
 import {
@@ -28,7 +28,7 @@ export interface RouteContext {
 const admit = { config: { admit: true } };
 
 async function solve(ctx: RouteContext, request: FastifyRequest, prepared: Prepared<Job>) {
-  const result = await ctx.pool.run(prepared.job, prepared.catalog);
+  const result = await ctx.pool.run(prepared.job, prepared.catalog, requestWork(request));
   request.log.info(
     { catalog: prepared.catalog.ref.key, status: result.status ?? result.stop, timeMs: result.timeMs },
     'solved',
@@ -84,7 +84,7 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
     '/v1/catalogs/:name',
     async (request: FastifyRequest<{ Params: { name: string } }>, reply: FastifyReply) => {
       const name = checkCatalogName(request.params.name);
-      const { info, created } = await ctx.store.put(name, request.body);
+      const { info, created } = await ctx.store.put(name, request.body, request.client, request.work);
       request.log.info({ catalog: name, apis: info.apis, version: info.version }, 'catalog registered');
       return reply.code(created ? 201 : 200).send(info);
     },
@@ -93,7 +93,7 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.delete('/v1/catalogs/:name', async (request: FastifyRequest<{ Params: { name: string } }>, reply) => {
     const name = checkCatalogName(request.params.name);
     const info = ctx.store.list().find((c) => c.name === name);
-    if (!info || !(await ctx.store.delete(name))) {
+    if (!info || !(await ctx.store.delete(name, request.client))) {
       return reply.code(404).send({ error: `no catalog named ${JSON.stringify(name)}`, field: 'name' });
     }
     return info;

@@ -9,13 +9,14 @@
  * The entry calls `serveJobs` (serve.ts).
  */
 import { Worker } from 'node:worker_threads';
-import type { JobReply, JobRequest } from './serve.ts';
+import type { CancelRequest, JobReply, JobRequest } from './serve.ts';
 
 /**
  * `timeout`: over a time limit; `crash`: the worker died; `fault`: the worker reported a `WorkerFault`;
- * `failed`: the job threw (the worker lives on); `broken`: workers fail to start; `closed`: shut down.
+ * `failed`: the job threw (the worker lives on); `broken`: workers fail to start; `closed`: shut down;
+ * `cancelled`: the submitter's signal aborted it.
  */
-export type PoolErrorKind = 'timeout' | 'crash' | 'fault' | 'failed' | 'broken' | 'closed';
+export type PoolErrorKind = 'timeout' | 'crash' | 'fault' | 'failed' | 'broken' | 'closed' | 'cancelled';
 
 export class PoolError extends Error {
   readonly kind: PoolErrorKind;
@@ -58,6 +59,12 @@ export interface SubmitOptions {
   readonly runTimeoutMs?: number;
   /** Queue the job ahead of those waiting (a retry, say). */
   readonly first?: boolean;
+  /**
+   * Cancels the job: a queued one leaves the queue at once; a sent one is told to stop (`serveJobs` hands
+   * the handler an aborted signal) and the promise rejects as `cancelled` when the worker answers, so the
+   * submitter knows when the worker is free again.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** The job message: a value, or a function of the worker it will run on (to send what it lacks). */
@@ -72,6 +79,8 @@ interface Pending {
   timer?: NodeJS.Timeout;
   done: boolean;
   member?: Member;
+  /** Set when the submitter cancelled the job after it was sent. */
+  cancelled?: boolean;
 }
 
 interface Member extends PoolSlot {
@@ -87,6 +96,9 @@ interface Member extends PoolSlot {
 }
 
 const BOOT = new URL('./boot.mjs', import.meta.url);
+
+/** Removes a job's abort listener once it settles. */
+const abortListeners = new WeakMap<Pending, () => void>();
 
 const validMs = (ms: number | undefined): ms is number => ms !== undefined && Number.isFinite(ms) && ms > 0;
 const limit = (ms: number) => `the job exceeded the time limit of ${ms / 1000} s`;
@@ -136,6 +148,16 @@ export class WorkerPool<In, Out> {
       if (validMs(ms)) job.timer = setTimeout(() => this.expire(job, ms), ms);
       if (options.first) this.queue.unshift(job);
       else this.queue.push(job);
+      const signal = options.signal;
+      if (signal) {
+        const onAbort = () => this.cancel(job);
+        if (signal.aborted) queueMicrotask(onAbort);
+        else {
+          signal.addEventListener('abort', onAbort, { once: true });
+          const forget = () => signal.removeEventListener('abort', onAbort);
+          abortListeners.set(job, forget);
+        }
+      }
     });
     this.open.add(promise);
     const forget = () => void this.open.delete(promise);
@@ -240,7 +262,8 @@ export class WorkerPool<In, Out> {
     }
     member.jobs.shift();
     this.arm(member);
-    if (reply.ok) this.settle(job, undefined, reply.value);
+    if (job.cancelled) this.settle(job, new PoolError('cancelled', 'the job was cancelled while it ran'));
+    else if (reply.ok) this.settle(job, undefined, reply.value);
     else this.settle(job, new PoolError('failed', reply.error || 'the job failed'));
     this.dispatch();
   }
@@ -281,6 +304,22 @@ export class WorkerPool<In, Out> {
     }, ms);
   }
 
+  /** A queued job leaves the queue; a sent one is told to stop and settles when its worker answers. */
+  private cancel(job: Pending): void {
+    if (job.done) return;
+    const queued = this.queue.indexOf(job);
+    if (queued !== -1) {
+      this.queue.splice(queued, 1);
+      this.settle(job, new PoolError('cancelled', 'the job was cancelled before it started'));
+      return;
+    }
+    const member = job.member;
+    if (!member || member.retired) return;
+    job.cancelled = true;
+    const message: CancelRequest = { cancel: job.id };
+    member.worker.postMessage(message);
+  }
+
   private expire(job: Pending, ms: number): void {
     if (job.done) return;
     const queued = this.queue.indexOf(job);
@@ -296,6 +335,8 @@ export class WorkerPool<In, Out> {
     if (job.done) return;
     job.done = true;
     clearTimeout(job.timer);
+    abortListeners.get(job)?.();
+    abortListeners.delete(job);
     if (error) job.reject(error);
     else job.resolve(value);
   }

@@ -20,6 +20,17 @@ export interface JobRequest {
   readonly input: unknown;
 }
 
+/** Tells the worker to stop job `cancel` (its handler's signal aborts; a job not yet started is skipped). */
+export interface CancelRequest {
+  readonly cancel: number;
+}
+
+/** What a handler gets besides its input. */
+export interface JobContext {
+  /** Aborted when the pool cancels the job (the client went away): stop at the next convenient point. */
+  readonly signal: AbortSignal;
+}
+
 export type JobReply =
   | { readonly id: number; readonly ok: true; readonly value: unknown }
   | { readonly id: number; readonly ok: false; readonly error: string; readonly fault: boolean };
@@ -30,22 +41,32 @@ export type JobReply =
  * `WorkerFault` as a fault that retires the worker; results that can be expected (bad input, say) should be
  * part of the value instead.
  */
-export function serveJobs<In, Out>(handler: (input: In) => Out | Promise<Out>): void {
+export function serveJobs<In, Out>(handler: (input: In, context: JobContext) => Out | Promise<Out>): void {
   const port = parentPort;
   if (!port) throw new Error('serveJobs must run in a worker thread');
-  const answer = async ({ id, input }: JobRequest): Promise<void> => {
+  // Jobs received and not yet answered, by id: a cancel finds its job here.
+  const live = new Map<number, AbortController>();
+  const answer = async ({ id, input }: JobRequest, controller: AbortController): Promise<void> => {
     let reply: JobReply;
     try {
-      reply = { id, ok: true, value: await handler(input as In) };
+      if (controller.signal.aborted) throw new Error('cancelled before it started');
+      reply = { id, ok: true, value: await handler(input as In, { signal: controller.signal }) };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       reply = { id, ok: false, error: message, fault: error instanceof WorkerFault };
     }
+    live.delete(id);
     port.postMessage(reply);
   };
   let queue = Promise.resolve();
-  port.on('message', (request: JobRequest) => {
-    queue = queue.then(() => answer(request));
+  port.on('message', (message: JobRequest | CancelRequest) => {
+    if ('cancel' in message) {
+      live.get(message.cancel)?.abort();
+      return;
+    }
+    const controller = new AbortController();
+    live.set(message.id, controller);
+    queue = queue.then(() => answer(message, controller));
   });
   port.postMessage({ ready: true });
 }

@@ -7,9 +7,9 @@
  * independent steps do not matter; which output feeds which input does.
  */
 import { createHash } from 'node:crypto';
-import type { Json, Sequence } from '../../src/model/types.ts';
-import { mapReferences } from '../../src/read/references.ts';
-import { sortKeys } from '../../src/model/canonical.ts';
+import type { Json, Sequence } from '../model/types.ts';
+import { mapReferences } from '../read/references.ts';
+import { sortKeys } from '../model/canonical.ts';
 
 function digest(text: string): string {
   return createHash('sha1').update(text).digest('base64url').slice(0, 16);
