@@ -8,6 +8,7 @@
 import type { Plan } from '../src/compile/plan.ts';
 import { decode } from '../src/decode/decode.ts';
 import { leafOf } from '../src/catalog/catalog-index.ts';
+import { words } from '../src/catalog/names.ts';
 import { normalisePath, stepReferences } from '../src/read/references.ts';
 import type { Catalog, Memory, PathSegment } from '../src/model/types.ts';
 import { validate } from '../src/validate/validate.ts';
@@ -20,46 +21,78 @@ interface Choice {
 }
 
 /**
- * One source per role: within a call, an output (producer and leaf) feeds at most one parameter, except
- * that parameters whose input values already shared it may keep sharing it.
+ * One source per role, read from the chosen sources of each call: two parameters do not read one producer
+ * for the same field; nor parameters in parallel roles (`originX`/`destinationX`) through fields that do
+ * not name their role; nor two keys of the answer step at all. Exempt: both keep references the input
+ * wrote, or (other than for the same field) the input read that producer's label for both.
  */
 export function collapsesRoles(plan: Plan, on: ReadonlySet<number>): boolean {
-  const key = (producer: string, path: readonly PathSegment[]) =>
-    `${producer}|${leafOf(normalisePath(path))}`;
+  const labelOf = (call: number) => {
+    const c = plan.calls[call];
+    return c.restores ?? (c.origin >= 0 ? (plan.steps[c.origin].label ?? '') : '');
+  };
+  const roleWord = (name: string) => {
+    const w = words(name);
+    return w.length > 1 ? w[0] : undefined;
+  };
+  const rest = (name: string) => words(name).slice(1).join(' ');
   for (const c of plan.calls) {
-    if (c.kind === 'result') continue;
-    const shared = new Set<string>();
-    if (c.origin >= 0) {
-      const seen = new Map<string, Set<string>>();
-      for (const site of stepReferences(plan.steps[c.origin].arguments)) {
-        if (!site.whole || site.at.length > 0) continue;
-        const k = `${site.ref.label}|${leafOf(normalisePath(site.ref.path))}`;
-        seen.set(k, (seen.get(k) ?? new Set()).add(site.param));
-      }
-      for (const [k, params] of seen) if (params.size > 1) shared.add(k);
-    }
-    const free = new Map<string, number>();
-    const kept = new Map<string, number>();
-    const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
+    const read: { slot: string; producer: string; label: string; leaf: string; kept: boolean }[] = [];
+    const leaf = (path: readonly PathSegment[]) => leafOf(normalisePath(path));
     for (const p of c.params)
       for (const s of p.sources) {
         if (!on.has(s.v)) continue;
-        if (s.kind === 'output') bump(free, key(`c${s.call}`, s.path));
-        if (s.kind === 'memory') bump(free, key(`m${s.label}`, s.path));
+        if (s.kind === 'output')
+          read.push({
+            slot: p.param,
+            producer: `c${s.call}`,
+            label: labelOf(s.call),
+            leaf: leaf(s.path),
+            kept: false,
+          });
+        if (s.kind === 'memory')
+          read.push({
+            slot: p.param,
+            producer: `m${s.label}`,
+            label: s.label,
+            leaf: leaf(s.path),
+            kept: false,
+          });
       }
     for (const t of c.tokens) {
       if (!t.site.whole || t.site.at.length > 0) continue;
       for (const o of t.options) {
-        if (!on.has(o.v)) continue;
-        const { label, path } = t.site.ref;
-        if (o.kind === 'keep') {
-          const k = key(o.call === null ? `m${label}` : `c${o.call}`, path);
-          bump(shared.has(`${label}|${leafOf(normalisePath(path))}`) ? kept : free, k);
-        } else if (o.kind === 'reassign')
-          bump(free, key(o.call === null ? `m${o.memoryLabel}` : `c${o.call}`, o.path));
+        if (!on.has(o.v) || o.kind === 'ask') continue;
+        const memory = o.kind === 'keep' ? t.site.ref.label : (o.memoryLabel ?? '');
+        read.push({
+          slot: t.arg,
+          producer: o.call === null ? `m${memory}` : `c${o.call}`,
+          label: o.call === null ? memory : labelOf(o.call),
+          leaf: leaf(o.kind === 'keep' ? t.site.ref.path : o.path),
+          kept: o.kind === 'keep',
+        });
       }
     }
-    for (const [k, n] of free) if (n > 1 || (kept.get(k) ?? 0) > 0) return true;
+    const inputs = new Map<string, string>();
+    if (c.origin >= 0)
+      for (const site of stepReferences(plan.steps[c.origin].arguments))
+        if (site.whole && site.at.length === 0) inputs.set(site.param, site.ref.label);
+    const named = (r: (typeof read)[number]) => {
+      const w = roleWord(r.slot);
+      return w !== undefined && words(r.leaf).includes(w);
+    };
+    for (const a of read)
+      for (const b of read) {
+        if (a.slot >= b.slot || a.producer !== b.producer || (a.kept && b.kept)) continue;
+        if (a.leaf === b.leaf) return true;
+        if (a.label !== '' && inputs.get(a.slot) === a.label && inputs.get(b.slot) === a.label) continue;
+        const parallel =
+          roleWord(a.slot) !== undefined &&
+          roleWord(a.slot) !== roleWord(b.slot) &&
+          roleWord(b.slot) !== undefined &&
+          rest(a.slot) === rest(b.slot);
+        if (c.kind === 'result' || (parallel && !named(a) && !named(b))) return true;
+      }
   }
   return false;
 }

@@ -4,6 +4,7 @@
  */
 import type { ApiSpec, Catalog } from '../model/types.ts';
 import { nameTerms } from './text.ts';
+import { leafOf } from './catalog-index.ts';
 
 const indexes = new WeakMap<Catalog, Map<string, ApiSpec[]>>();
 const termsOf = new WeakMap<ApiSpec, Set<string>>();
@@ -37,4 +38,27 @@ export function nameCoverage(name: string, api: ApiSpec): number {
   if (words.length === 0) return 0;
   const terms = apiTerms(api);
   return words.filter((w) => terms.has(w)).length / words.length;
+}
+
+const byLeafTerms = new WeakMap<Catalog, Map<string, ApiSpec[]>>();
+
+/**
+ * APIs with an output whose leaf reads as these words (`id`, `entity id`: the stemmed words of the leaf
+ * joined by spaces, whatever its spelling: `entityId`, `entity_id`), in catalog order.
+ */
+export function apisOutputting(catalog: Catalog, leafWords: string): readonly ApiSpec[] {
+  let index = byLeafTerms.get(catalog);
+  if (!index) {
+    index = new Map();
+    for (const api of catalog.apis) {
+      for (const f of api.outputs ?? []) {
+        const key = nameTerms(leafOf(f.path)).join(' ');
+        const list = index.get(key);
+        if (!list) index.set(key, [api]);
+        else if (list[list.length - 1] !== api) list.push(api);
+      }
+    }
+    byLeafTerms.set(catalog, index);
+  }
+  return index.get(leafWords) ?? [];
 }

@@ -18,18 +18,21 @@ export function namesAnId(name: string): boolean {
 }
 
 /**
- * The catalog APIs that produce `name` (an output leaf of that name, or of a name mapped onto it) without
- * taking it as an input themselves: an API that echoes its input produces nothing new.
+ * The catalog APIs that produce `name` (an output leaf of that name, of a name mapped onto it, or a field
+ * that stands for it in context: the `id` of search_artist for `artist_id`) without taking it as an input
+ * themselves: an API that echoes its input produces nothing new.
  */
 function producers(ctx: CompileContext, name: string): ApiSpec[] {
   const sources = [name, ...ctx.mappedFrom(name).map((m) => m.from)];
+  const candidates = [
+    ...sources.flatMap((leaf) => ctx.index.producersOf(leaf).map((p) => p.api)),
+    ...ctx.contextProducers(name),
+  ];
   const out: ApiSpec[] = [];
-  for (const leaf of sources) {
-    for (const p of ctx.index.producersOf(leaf)) {
-      if (out.includes(p.api) || (ctx.allowed && !ctx.allowed(p.api))) continue;
-      if (p.api.params.some((q) => sources.includes(q.name))) continue;
-      out.push(p.api);
-    }
+  for (const api of candidates) {
+    if (out.includes(api) || (ctx.allowed && !ctx.allowed(api))) continue;
+    if (api.params.some((q) => sources.includes(q.name))) continue;
+    out.push(api);
   }
   return out;
 }

@@ -209,13 +209,15 @@ function needsOf(ctx: CompileContext, call: Call): Need[] {
  */
 function producersFor(ctx: CompileContext, leaf: string, exact = false): ApiSpec[] {
   const names = exact ? [leaf] : [leaf, ...ctx.mappedFrom(leaf).map((m) => m.from)];
+  const candidates = [
+    ...names.flatMap((name) => ctx.index.producersOf(name).map((p) => p.api)),
+    ...(exact ? [] : ctx.contextProducers(leaf)),
+  ];
   const out: ApiSpec[] = [];
-  for (const name of names) {
-    for (const p of ctx.index.producersOf(name)) {
-      if (ctx.allowed && !ctx.allowed(p.api)) continue;
-      if (p.api.params.some((q) => names.includes(q.name))) continue;
-      if (!out.includes(p.api)) out.push(p.api);
-    }
+  for (const api of candidates) {
+    if (ctx.allowed && !ctx.allowed(api)) continue;
+    if (api.params.some((q) => names.includes(q.name))) continue;
+    if (!out.includes(api)) out.push(api);
   }
   return out.sort((a, b) => (a.name < b.name ? -1 : 1));
 }

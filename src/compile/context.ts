@@ -5,6 +5,7 @@ import type {
   EditKind,
   Mapping,
   Memory,
+  OutputField,
   PathSegment,
   Reference,
   ReferenceSite,
@@ -13,6 +14,7 @@ import type {
 import type { CostModel, Weights } from '../model/cost.ts';
 import { indexCatalog, type CatalogIndex } from '../catalog/catalog-index.ts';
 import { mappingsInForce, mappingsInto } from '../catalog/computed-mappings.ts';
+import { contextFields, contextProducers } from '../catalog/context-match.ts';
 import { apiProvides, memoryProvides } from '../validate/outputs.ts';
 import { ModelBuilder } from './builder.ts';
 import { BudgetExceeded, BudgetMeter, type CompileBudget } from './budget.ts';
@@ -173,6 +175,16 @@ export class CompileContext {
     }
   }
 
+  /** Fields of `api` standing for `param` by name in context (none when catalog mappings are off). */
+  contextFields(param: string, api: ApiSpec): { field: OutputField; score: number }[] {
+    return this.options.catalogMappings === false ? [] : contextFields(param, api);
+  }
+
+  /** APIs with such a field (none when catalog mappings are off). */
+  contextProducers(param: string): readonly ApiSpec[] {
+    return this.options.catalogMappings === false ? [] : contextProducers(this.catalog, param);
+  }
+
   /**
    * The mappings `from -> param` (a mapped output leaf feeding `param`): the given table over the one
    * computed from the catalog (a pair in both keeps its higher score), best first.
@@ -190,7 +202,8 @@ export class CompileContext {
   }
 }
 
-/** The label a call is known by before the repair (for tie-breaks). */
-export function originalLabel(ctx: CompileContext, call: Call): string {
+/** The label a call is known by: a restored call's, or the original step's (inserted calls: none). */
+export function knownLabel(ctx: CompileContext, call: Call): string {
+  if (call.restores !== undefined) return call.restores;
   return call.origin >= 0 ? (ctx.steps[call.origin].label ?? '') : '';
 }

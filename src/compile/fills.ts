@@ -4,7 +4,7 @@
  * parameter of the same name (`reuseLiteral`, never one a sibling call of the same API already passes: two
  * identical calls are a guess, not a repair), or `ask`, priced by what a person can know.
  */
-import type { ApiSpec, Json, ParamSpec } from '../model/types.ts';
+import type { ApiSpec, Json, OutputField, ParamSpec } from '../model/types.ts';
 import { leafOf, outputsByLeaf } from '../catalog/catalog-index.ts';
 import { tieDistance } from '../catalog/names.ts';
 import { canonicalJson } from '../model/canonical.ts';
@@ -12,11 +12,10 @@ import { isLiteral } from '../validate/validate.ts';
 import { literalMismatch, typesCanMatch } from '../validate/literals.ts';
 import { memoryPaths } from '../validate/outputs.ts';
 import { segments, stepReferences } from '../read/references.ts';
-import type { CompileContext } from './context.ts';
+import { knownLabel, type CompileContext } from './context.ts';
 import type { Call, Source } from './plan.ts';
 import { affinity, siblingFeeds } from './roles.ts';
 import { askCost } from './asks.ts';
-import { knownLabel } from './reassign.ts';
 
 /** At most this many sources besides `ask` per parameter (the cheapest). */
 const MAX_FILLS = 12;
@@ -53,31 +52,33 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
   const names = [p.name, ...mapped.keys()];
   for (const j of ctx.before(call.pos)) {
     const seen = new Set<string>();
+    const label = knownLabel(ctx, j);
+    const add = (f: OutputField, fc: { cost: number; mapped: boolean }) => {
+      if (seen.has(f.path) || !typesCanMatch(f.type, p.type)) return;
+      seen.add(f.path);
+      const path = segments(f.path);
+      const depth = path.length - 1;
+      const cost =
+        fc.cost + tie * (affinity(p.name, label, feeds) + 0.1 * depth + 0.1 * tieDistance(p.name, label));
+      candidates.push({
+        cost,
+        kind: fc.mapped ? 'newMap' : 'reassign',
+        make: (v) => ({ kind: 'output', v, cost, call: j.id, path, mapped: fc.mapped }),
+        rows: (v) => {
+          ctx.builder.atMost([v], ctx.provides(j, path));
+          ctx.builder.atMost([v], ctx.labelled(j));
+        },
+      });
+    };
     for (const choice of j.apis) {
       if (!choice.api) continue;
       const byLeaf = outputsByLeaf(choice.api);
-      for (const name of names) {
-        for (const f of byLeaf.get(name) ?? []) {
-          const fc = fieldCost(name);
-          if (!fc || seen.has(f.path)) continue;
-          seen.add(f.path);
-          if (!typesCanMatch(f.type, p.type)) continue;
-          const path = segments(f.path);
-          const label = knownLabel(ctx, j);
-          const depth = path.length - 1;
-          const cost =
-            fc.cost + tie * (affinity(p.name, label, feeds) + 0.1 * depth + 0.1 * tieDistance(p.name, label));
-          candidates.push({
-            cost,
-            kind: fc.mapped ? 'newMap' : 'reassign',
-            make: (v) => ({ kind: 'output', v, cost, call: j.id, path, mapped: fc.mapped }),
-            rows: (v) => {
-              ctx.builder.atMost([v], ctx.provides(j, path));
-              ctx.builder.atMost([v], ctx.labelled(j));
-            },
-          });
-        }
-      }
+      for (const name of names) for (const f of byLeaf.get(name) ?? []) add(f, fieldCost(name)!);
+      // A field the parameter's name ends with, whose producer names the rest (`id` of search_artist
+      // for `artist_id`): priced as a map of that score.
+      if (lostStep) continue;
+      for (const { field, score } of ctx.contextFields(p.name, choice.api))
+        add(field, { cost: w.newMap * (2 - score), mapped: true });
     }
   }
   for (const [label, value] of Object.entries(ctx.memory)) {

@@ -10,10 +10,10 @@
 import type { Json, ParamSpec, PathSegment, ValueType } from '../model/types.ts';
 import { leafOf, outputsByLeaf } from '../catalog/catalog-index.ts';
 import { normalisePath, segments } from '../read/references.ts';
-import { similarity, tieDistance, words } from '../catalog/names.ts';
+import { similarity, tieDistance } from '../catalog/names.ts';
 import { memoryPaths } from '../validate/outputs.ts';
 import { typesCanMatch } from '../validate/literals.ts';
-import type { CompileContext } from './context.ts';
+import { knownLabel, type CompileContext } from './context.ts';
 import type { Call, TokenOption } from './plan.ts';
 import { affinity, siblingFeeds } from './roles.ts';
 
@@ -23,19 +23,6 @@ const MAX_REASSIGN = 8;
 function parentOf(path: string): string {
   const dot = path.lastIndexOf('.');
   return dot === -1 ? '' : path.slice(0, dot);
-}
-
-/** The label a call is known by: a restored call's, or the original step's (inserted calls: none). */
-export function knownLabel(ctx: CompileContext, call: Call): string {
-  if (call.restores !== undefined) return call.restores;
-  return call.origin >= 0 ? (ctx.steps[call.origin].label ?? '') : '';
-}
-
-/** True when the words of `field` end the words of `param` (`entityId` ends `destinationEntityId`). */
-function suffixOf(field: string, param: string): boolean {
-  const f = words(field);
-  const p = words(param);
-  return f.length >= 2 && f.length < p.length && f.every((w, i) => w === p[p.length - f.length + i]);
 }
 
 interface Found {
@@ -68,10 +55,7 @@ export function reassignments(
   // parent: `location.mae` -> `location.name`), or as a source of the parameter (same name, shared suffix,
   // mapping). A different path with the same leaf ranks just below the same path.
   const toParam = (other: string): number =>
-    Math.max(
-      other === arg ? 1 : suffixOf(other, arg) ? 0.9 : Math.min(0.95, mapped.get(other) ?? 0),
-      0.85 * similarity(other, arg),
-    );
+    Math.max(other === arg ? 1 : Math.min(0.95, mapped.get(other) ?? 0), 0.85 * similarity(other, arg));
   const parent = parentOf(norm);
   const match = (path: string): { m: number; spelling: number } => {
     if (path === norm) return { m: 1, spelling: 1 };
@@ -105,6 +89,9 @@ export function reassignments(
   const consider = (at: Found & { m: number; spelling: number; sameLabel: boolean; type: ValueType }) => {
     if (at.m < min || !fits(at.type, at.spelling)) return;
     if (restorable && !at.sameLabel && leafOf(at.path) !== leaf) return;
+    // A reference that resolves as written moves only with its producer (optimal mode, a label taken by
+    // another call): to the same field elsewhere, never to another field.
+    if (!broken && leafOf(at.path) !== leaf) return;
     found.push({ cost: at.cost, call: at.call, memoryLabel: at.memoryLabel, path: at.path });
   };
   for (const j of earlier) {
@@ -123,21 +110,28 @@ export function reassignments(
     const seen = new Set<string>();
     for (const choice of j.apis) {
       if (!choice.api) continue;
-      const fields = outputsByLeaf(choice.api);
+      const api = choice.api;
+      const fields = outputsByLeaf(api);
       const names = fuzzy ? [...fields.keys()] : [leaf, arg, ...mapped.keys()];
-      for (const name of names) {
-        for (const f of fields.get(name) ?? []) {
-          if (seen.has(f.path) || (sameLabel && f.path === norm)) continue; // that is a keep
-          seen.add(f.path);
-          const { m, spelling } = match(f.path);
-          const cost = sameLabel
-            ? w.reassign + d * (1 - m) + w.tieBreak * 0.5 * (1 - m)
-            : w.reassign + labelCost + d * (1 - m) + otherTie(other);
-          const path =
-            trailing.length > 0 && f.type === 'array' ? `${f.path}${'[]'.repeat(trailing.length)}` : f.path;
-          const type = path === f.path ? f.type : 'any';
-          consider({ cost, call: j.id, path, m, spelling, sameLabel, type });
-        }
+      const inContext = ctx.contextFields(arg, api);
+      const contextScore = new Map(inContext.map((c) => [c.field.path, c.score]));
+      const candidates = [
+        ...names.flatMap((name) => fields.get(name) ?? []),
+        ...(fuzzy ? [] : inContext.map((c) => c.field)),
+      ];
+      for (const f of candidates) {
+        if (seen.has(f.path) || (sameLabel && f.path === norm)) continue; // that is a keep
+        seen.add(f.path);
+        const { m: byName, spelling } = match(f.path);
+        const depth = 0.01 * (f.path.split(/\.|\[\]/).length - 1);
+        const m = Math.max(byName, (contextScore.get(f.path) ?? 0) - depth);
+        const cost = sameLabel
+          ? w.reassign + d * (1 - m) + w.tieBreak * 0.5 * (1 - m)
+          : w.reassign + labelCost + d * (1 - m) + otherTie(other);
+        const path =
+          trailing.length > 0 && f.type === 'array' ? `${f.path}${'[]'.repeat(trailing.length)}` : f.path;
+        const type = path === f.path ? f.type : 'any';
+        consider({ cost, call: j.id, path, m, spelling, sameLabel, type });
       }
     }
   }

@@ -13,7 +13,9 @@ import { tieDistance } from '../catalog/names.ts';
 import { apisNaming, nameCoverage } from '../catalog/name-terms.ts';
 import { nameTerms } from '../catalog/text.ts';
 import { normalisePath } from '../read/references.ts';
-import { apiProvides } from '../validate/outputs.ts';
+import { apiProvides, outputField } from '../validate/outputs.ts';
+import { contextMatch } from '../catalog/context-match.ts';
+import { DEFAULT_RESULT_NAME } from '../validate/validate.ts';
 import type { CompileContext } from './context.ts';
 import { labelRows } from './calls.ts';
 import type { Call } from './plan.ts';
@@ -28,6 +30,8 @@ interface Uses {
   readonly paths: readonly (readonly PathSegment[])[];
   /** The names the whole output is used under (answer keys, parameters). */
   readonly names: readonly string[];
+  /** The parameters a referenced field feeds whole (`artist_id` for `$var1.results[0].id$`). */
+  readonly feeds: readonly { readonly param: string; readonly path: string }[];
   /** The first step that references the label. */
   readonly first: number;
 }
@@ -35,16 +39,21 @@ interface Uses {
 function usesOf(ctx: CompileContext, label: string): Uses {
   const paths = new Map<string, readonly PathSegment[]>();
   const names = new Set<string>();
+  const feeds: { param: string; path: string }[] = [];
   let first = -1;
   ctx.refs.forEach((sites, i) => {
+    const answer = ctx.steps[i].name === (ctx.options.resultName ?? DEFAULT_RESULT_NAME);
     for (const site of sites) {
       if (site.ref.label !== label) continue;
       if (first === -1) first = i;
-      if (site.ref.path.length > 0) paths.set(normalisePath(site.ref.path), site.ref.path);
-      else if (site.whole && site.at.length === 0) names.add(site.param);
+      const whole = site.whole && site.at.length === 0;
+      if (site.ref.path.length > 0) {
+        paths.set(normalisePath(site.ref.path), site.ref.path);
+        if (whole && !answer) feeds.push({ param: site.param, path: normalisePath(site.ref.path) });
+      } else if (whole) names.add(site.param);
     }
   });
-  return { paths: [...paths.values()], names: [...names], first };
+  return { paths: [...paths.values()], names: [...names], feeds, first };
 }
 
 interface StandIn {
@@ -76,8 +85,18 @@ function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
   } else {
     for (const name of uses.names) for (const t of nameTerms(name)) apisNaming(ctx.catalog, t).forEach(add);
   }
-  const evidence = (api: ApiSpec) =>
-    uses.names.length === 0 ? 1 : Math.max(...uses.names.map((n) => nameCoverage(n, api)));
+  // How well the API's name and fields suit the uses: the names its whole output goes under, and the
+  // parameters its fields feed (1 when named like the field or standing for it in context, 0.5 otherwise).
+  const evidence = (api: ApiSpec) => {
+    const scores = [
+      ...uses.names.map((n) => nameCoverage(n, api)),
+      ...uses.feeds.map(({ param, path }) => {
+        const field = outputField(api, path);
+        return leafOf(path) === param || (field && contextMatch(param, api, field) > 0) ? 1 : 0.5;
+      }),
+    ];
+    return scores.length === 0 ? 1 : scores.reduce((a, b) => a + b, 0) / scores.length;
+  };
   // Raw names, separators included: `Tripadvisor_Search_Restaurants` is kin to `Tripadvisor_Get_Restaurant_Details`.
   const family = (api: ApiSpec) => Math.max(0, ...ctx.steps.map((s) => 1 - tieDistance(s.name, api.name)));
   const required = (api: ApiSpec) => api.params.filter((p) => p.required).length;

@@ -5,10 +5,10 @@
  * feeds its sibling of the same role (`originSkyId` from the label feeding `originEntityId`).
  */
 import { leafOf } from '../catalog/catalog-index.ts';
-import { role } from '../catalog/names.ts';
+import { role, words } from '../catalog/names.ts';
 import { normalisePath } from '../read/references.ts';
 import type { PathSegment } from '../model/types.ts';
-import type { CompileContext } from './context.ts';
+import { knownLabel, type CompileContext } from './context.ts';
 import type { Call } from './plan.ts';
 
 /** What the plan already feeds from each label: in this step (`siblings`) and anywhere (`plan`). */
@@ -43,71 +43,112 @@ export function affinity(param: string, label: string, feeds: Feeds): number {
   return fed ? 0.5 : 1;
 }
 
-/** The value an output stands for: its producer and its leaf (`navigation.entityId` is `entityId`). */
-function outputKey(producer: string, path: readonly PathSegment[]): string {
-  return `${producer}\u0000${leafOf(normalisePath(path))}`;
+/** The words after a role word (`sky id` for `originSkyId`); null for a one-word name. */
+function remainder(name: string): string | null {
+  const w = words(name);
+  return w.length > 1 ? w.slice(1).join(' ') : null;
 }
 
-interface Use {
+/**
+ * Parallel roles: two names that differ only by their first word (`originSkyId`, `destinationSkyId`;
+ * `from_account_id`, `to_account_id`). The roles they stand for (`origin`, `destination`) take their
+ * values from different calls.
+ */
+export function parallel(a: string, b: string): boolean {
+  const [ra, rb] = [remainder(a), remainder(b)];
+  return ra !== null && ra === rb && role(a) !== role(b);
+}
+
+/** One way a call can be fed: a source or a reference option, with the output it reads. */
+interface Feed {
   readonly v: number;
   /** The parameter (or argument) it feeds. */
   readonly slot: string;
-  /** A kept reference the input itself shares with another parameter. */
-  readonly shared: boolean;
+  /** The producing call (`c<id>`) or memory item (`m<label>`), and the label it is known by. */
+  readonly producer: string;
+  readonly label: string;
+  readonly leaf: string;
+  /** A reference kept as the input wrote it. */
+  readonly kept: boolean;
 }
 
-/** Outputs the input step already feeds to two or more of its arguments (whole values only). */
-function sharedInInput(ctx: CompileContext, call: Call): Set<string> {
-  const byKey = new Map<string, Set<string>>();
-  for (const site of call.origin >= 0 ? ctx.refs[call.origin] : []) {
-    if (!site.whole || site.at.length > 0) continue;
-    const key = `${site.ref.label}\u0000${leafOf(normalisePath(site.ref.path))}`;
-    const params = byKey.get(key) ?? new Set<string>();
-    params.add(site.param);
-    byKey.set(key, params);
+function feedsOf(ctx: CompileContext, call: Call): Feed[] {
+  const feeds: Feed[] = [];
+  const leafOfPath = (path: readonly PathSegment[]) => leafOf(normalisePath(path));
+  const from = (id: number | null, memory: string) =>
+    id === null
+      ? { producer: `m${memory}`, label: memory }
+      : { producer: `c${id}`, label: knownLabel(ctx, ctx.calls[id]) };
+  for (const p of call.params) {
+    for (const s of p.sources) {
+      if (s.kind === 'output')
+        feeds.push({ v: s.v, slot: p.param, ...from(s.call, ''), leaf: leafOfPath(s.path), kept: false });
+      if (s.kind === 'memory')
+        feeds.push({ v: s.v, slot: p.param, ...from(null, s.label), leaf: leafOfPath(s.path), kept: false });
+    }
   }
-  return new Set([...byKey].filter(([, params]) => params.size > 1).map(([key]) => key));
+  for (const t of call.tokens) {
+    if (!t.site.whole || t.site.at.length > 0) continue;
+    const { label, path } = t.site.ref;
+    for (const o of t.options) {
+      if (o.kind === 'keep')
+        feeds.push({ v: o.v, slot: t.arg, ...from(o.call, label), leaf: leafOfPath(path), kept: true });
+      else if (o.kind === 'reassign')
+        feeds.push({
+          v: o.v,
+          slot: t.arg,
+          ...from(o.call, o.memoryLabel ?? ''),
+          leaf: leafOfPath(o.path),
+          kept: false,
+        });
+    }
+  }
+  return feeds;
 }
 
-/** The rows: per call, per output, at most one parameter takes it (shared kept references excepted). */
+/** The label each argument of the input step reads whole, by argument. */
+function inputLabels(ctx: CompileContext, call: Call): Map<string, string> {
+  const labels = new Map<string, string>();
+  for (const site of call.origin >= 0 ? ctx.refs[call.origin] : [])
+    if (site.whole && site.at.length === 0) labels.set(site.param, site.ref.label);
+  return labels;
+}
+
+/** A field that names the parameter's own role (`departure_date` for `departure_date`) is not shared. */
+function roleBound(f: Feed): boolean {
+  const r = role(f.slot);
+  return r !== undefined && words(f.leaf).includes(r);
+}
+
+/**
+ * Whether two feeds of one call may not both be on: different parameters reading one producer for the same
+ * field, or in parallel roles through fields that do not name their roles, or (in the answer step, whose
+ * keys each name a result) at all. Unless the input already had them share it: both keep the references
+ * the input wrote, or (for a producer) the input read that label for both.
+ */
+function conflict(answer: boolean, inputs: Map<string, string>, a: Feed, b: Feed): boolean {
+  if (a.slot === b.slot || a.producer !== b.producer || (a.kept && b.kept)) return false;
+  if (a.leaf === b.leaf) return true;
+  const sharedLabel = a.label !== '' && inputs.get(a.slot) === a.label && inputs.get(b.slot) === a.label;
+  if (sharedLabel) return false;
+  return answer || (parallel(a.slot, b.slot) && !roleBound(a) && !roleBound(b));
+}
+
+/** The rows of one source per role, for every call. */
 export function roleRows(ctx: CompileContext): void {
   for (const call of ctx.calls) {
-    if (call.kind === 'result') continue;
-    const uses = new Map<string, Use[]>();
-    const add = (key: string, use: Use) => {
-      const list = uses.get(key);
-      if (list) list.push(use);
-      else uses.set(key, [use]);
-    };
-    for (const p of call.params) {
-      for (const s of p.sources) {
-        if (s.kind === 'output')
-          add(outputKey(`c${s.call}`, s.path), { v: s.v, slot: p.param, shared: false });
-        if (s.kind === 'memory')
-          add(outputKey(`m${s.label}`, s.path), { v: s.v, slot: p.param, shared: false });
-      }
+    const byProducer = new Map<string, Feed[]>();
+    for (const f of feedsOf(ctx, call)) {
+      const list = byProducer.get(f.producer);
+      if (list) list.push(f);
+      else byProducer.set(f.producer, [f]);
     }
-    const shared = sharedInInput(ctx, call);
-    for (const t of call.tokens) {
-      if (!t.site.whole || t.site.at.length > 0) continue;
-      const { label, path } = t.site.ref;
-      const own = shared.has(`${label}\u0000${leafOf(normalisePath(path))}`);
-      for (const o of t.options) {
-        if (o.kind === 'keep') {
-          const producer = o.call === null ? `m${label}` : `c${o.call}`;
-          add(outputKey(producer, path), { v: o.v, slot: t.arg, shared: own });
-        } else if (o.kind === 'reassign') {
-          const producer = o.call === null ? `m${o.memoryLabel}` : `c${o.call}`;
-          add(outputKey(producer, o.path), { v: o.v, slot: t.arg, shared: false });
-        }
-      }
-    }
-    for (const group of uses.values()) {
-      if (new Set(group.map((u) => u.slot)).size < 2) continue;
-      const free = group.filter((u) => !u.shared).map((u) => u.v);
-      if (free.length > 1) ctx.builder.atMost(free, 1);
-      if (free.length === 0) continue;
-      for (const u of group) if (u.shared) ctx.builder.atMost([u.v, ...free], 1);
+    const answer = call.kind === 'result';
+    const inputs = inputLabels(ctx, call);
+    for (const group of byProducer.values()) {
+      for (let x = 0; x < group.length; x++)
+        for (let y = x + 1; y < group.length; y++)
+          if (conflict(answer, inputs, group[x], group[y])) ctx.builder.atMost([group[x].v, group[y].v], 1);
     }
   }
 }
