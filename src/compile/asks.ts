@@ -60,11 +60,13 @@ export function askPremium(ctx: CompileContext, name: string): number {
 
 /**
  * The cost of asking for parameter `param`: `slotFill`, plus the premium when a person cannot know the
- * value: it names an id, or the plan took it from an output (`fromOutput`), and some API produces it.
+ * value: it names an id, or the plan took it from an output (the fields `fromOutputs` it referenced), and
+ * some API produces it (or those fields).
  */
-export function askCost(ctx: CompileContext, param: string, fromOutput: boolean): number {
+export function askCost(ctx: CompileContext, param: string, fromOutputs: readonly string[] = []): number {
   const w = ctx.weights;
-  return fromOutput || namesAnId(param) ? w.slotFill + askPremium(ctx, param) : w.slotFill;
+  if (fromOutputs.length === 0 && !namesAnId(param)) return w.slotFill;
+  return w.slotFill + Math.max(...[param, ...fromOutputs].map((name) => askPremium(ctx, name)));
 }
 
 /** A slot name usable as a label: identifier characters only (`Exchange Rate` -> `Exchange_Rate`). */

@@ -11,7 +11,7 @@ import { canonicalJson } from '../model/canonical.ts';
 import { isLiteral } from '../validate/validate.ts';
 import { literalMismatch, typesCanMatch } from '../validate/literals.ts';
 import { memoryPaths } from '../validate/outputs.ts';
-import { segments, stepReferences } from '../read/references.ts';
+import { normalisePath, segments, stepReferences } from '../read/references.ts';
 import { knownLabel, type CompileContext } from './context.ts';
 import type { Call, Source } from './plan.ts';
 import { affinity, siblingFeeds } from './roles.ts';
@@ -22,6 +22,8 @@ const MAX_FILLS = 12;
 
 interface Candidate {
   readonly cost: number;
+  /** Read from a call the repair would insert (offered after what the sequence itself has). */
+  readonly inserted?: boolean;
   readonly kind: 'reassign' | 'newMap' | 'fromMemory' | 'reuseLiteral';
   readonly make: (v: number) => Source;
   readonly rows?: (v: number) => void;
@@ -51,17 +53,32 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
   };
   const names = [p.name, ...mapped.keys()];
   for (const j of ctx.before(call.pos)) {
-    const seen = new Set<string>();
     const label = knownLabel(ctx, j);
-    const add = (f: OutputField, fc: { cost: number; mapped: boolean }) => {
-      if (seen.has(f.path) || !typesCanMatch(f.type, p.type)) return;
-      seen.add(f.path);
-      const path = segments(f.path);
+    // The cheapest way each field of the call can feed `p`: by its name, a mapping, or in context.
+    const best = new Map<string, { field: OutputField; fc: { cost: number; mapped: boolean } }>();
+    const offer = (field: OutputField, fc: { cost: number; mapped: boolean }) => {
+      const known = best.get(field.path);
+      if (typesCanMatch(field.type, p.type) && (!known || fc.cost < known.fc.cost))
+        best.set(field.path, { field, fc });
+    };
+    for (const choice of j.apis) {
+      if (!choice.api) continue;
+      const byLeaf = outputsByLeaf(choice.api);
+      for (const name of names) for (const f of byLeaf.get(name) ?? []) offer(f, fieldCost(name)!);
+      // A field the parameter's name ends with, whose producer names the rest (`id` of search_artist
+      // for `artist_id`): priced as a map of that score.
+      if (lostStep) continue;
+      for (const { field, score } of ctx.contextFields(p.name, choice.api))
+        offer(field, { cost: w.newMap * (2 - score), mapped: true });
+    }
+    for (const { field, fc } of best.values()) {
+      const path = segments(field.path);
       const depth = path.length - 1;
       const cost =
         fc.cost + tie * (affinity(p.name, label, feeds) + 0.1 * depth + 0.1 * tieDistance(p.name, label));
       candidates.push({
         cost,
+        inserted: j.kind === 'inserted',
         kind: fc.mapped ? 'newMap' : 'reassign',
         make: (v) => ({ kind: 'output', v, cost, call: j.id, path, mapped: fc.mapped }),
         rows: (v) => {
@@ -69,16 +86,6 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
           ctx.builder.atMost([v], ctx.labelled(j));
         },
       });
-    };
-    for (const choice of j.apis) {
-      if (!choice.api) continue;
-      const byLeaf = outputsByLeaf(choice.api);
-      for (const name of names) for (const f of byLeaf.get(name) ?? []) add(f, fieldCost(name)!);
-      // A field the parameter's name ends with, whose producer names the rest (`id` of search_artist
-      // for `artist_id`): priced as a map of that score.
-      if (lostStep) continue;
-      for (const { field, score } of ctx.contextFields(p.name, choice.api))
-        add(field, { cost: w.newMap * (2 - score), mapped: true });
     }
   }
   for (const [label, value] of Object.entries(ctx.memory)) {
@@ -97,13 +104,22 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
     }
   }
   candidates.push(...literals(ctx, call, api, p));
-  candidates.sort((a, b) => a.cost - b.cost);
+  // What the sequence has first (its calls, memory, its literals), then outputs of calls to insert.
+  candidates.sort((a, b) => Number(a.inserted ?? false) - Number(b.inserted ?? false) || a.cost - b.cost);
   const sources: Source[] = candidates.slice(0, MAX_FILLS).map((c) => {
     const v = ctx.variable(c.cost, c.kind);
     c.rows?.(v);
     return c.make(v);
   });
-  const cost = askCost(ctx, p.name, fromOutput);
+  const fields =
+    own === undefined
+      ? []
+      : stepReferences({ [p.name]: own }).map((site) => leafOf(normalisePath(site.ref.path)));
+  const cost = askCost(
+    ctx,
+    p.name,
+    fields.filter((f) => f !== ''),
+  );
   sources.push({ kind: 'ask', v: ctx.variable(cost, 'slotFill'), cost });
   return sources;
 }

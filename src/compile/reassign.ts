@@ -7,7 +7,7 @@
  * step, put back by a restored call: its references move only to the same field of another label (a
  * misspelt label), never to outputs of another name.
  */
-import type { Json, ParamSpec, PathSegment, ValueType } from '../model/types.ts';
+import type { ApiSpec, Json, OutputField, ParamSpec, PathSegment, ValueType } from '../model/types.ts';
 import { leafOf, outputsByLeaf } from '../catalog/catalog-index.ts';
 import { normalisePath, segments } from '../read/references.ts';
 import { similarity, tieDistance } from '../catalog/names.ts';
@@ -18,6 +18,18 @@ import type { Call, TokenOption } from './plan.ts';
 import { affinity, siblingFeeds } from './roles.ts';
 
 const MAX_REASSIGN = 8;
+/** The match of a producer's only field that can feed the parameter (the label was right). */
+const SOLE = 0.5;
+
+/** The one terminal output field of `api` whose type can feed `param`, if there is exactly one. */
+function soleField(api: ApiSpec, param: ParamSpec | undefined): OutputField | undefined {
+  const outputs = api.outputs ?? [];
+  const terminal = outputs.filter(
+    (f) => !outputs.some((g) => g.path.startsWith(`${f.path}.`) || g.path.startsWith(`${f.path}[]`)),
+  );
+  const fitting = terminal.filter((f) => !param || typesCanMatch(f.type, param.type));
+  return fitting.length === 1 ? fitting[0] : undefined;
+}
 
 /** `location.name` -> `location`, `news[].url` -> `news[]`, `skyId` -> ''. */
 function parentOf(path: string): string {
@@ -88,7 +100,7 @@ export function reassignments(
   const found: Found[] = [];
   const consider = (at: Found & { m: number; spelling: number; sameLabel: boolean; type: ValueType }) => {
     if (at.m < min || !fits(at.type, at.spelling)) return;
-    if (restorable && !at.sameLabel && leafOf(at.path) !== leaf) return;
+    if (restorable && !at.sameLabel && at.path !== norm) return;
     // A reference that resolves as written moves only with its producer (optimal mode, a label taken by
     // another call): to the same field elsewhere, never to another field.
     if (!broken && leafOf(at.path) !== leaf) return;
@@ -119,19 +131,22 @@ export function reassignments(
         ...names.flatMap((name) => fields.get(name) ?? []),
         ...(fuzzy ? [] : inContext.map((c) => c.field)),
       ];
+      // The label is right and only the field is wrong: when the producer has one field that can feed the
+      // parameter, that is the field meant, whatever the name written (`$var1.result$`).
+      const sole = sameLabel && broken ? soleField(api, param) : undefined;
       for (const f of candidates) {
         if (seen.has(f.path) || (sameLabel && f.path === norm)) continue; // that is a keep
         seen.add(f.path);
         const { m: byName, spelling } = match(f.path);
         const depth = 0.01 * (f.path.split(/\.|\[\]/).length - 1);
-        const m = Math.max(byName, (contextScore.get(f.path) ?? 0) - depth);
+        const m = Math.max(byName, (contextScore.get(f.path) ?? 0) - depth, f === sole ? SOLE : 0);
         const cost = sameLabel
           ? w.reassign + d * (1 - m) + w.tieBreak * 0.5 * (1 - m)
           : w.reassign + labelCost + d * (1 - m) + otherTie(other);
         const path =
           trailing.length > 0 && f.type === 'array' ? `${f.path}${'[]'.repeat(trailing.length)}` : f.path;
         const type = path === f.path ? f.type : 'any';
-        consider({ cost, call: j.id, path, m, spelling, sameLabel, type });
+        consider({ cost, call: j.id, path, m, spelling: f === sole ? 1 : spelling, sameLabel, type });
       }
     }
   }

@@ -7,7 +7,7 @@
  * output is used under), its inputs wired from what the sequence has or asked. The references keep their
  * label and field; nothing has to be re-pointed.
  */
-import type { ApiSpec, PathSegment } from '../model/types.ts';
+import type { ApiSpec, Json, PathSegment, Step } from '../model/types.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
 import { tieDistance } from '../catalog/names.ts';
 import { apisNaming, nameCoverage } from '../catalog/name-terms.ts';
@@ -15,7 +15,8 @@ import { nameTerms } from '../catalog/text.ts';
 import { normalisePath } from '../read/references.ts';
 import { apiProvides, outputField } from '../validate/outputs.ts';
 import { contextMatch } from '../catalog/context-match.ts';
-import { DEFAULT_RESULT_NAME } from '../validate/validate.ts';
+import { DEFAULT_RESULT_NAME, isLiteral } from '../validate/validate.ts';
+import { literalMismatch } from '../validate/literals.ts';
 import type { CompileContext } from './context.ts';
 import { labelRows } from './calls.ts';
 import type { Call } from './plan.ts';
@@ -85,24 +86,24 @@ function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
   } else {
     for (const name of uses.names) for (const t of nameTerms(name)) apisNaming(ctx.catalog, t).forEach(add);
   }
-  // How well the API's name and fields suit the uses: the names its whole output goes under, and the
-  // parameters its fields feed (1 when named like the field or standing for it in context, 0.5 otherwise).
-  const evidence = (api: ApiSpec) => {
-    const scores = [
-      ...uses.names.map((n) => nameCoverage(n, api)),
-      ...uses.feeds.map(({ param, path }) => {
-        const field = outputField(api, path);
-        return leafOf(path) === param || (field && contextMatch(param, api, field) > 0) ? 1 : 0.5;
-      }),
-    ];
-    return scores.length === 0 ? 1 : scores.reduce((a, b) => a + b, 0) / scores.length;
-  };
-  // Raw names, separators included: `Tripadvisor_Search_Restaurants` is kin to `Tripadvisor_Get_Restaurant_Details`.
+  // How well the API suits the uses. The names its whole output goes under: the share its name covers.
+  // The parameters its fields feed: named like the field, or standing for it in context (`airport` in
+  // `origin_airport_id` for search_airport); where some API has that support, only those with the most
+  // stand for the deleted step.
+  const named = (api: ApiSpec) =>
+    uses.names.length === 0 ? 1 : Math.max(...uses.names.map((n) => nameCoverage(n, api)));
+  const support = (api: ApiSpec) =>
+    uses.feeds.filter(({ param, path }) => {
+      const field = outputField(api, path);
+      return leafOf(path) === param || (field !== undefined && contextMatch(param, api, field) > 0);
+    }).length;
+  const best = Math.max(0, ...candidates.map(support));
+  const evidence = named;
   const family = (api: ApiSpec) => Math.max(0, ...ctx.steps.map((s) => 1 - tieDistance(s.name, api.name)));
   const required = (api: ApiSpec) => api.params.filter((p) => p.required).length;
   return candidates
     .map((api) => ({ api, evidence: evidence(api), family: family(api) }))
-    .filter((s) => uses.paths.length > 0 || s.evidence >= MIN_COVERAGE)
+    .filter((s) => (uses.paths.length > 0 || s.evidence >= MIN_COVERAGE) && support(s.api) === best)
     .sort(
       (a, b) =>
         b.evidence - a.evidence ||
@@ -125,6 +126,9 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
     if (uses.paths.length > 0) ctx.restorable.add(label);
     const fields = uses.paths.map((p) => `${label}.${normalisePath(p)}`);
     const need = fields.length > 0 ? fields.join(', ') : `${label} as ${uses.names.join(', ')}`;
+    const consumers = ctx.steps.flatMap((step, i) =>
+      ctx.refs[i].some((site) => site.ref.label === label) ? [{ step, i }] : [],
+    );
     for (const { api, evidence, family } of apis) {
       const cost = w.restoreStep + w.perCall + w.dissimilarity * (1 - evidence) + w.tieBreak * (1 - family);
       const call: Call = {
@@ -139,9 +143,32 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
         tokens: [],
         need,
         restores: label,
+        carried: carriedValues(api, consumers),
       };
       ctx.calls.push(call);
       labelRows(ctx, call, true);
     }
   }
+}
+
+/**
+ * The optional values a restored call takes from its consumers: a literal a consumer of another API passes
+ * to a parameter of the same name (the first consumer that does), when it fits the parameter.
+ */
+function carriedValues(
+  api: ApiSpec,
+  consumers: readonly { step: Step; i: number }[],
+): Map<string, { value: Json; step: number }> {
+  const carried = new Map<string, { value: Json; step: number }>();
+  for (const p of api.params) {
+    if (p.required) continue;
+    for (const { step, i } of consumers) {
+      if (step.name === api.name || !Object.prototype.hasOwnProperty.call(step.arguments, p.name)) continue;
+      const value = step.arguments[p.name];
+      if (!isLiteral(value) || literalMismatch(value, p)) continue;
+      carried.set(p.name, { value, step: i });
+      break;
+    }
+  }
+  return carried;
 }

@@ -49,8 +49,19 @@ export function parameterSources(ctx: CompileContext): number {
           );
         }
         const wanted = call.kind === 'inserted' ? goalValue(ctx, choice.api.name, p.name) : undefined;
+        const carried = call.carried?.get(p.name);
+        // A restored call takes the optional values its consumers pass under the same names.
+        const fixed = carried !== undefined && !p.required;
         if (wanted !== undefined) {
           sources.push({ kind: 'literal', v: ctx.variable(0), cost: 0, value: wanted, fromStep: -1 });
+        } else if (fixed) {
+          sources.push({
+            kind: 'literal',
+            v: ctx.variable(0),
+            cost: 0,
+            value: carried.value,
+            fromStep: carried.step,
+          });
         } else if (p.required && usable(ctx, call.origin, p)) {
           // The step passes `p` a usable value: keeping it costs nothing, so only `ask` backs it up (in
           // optimal mode a call may go, and its consumers refill from elsewhere).
@@ -58,9 +69,10 @@ export function parameterSources(ctx: CompileContext): number {
           sources.push({ kind: 'ask', v: ctx.variable(cost, 'slotFill'), cost });
         } else if (p.required) sources.push(...fillSources(ctx, call, choice.api, p));
         if (sources.length === 0) continue;
-        call.params.push({ choice: ci, param: p.name, required: p.required, sources });
+        const required = p.required || fixed;
+        call.params.push({ choice: ci, param: p.name, required, sources });
         const vars = sources.map((s) => s.v);
-        if (p.required) ctx.builder.equal(vars, [choice.v]);
+        if (required) ctx.builder.equal(vars, [choice.v]);
         else ctx.builder.atMost(vars, [choice.v]);
       }
     });
