@@ -8,7 +8,7 @@
  * its first word aside when it is a role (`to`, `origin`). Word lists are computed once per API and
  * answers kept in bounded memos.
  */
-import type { ApiSpec, Catalog, OutputField } from '../model/types.ts';
+import type { ApiSpec, Catalog, OutputField, ParamSpec } from '../model/types.ts';
 import { boundedMemo } from '../model/memo.ts';
 import { leafOf } from './catalog-index.ts';
 import { nameTerms, textTerms } from './text.ts';
@@ -18,6 +18,11 @@ import { apisOutputting } from './name-terms.ts';
 export const COMPOUND_SUFFIX = 0.9;
 /** Score of a one-word field whose producer names the parameter's entity (`id` of search_artist). */
 export const ENTITY_SUFFIX = 0.85;
+/** Score of an identifier field of the entity the parameter's description names ("Which airport"). */
+export const DESCRIBED_ID = 0.8;
+
+/** Words that name an identifier. */
+const ID_WORDS = new Set(['id', 'ids', 'identifier', 'uuid', 'guid', 'key', 'code']);
 
 const termsOf = boundedMemo('contextTerms', { max: 50_000, maxBytes: 8 * 1024 * 1024, maxKey: 512 }, (name) =>
   nameTerms(name).join(' '),
@@ -86,8 +91,56 @@ const answers = new WeakMap<ApiSpec, Map<string, { field: OutputField; score: nu
 /** Parameters remembered per API; the memo starts over beyond this. */
 const PER_API = 2_000;
 
+/**
+ * The entity a parameter's description names beyond the parameter's own words ("Which airport (origin)."
+ * for `origin`: `airport`); empty when the description says nothing more, or too much (three words or
+ * more: a sentence, not a name).
+ */
+function describedEntity(param: ParamSpec): string[] {
+  const own = new Set(terms(param.name));
+  const described = textTerms(param.description);
+  const rest = [...new Set(described)].filter((w) => !own.has(w));
+  if (rest.length === 0 || rest.length > 2) return [];
+  // "The address of the place" describes an attribute of a place, not a place: unless it says it is an
+  // identifier of it, a parameter "of" its entity does not take the entity's id.
+  const of = /\bof\s+(?:the\s+|a\s+|an\s+)?([a-z]+)/i.exec(param.description ?? '');
+  const attribute = of !== null && rest.some((w) => sameWord(w, textTerms(of[1])[0] ?? ''));
+  return attribute && !described.some((w) => ID_WORDS.has(w)) ? [] : rest;
+}
+
+/** An identifier field naming every word of `entity` (`the_unique_identifier_of_the_airport`). */
+function identifies(f: FieldWords, entity: readonly string[]): boolean {
+  return (
+    entity.length > 0 &&
+    f.words.some((w) => ID_WORDS.has(w)) &&
+    entity.every((w) => f.words.some((x) => sameWord(w, x)))
+  );
+}
+
+/**
+ * The fields of `api` that stand for parameter `param` in context, best first (ties by path): by name
+ * (see `contextMatch`), or, for a declared parameter whose description names an entity, the identifier
+ * field of that entity.
+ */
+export function contextFields(
+  param: string | ParamSpec,
+  api: ApiSpec,
+): { field: OutputField; score: number }[] {
+  if (typeof param === 'string') return contextFieldsByName(param, api);
+  const entity = describedEntity(param);
+  const byName = contextFieldsByName(param.name, api);
+  if (entity.length === 0) return byName;
+  const known = new Set(byName.map((c) => c.field));
+  const described = wordsOf(api)
+    .filter((f) => !known.has(f.field) && f.leaf !== param.name && identifies(f, entity))
+    .map((f) => ({ field: f.field, score: DESCRIBED_ID }));
+  return [...byName, ...described].sort(
+    (a, b) => b.score - a.score || (a.field.path < b.field.path ? -1 : 1),
+  );
+}
+
 /** The fields of `api` that stand for `param` by name in context, best first (ties by path). */
-export function contextFields(param: string, api: ApiSpec): { field: OutputField; score: number }[] {
+function contextFieldsByName(param: string, api: ApiSpec): { field: OutputField; score: number }[] {
   let memo = answers.get(api);
   if (!memo) answers.set(api, (memo = new Map()));
   let out = memo.get(param);
@@ -122,7 +175,7 @@ export function contextProducers(catalog: Catalog, param: string): readonly ApiS
     const found: ApiSpec[] = [];
     for (let k = 1; k < p.length; k++) {
       for (const api of apisOutputting(catalog, p.slice(p.length - k).join(' '))) {
-        if (!found.includes(api) && contextFields(param, api).length > 0) found.push(api);
+        if (!found.includes(api) && contextFieldsByName(param, api).length > 0) found.push(api);
       }
     }
     if (memo.size >= PER_CATALOG) memo.clear();

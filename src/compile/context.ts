@@ -6,6 +6,7 @@ import type {
   Mapping,
   Memory,
   OutputField,
+  ParamSpec,
   PathSegment,
   Reference,
   ReferenceSite,
@@ -176,7 +177,7 @@ export class CompileContext {
   }
 
   /** Fields of `api` standing for `param` by name in context (none when catalog mappings are off). */
-  contextFields(param: string, api: ApiSpec): { field: OutputField; score: number }[] {
+  contextFields(param: string | ParamSpec, api: ApiSpec): { field: OutputField; score: number }[] {
     return this.options.catalogMappings === false ? [] : contextFields(param, api);
   }
 

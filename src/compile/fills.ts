@@ -68,7 +68,7 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
       // A field the parameter's name ends with, whose producer names the rest (`id` of search_artist
       // for `artist_id`): priced as a map of that score.
       if (lostStep) continue;
-      for (const { field, score } of ctx.contextFields(p.name, choice.api))
+      for (const { field, score } of ctx.contextFields(p, choice.api))
         offer(field, { cost: w.newMap * (2 - score), mapped: true });
     }
     for (const { field, fc } of best.values()) {

@@ -125,7 +125,7 @@ export function reassignments(
       const api = choice.api;
       const fields = outputsByLeaf(api);
       const names = fuzzy ? [...fields.keys()] : [leaf, arg, ...mapped.keys()];
-      const inContext = ctx.contextFields(arg, api);
+      const inContext = ctx.contextFields(param ?? arg, api);
       const contextScore = new Map(inContext.map((c) => [c.field.path, c.score]));
       const candidates = [
         ...names.flatMap((name) => fields.get(name) ?? []),

@@ -83,9 +83,12 @@ function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
     }
     const most = Math.max(0, ...provided.values());
     if (2 * most >= uses.paths.length) for (const [api, n] of provided) if (n === most) add(api);
-  } else {
-    for (const name of uses.names) for (const t of nameTerms(name)) apisNaming(ctx.catalog, t).forEach(add);
   }
+  // Otherwise the names its whole output is used under say which API it was (its fields, misspelt or
+  // made up, are then fixed on the restored call).
+  const byName = candidates.length === 0;
+  if (byName)
+    for (const name of uses.names) for (const t of nameTerms(name)) apisNaming(ctx.catalog, t).forEach(add);
   // How well the API suits the uses. The names its whole output goes under: the share its name covers.
   // The parameters its fields feed: named like the field, or standing for it in context (`airport` in
   // `origin_airport_id` for search_airport); where some API has that support, only those with the most
@@ -103,7 +106,7 @@ function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
   const required = (api: ApiSpec) => api.params.filter((p) => p.required).length;
   return candidates
     .map((api) => ({ api, evidence: evidence(api), family: family(api) }))
-    .filter((s) => (uses.paths.length > 0 || s.evidence >= MIN_COVERAGE) && support(s.api) === best)
+    .filter((s) => (!byName || s.evidence >= MIN_COVERAGE) && support(s.api) === best)
     .sort(
       (a, b) =>
         b.evidence - a.evidence ||
