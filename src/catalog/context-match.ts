@@ -92,14 +92,17 @@ const answers = new WeakMap<ApiSpec, Map<string, { field: OutputField; score: nu
 const PER_API = 2_000;
 
 /**
- * The entity a parameter's description names beyond the parameter's own words ("Which airport (origin)."
- * for `origin`: `airport`); empty when the description says nothing more, or too much (three words or
- * more: a sentence, not a name).
+ * The entity a parameter stands for: the one its description names beyond the parameter's own words
+ * ("Which airport (origin)." for `origin`: `airport`), or the parameter's own words (`customer`); empty
+ * when the description says too much (three words or more: a sentence, not a name).
  */
 function describedEntity(param: ParamSpec): string[] {
   const own = new Set(terms(param.name));
   const described = textTerms(param.description);
-  const rest = [...new Set(described)].filter((w) => !own.has(w));
+  const extra = [...new Set(described)].filter((w) => !own.has(w));
+  // A parameter named after an entity (`customer`) takes that entity's identifier, unless its description
+  // names another one ("Which airport (origin).").
+  const rest = extra.length > 0 ? extra : [...own].slice(0, 2);
   if (rest.length === 0 || rest.length > 2) return [];
   // "The address of the place" describes an attribute of a place, not a place: unless it says it is an
   // identifier of it, a parameter "of" its entity does not take the entity's id.

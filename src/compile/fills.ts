@@ -103,7 +103,8 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
       });
     }
   }
-  candidates.push(...literals(ctx, call, api, p));
+  // A value the plan took from an output is not replaced by a copy of some other call's input.
+  if (!fromOutput) candidates.push(...literals(ctx, call, api, p));
   // What the sequence has first (its calls, memory, its literals), then outputs of calls to insert.
   candidates.sort((a, b) => Number(a.inserted ?? false) - Number(b.inserted ?? false) || a.cost - b.cost);
   const sources: Source[] = candidates.slice(0, MAX_FILLS).map((c) => {

@@ -10,7 +10,7 @@
 import type { ApiSpec, Json, OutputField, ParamSpec, PathSegment, ValueType } from '../model/types.ts';
 import { leafOf, outputsByLeaf } from '../catalog/catalog-index.ts';
 import { normalisePath, segments } from '../read/references.ts';
-import { similarity, tieDistance } from '../catalog/names.ts';
+import { similarity, tieDistance, words } from '../catalog/names.ts';
 import { memoryPaths } from '../validate/outputs.ts';
 import { typesCanMatch } from '../validate/literals.ts';
 import { knownLabel, type CompileContext } from './context.ts';
@@ -66,15 +66,30 @@ export function reassignments(
   // How well a field stands for the broken one: as a spelling of it (its leaf, or its path under the same
   // parent: `location.mae` -> `location.name`), or as a source of the parameter (same name, shared suffix,
   // mapping). A different path with the same leaf ranks just below the same path.
+  // An answer step's keys are names of results, not parameters: only the broken field is matched there.
+  const answer = call.kind === 'result';
   const toParam = (other: string): number =>
-    Math.max(other === arg ? 1 : Math.min(0.95, mapped.get(other) ?? 0), 0.85 * similarity(other, arg));
+    answer
+      ? 0
+      : Math.max(other === arg ? 1 : Math.min(0.95, mapped.get(other) ?? 0), 0.85 * similarity(other, arg));
+  // A shortened name: the broken field's words end the field's (`rating` for `averageRating`).
+  const brokenWords = words(leaf);
+  const shortened = (other: string): number => {
+    const w = words(other);
+    return brokenWords.length > 0 &&
+      brokenWords.length < w.length &&
+      brokenWords.every((x, i) => x === w[w.length - brokenWords.length + i])
+      ? 0.8
+      : 0;
+  };
   const parent = parentOf(norm);
   const match = (path: string): { m: number; spelling: number } => {
     if (path === norm) return { m: 1, spelling: 1 };
     const depth = 0.01 * (path.split(/\.|\[\]/).length - 1);
     const other = leafOf(path);
     const sibling = parent !== '' && parentOf(path) === parent ? similarity(path, norm) : 0;
-    const spelling = Math.max(other === leaf ? 0.99 : similarity(other, leaf), sibling) - depth;
+    const spelling =
+      Math.max(other === leaf ? 0.99 : similarity(other, leaf), shortened(other), sibling) - depth;
     return { m: Math.max(spelling, toParam(other) - depth), spelling };
   };
   // A field of another name must be able to feed the parameter (a misspelt field is judged by name alone).
@@ -87,7 +102,8 @@ export function reassignments(
   // resolves as written (it moves only because its producer goes, in optimal mode); half a unit of
   // dissimilarity when the label exists and the field is broken (the label was right, the field wrong).
   const broken = call.origin < 0 || ctx.broken(call.origin, { label, path: refPath, raw: '' });
-  const labelCost = orphan || !broken ? 0 : 0.5 * d;
+  // In the answer step a key names a result of that very call: moving it elsewhere costs a full unit.
+  const labelCost = orphan || !broken ? 0 : (answer ? 1 : 0.5) * d;
   const otherTie = (to: string) =>
     w.tieBreak * (0.5 * affinity(arg, to, feeds) + 0.25 + 0.25 * tieDistance(label, to));
   // A whole output (`$var3$`) is re-pointed only when its label is made up, and never at an output the
@@ -98,8 +114,11 @@ export function reassignments(
       : [],
   );
   const found: Found[] = [];
+  // An answer that reads a wrong field of a right call keeps reading that call (dropping it costs
+  // `dropResult`): any of its fields will do, the likelier first.
+  const floor = (sameLabel: boolean) => (answer && sameLabel && broken ? 0 : min);
   const consider = (at: Found & { m: number; spelling: number; sameLabel: boolean; type: ValueType }) => {
-    if (at.m < min || !fits(at.type, at.spelling)) return;
+    if (at.m < floor(at.sameLabel) || !fits(at.type, at.spelling)) return;
     if (restorable && !at.sameLabel && at.path !== norm) return;
     // A reference that resolves as written moves only with its producer (optimal mode, a label taken by
     // another call): to the same field elsewhere, never to another field.
