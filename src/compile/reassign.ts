@@ -114,9 +114,11 @@ export function reassignments(
       : [],
   );
   const found: Found[] = [];
-  // An answer that reads a wrong field of a right call keeps reading that call (dropping it costs
-  // `dropResult`): any of its fields will do, the likelier first.
-  const floor = (sameLabel: boolean) => (answer && sameLabel && broken ? 0 : min);
+  // An answer that reads a made-up field of a right call keeps reading that call (dropping it costs
+  // `dropResult`): any of its fields will do, the likelier first. A field some API does output names
+  // that API's call instead (it may be inserted).
+  const madeUp = ctx.index.producersOf(leaf).length === 0;
+  const floor = (sameLabel: boolean) => (answer && sameLabel && broken && madeUp ? 0 : min);
   const consider = (at: Found & { m: number; spelling: number; sameLabel: boolean; type: ValueType }) => {
     if (at.m < floor(at.sameLabel) || !fits(at.type, at.spelling)) return;
     if (restorable && !at.sameLabel && at.path !== norm) return;
