@@ -5,7 +5,6 @@
  *
  *   npx tsx benchmarks/batch-scale.ts [--records 200000] [--workers N] [--broken-every 1000] [--input FILE]
  */
-import { defaultRepairFlags } from '../src/api/repair-flags.ts';
 import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -78,7 +77,7 @@ try {
     input: createReadStream(input),
     inputPath: input,
     out,
-    flags: defaultRepairFlags(CATALOG),
+    request: { catalogPath: CATALOG },
     workers: Number(args.workers),
     progress: createProgress(process.stderr, { quiet: args.quiet }),
   });

@@ -12,6 +12,20 @@ export type { CostModel, Weights, WeightName } from './model/cost.ts';
 export { CostModelSchema, WeightsSchema } from './model/cost.ts';
 export { loadCostModel, parseCostModel, withWeights, presetNames } from './read/cost-models.ts';
 export { validate } from './validate/validate.ts';
+export { numbered, stepNumber } from './model/numbers.ts';
+export {
+  ASK,
+  CONFIRM,
+  DEFAULT_RESULT_NAME,
+  SOLVER_NAMES,
+  STRICTNESS,
+  isPseudoStep,
+  STATUSES,
+  type Mode,
+  type SolverName,
+  type Status,
+  type Strictness,
+} from './model/constants.ts';
 export { repair, compileFor, isExecutable } from './repair/repair.ts';
 export { compile, type Compiled } from './compile/compile.ts';
 export { decode } from './decode/decode.ts';
@@ -40,4 +54,5 @@ export { feedback, FEEDBACK_FORMATS, type FeedbackFormat } from './feedback/inde
 export * from './loop/index.ts';
 export * from './heal/index.ts';
 export * from './agents/index.ts';
+export * from './api/index.ts';
 export * from './batch/index.ts';

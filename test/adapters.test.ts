@@ -471,7 +471,7 @@ describe('NESTFUL sequences', () => {
       ]),
     );
     expect(error.field).toBe('sequence[1].arguments');
-    expect(error.message).toMatch(/^sequence\[1\]\.arguments: arguments of step 1 \(g\) are not valid JSON/);
+    expect(error.message).toMatch(/^sequence\[1\]\.arguments: arguments of step 2 \(g\) are not valid JSON/);
     expect(inputError(() => parseSequence([{ name: 'f', arguments: '[1]' }])).message).toBe(
       'sequence[0].arguments: expected object, received array',
     );
@@ -547,7 +547,7 @@ describe('OpenAI tool_calls', () => {
       }),
     );
     expect(error.field).toBe('sequence.tool_calls[1].function.arguments');
-    expect(error.message).toContain('call 1 (id "call_2") to get_weather');
+    expect(error.message).toContain('call 2 (id "call_2") to get_weather');
     expect(error.message).toContain('not valid JSON');
   });
 
@@ -738,7 +738,7 @@ describe('records', () => {
     expect(items[2].error).toMatch(/^line 4: invalid JSON/);
     expect(items[3]).toEqual({ id: '3', input: 'q', sequence: [{ name: 'g', arguments: { a: 2 } }] });
     expect(items[4].error).toMatch(
-      /^line 6: sequence\[0\]\.arguments: arguments of step 0 \(f\) are not valid JSON/,
+      /^line 6: sequence\[0\]\.arguments: arguments of step 1 \(f\) are not valid JSON/,
     );
     expect(items[5].sequence).toEqual([{ name: 'h', arguments: {}, label: 'var1' }]);
   });

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBatch } from '../src/batch/run.ts';
-import { datasetText, FLAGS, readLines, tempDir } from './fixtures/batch/records.ts';
+import { datasetText, REQUEST, readLines, tempDir } from './fixtures/batch/records.ts';
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
@@ -12,7 +12,7 @@ describe('refract batch: worker faults', () => {
     const report = await runBatch({
       input: Readable.from([datasetText(12)]),
       out,
-      flags: FLAGS,
+      request: REQUEST,
       workers: 1,
       recordTimeoutMs: 1_500,
       faults: [

@@ -18,9 +18,11 @@ describe('step-by-step checking', () => {
   it('reports the first call that cannot run with the memory the earlier calls leave', () => {
     const broken = seq(corrupt(GOLD, 'destinationSkyId="$var2.skyId$"', 'destinationSkyId="$var9.skyId$"'));
     const report = checkStepByStep(broken, executable);
-    expect(report.firstFailingStep).toBe(2);
+    // Steps are numbered from 1: the third call cannot run.
+    expect(report.firstFailingStep).toBe(3);
     expect(report.steps.map((s) => s.valid)).toEqual([true, true, false, true, true, true]);
-    expect(report.steps[2].issues.map((x) => [x.tag, x.step])).toEqual([['unknown_label', 2]]);
+    expect(report.steps.map((s) => s.step)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(report.steps[2].issues.map((x) => [x.tag, x.step])).toEqual([['unknown_label', 3]]);
     expect(checkStepByStep(seq(GOLD), executable).firstFailingStep).toBeNull();
   });
 
@@ -28,7 +30,7 @@ describe('step-by-step checking', () => {
     const swapped = GOLD.split('\n');
     [swapped[0], swapped[2]] = [swapped[2], swapped[0]];
     const report = checkStepByStep(seq(swapped.join('\n')), executable);
-    expect(report.firstFailingStep).toBe(0);
+    expect(report.firstFailingStep).toBe(1);
     expect(report.steps[0].issues.map((x) => x.tag)).toContain('unknown_label');
     expect(report.steps.slice(1).every((s) => s.valid)).toBe(true);
   });
@@ -37,7 +39,7 @@ describe('step-by-step checking', () => {
     const lone = seq(
       'var3 = TripadvisorSearchHotels(geoId="$var4.geoId$", checkIn="2024-08-15", checkOut="2024-08-18")',
     );
-    expect(checkStepByStep(lone, executable).firstFailingStep).toBe(0);
+    expect(checkStepByStep(lone, executable).firstFailingStep).toBe(1);
     expect(checkStepByStep(lone, executable, { memory: { var4: { geoId: 1 } } }).firstFailingStep).toBeNull();
   });
 });
@@ -97,7 +99,7 @@ describe('summary', () => {
     expect(s.records).toBe(10);
     expect(s.statuses).toEqual({ valid: 6, repaired: 3, partial: 0, timeout: 0, error: 1 });
     expect(s.successRate).toBeCloseTo(0.8);
-    expect(s.compression).toBeCloseTo(10 / 10);
+    expect(s.lengthRatio).toBeCloseTo(10 / 10);
     // Latencies 1..6, 100, 10, 7 (the error line never reached the repair), nearest rank of 9 samples.
     expect(s.latencyMs).toEqual({ p50: 5, p90: 100, p99: 100, max: 100 });
     expect(s.issueTags).toEqual({ unknown_api: 2, unknown_label: 2 });
@@ -111,10 +113,10 @@ describe('summary', () => {
       { id: 'a', edits: 3 },
     ]);
     expect(summaryLine(s)).toBe(
-      '10 records: 6 valid, 3 repaired, 0 partial, 0 timeout, 1 error; success 80.0%; compression 1.000; p50 5.00 ms, p90 100 ms, p99 100 ms, max 100 ms',
+      '10 records: 6 valid, 3 repaired, 0 partial, 0 timeout, 1 error; success 80.0%; repaired plans same length; p50 5.00 ms, p90 100 ms, p99 100 ms, max 100 ms',
     );
     const md = summaryMarkdown(s);
-    expect(md).toContain('| 10 | 6 | 3 | 0 | 0 | 1 | 80.0% | 1.000 |');
+    expect(md).toContain('| 10 | 6 | 3 | 0 | 0 | 1 | 80.0% | 1.000 (same length) |');
     expect(md).toContain('| `Foo` | 3 | unknown_label 2, unknown_api 1 |');
   });
 
@@ -136,7 +138,7 @@ describe('summary', () => {
       edits: [{}],
       timeMs: 2,
       isExecutable: true,
-      issues: [{ tag: 'unknown_api', severity: 'error', step: 2 }],
+      issues: [{ tag: 'unknown_api', severity: 'error', step: 3 }],
     };
     expect(outcomeOf(record, line)).toEqual({
       id: 'x',

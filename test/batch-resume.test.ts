@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { appendFileSync, createReadStream, existsSync, statSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBatch } from '../src/batch/run.ts';
-import { CATALOG, CLI, FLAGS, readLines, tempDir, writeDataset } from './fixtures/batch/records.ts';
+import { CATALOG, CLI, REQUEST, readLines, tempDir, writeDataset } from './fixtures/batch/records.ts';
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
@@ -66,7 +66,7 @@ describe('refract batch --resume', () => {
 
     const resumed = readLines(out);
     const clean = tmp.file('clean.jsonl');
-    await runBatch({ input: createReadStream(input), out: clean, flags: FLAGS, workers: 1 });
+    await runBatch({ input: createReadStream(input), out: clean, request: REQUEST, workers: 1 });
     expect(resumed.map((x) => x.id)).toEqual(Array.from({ length: RECORDS }, (_, i) => `r${i}`));
     expect(resumed.map(essence)).toEqual(readLines(clean).map(essence));
   });

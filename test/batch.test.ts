@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBatch, type BatchOptions } from '../src/batch/run.ts';
-import { FLAGS, readLines, recordLine, tempDir } from './fixtures/batch/records.ts';
+import { REQUEST, readLines, recordLine, tempDir } from './fixtures/batch/records.ts';
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
@@ -10,7 +10,13 @@ afterAll(() => tmp.remove());
 let runs = 0;
 async function batch(text: string, extra: Partial<BatchOptions> = {}) {
   const out = tmp.file(`out-${runs++}.jsonl`);
-  const report = await runBatch({ input: Readable.from([text]), out, flags: FLAGS, workers: 2, ...extra });
+  const report = await runBatch({
+    input: Readable.from([text]),
+    out,
+    request: REQUEST,
+    workers: 2,
+    ...extra,
+  });
   return { report, lines: readLines(out) };
 }
 
@@ -84,7 +90,7 @@ describe('refract batch (library)', () => {
     // r5 refers to a label its second call never defines: its 3rd call cannot run.
     const steps = (x: Record<string, unknown>) =>
       x as { firstFailingStep: number | null; steps: { valid: boolean }[] };
-    expect(steps(lines[5]).firstFailingStep).toBe(2);
+    expect(steps(lines[5]).firstFailingStep).toBe(3);
     expect(steps(lines[5]).steps.map((s) => s.valid)).toEqual([true, true, false, true, true, true]);
     expect(steps(lines[6]).firstFailingStep).toBeNull();
     expect(steps(lines[6]).steps.every((s) => s.valid)).toBe(true);
@@ -100,7 +106,7 @@ describe('refract batch (library)', () => {
       },
     });
     const input = Readable.from([JSON.stringify(samples, null, 2)]);
-    const report = await runBatch({ input, output, flags: FLAGS, workers: 1 });
+    const report = await runBatch({ input, output, request: REQUEST, workers: 1 });
     const ids = chunks
       .join('')
       .trim()
@@ -128,7 +134,7 @@ describe('records that bring their own catalog', () => {
     const withCatalog = { ...JSON.parse(recordLine(0)), id: 'own', catalog };
     const without = { ...JSON.parse(recordLine(1)), id: 'none' };
     const text = [JSON.stringify(withCatalog), JSON.stringify(without)].join('\n') + '\n';
-    const { lines } = await batch(text, { flags: { ...FLAGS, catalog: undefined }, workers: 1 });
+    const { lines } = await batch(text, { request: { ...REQUEST, catalogPath: undefined }, workers: 1 });
     expect(lines.map((l) => [l.id, l.status])).toEqual([
       ['own', 'valid'],
       ['none', 'error'],

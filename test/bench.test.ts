@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Command } from 'commander';
 import { InputError } from '../src/model/errors.ts';
@@ -9,9 +11,12 @@ import { MISTAKE_KINDS } from '../research/bench/mistakes.ts';
 import { hashSeed, mulberry32 } from '../src/model/prng.ts';
 import { sameDataFlow } from '../src/score/flow.ts';
 import { parseOnly } from '../research/bench/suite.ts';
-import { plot } from '../research/bench/svg.ts';
 import { cloneCatalog, concatenateGold } from '../research/bench/synthetic.ts';
 import { registerBench } from '../research/cli/bench.ts';
+import { crossover, type Bucket } from '../research/bench/crossover.ts';
+import { syntheticFamily } from '../research/bench/solver-family.ts';
+import { runCommands } from './cli-run.ts';
+import { LABELLED_CATALOG, writeLabelled } from './labelled.ts';
 import { validate } from '../src/validate/validate.ts';
 import { GOLD, seq } from './helpers.ts';
 
@@ -87,56 +92,6 @@ var_result(flights="$d$", hotels="$e$")`);
   });
 });
 
-describe('svg plot', () => {
-  const svg = plot({
-    title: 'Time <against> size & more',
-    xLabel: 'vars',
-    yLabel: 'ms',
-    yLog: true,
-    lines: [{ y: 678, label: 'reference' }],
-    series: [
-      {
-        name: 'a',
-        points: [
-          [1, 0.5],
-          [10, 5],
-          [100, 50],
-        ],
-      },
-      {
-        name: 'b',
-        style: 'both',
-        points: [
-          [2, 1],
-          [20, 0],
-          [200, 2000],
-        ],
-      },
-    ],
-  });
-
-  it('is well-formed with a viewBox', () => {
-    expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" viewBox="0 0 \d+ \d+"/);
-    const stack: string[] = [];
-    for (const m of svg.matchAll(/<(\/?)([a-zA-Z]+)[^>]*?(\/?)>/g)) {
-      if (m[3] === '/') continue;
-      if (m[1] === '/') expect(stack.pop()).toBe(m[2]);
-      else stack.push(m[2]);
-    }
-    expect(stack).toEqual([]);
-    expect(svg).not.toMatch(/NaN|Infinity/);
-    expect(svg).toContain('Time &lt;against&gt; size &amp; more');
-  });
-
-  it('draws each point, drops those a log axis cannot show, and the reference line', () => {
-    // Three circles for series a plus its legend entry; two squares for b (0 has no log position).
-    expect(svg.match(/<circle /g)).toHaveLength(4);
-    expect(svg.match(/<rect x="[^"]*" y="[^"]*" width="7\.0"/g)).toHaveLength(2);
-    expect(svg).toContain('stroke-dasharray');
-    expect(svg).toContain('>reference<');
-  });
-});
-
 describe('evaluation and synthetic inputs', () => {
   it('repairs a handful of records, every repair valid', async () => {
     const set = sets[0];
@@ -160,14 +115,96 @@ describe('evaluation and synthetic inputs', () => {
   });
 });
 
+describe('solver study', () => {
+  const bucket = (lo: number, hi: number, vars: number, ratio: number) =>
+    ({ lo, hi, models: 3, medianVars: vars, solvers: {}, ratio }) as Bucket;
+
+  it('places the crossover where lp-solver ÷ HiGHS passes 1 for good', () => {
+    const list = [
+      bucket(0, 50, 30, 0.2),
+      bucket(50, 100, 70, 1.3),
+      bucket(100, 200, 150, 0.5),
+      bucket(200, 500, 300, 2),
+    ];
+    const x = crossover(list)!;
+    expect(x.above.lo).toBe(200);
+    expect(x.below!.lo).toBe(100);
+    // log-linear between (150, 0.5) and (300, 2): ratio 1 at 150·√2.
+    expect(x.vars).toBeCloseTo(150 * Math.SQRT2, 6);
+    expect(crossover([bucket(0, 50, 30, 0.2), bucket(50, 100, 70, 0.9)])).toBeNull();
+    expect(crossover([bucket(0, 50, 30, 1.5)])!.vars).toBe(0);
+  });
+
+  it('grows a seeded synthetic family of repair models', () => {
+    const a = syntheticFamily(sets[0], { maxVars: 400, instances: 2 });
+    const b = syntheticFamily(sets[0], { maxVars: 400, instances: 2 });
+    expect(a.map((m) => m.model.numVars)).toEqual(b.map((m) => m.model.numVars));
+    expect(a.every((m) => m.model.numVars <= 400)).toBe(true);
+    expect(Math.max(...a.map((m) => m.model.numVars))).toBeGreaterThan(200);
+  });
+
+  it('keeps a committed page with models up to 10⁴ variables and the crossover', () => {
+    const page = readFileSync('benchmarks/results/solvers.md', 'utf8');
+    expect(page).toMatch(/^\| (5,001–10,000|> 10,000) \| +\d+ \|/m);
+    expect(page).toMatch(/\*\*Crossover: HiGHS overtakes lp-solver at about \d+ variables\.\*\*/);
+  });
+});
+
 describe('bench command', () => {
-  it('parses --only and rejects unknown names', async () => {
-    expect(parseOnly('latency, solvers')).toEqual(['latency', 'solvers']);
-    expect(() => parseOnly('latency,nope')).toThrow(InputError);
+  it('writes a solver study of any records file into the folder given', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'refract-bench-'));
+    const data = writeLabelled(dir);
+    const out = join(dir, 'study');
+    const result = await runCommands(
+      [registerBench],
+      [
+        'bench',
+        ...['--data', data, '--catalog', LABELLED_CATALOG],
+        ...['--solvers', 'highs,lp-solver', '--repeat', '2', '--synthetic', '0', '--out', out],
+      ],
+    );
+    expect(result.code).toBe(0);
+    const page = readFileSync(join(out, 'solvers.md'), 'utf8');
+    expect(page).toContain('Models: `mine.jsonl`');
+    expect(page).toMatch(/\| mine +\| highs +\|/);
+    expect(page).not.toContain('portfolio');
+    const doc = JSON.parse(readFileSync(join(out, 'solvers.json'), 'utf8')) as {
+      cases: { id: string; results: Record<string, { times: number[]; status: string }> }[];
+    };
+    expect(doc.cases.map((c) => c.id).sort()).toEqual(['api', 'both', 'label', 'typo']);
+    for (const c of doc.cases) {
+      expect(Object.keys(c.results).sort()).toEqual(['highs', 'lp-solver']);
+      for (const r of Object.values(c.results)) {
+        expect(r.status).toBe('optimal');
+        expect(r.times).toHaveLength(2);
+      }
+    }
+    expect(readdirSync(out).sort()).toEqual([
+      'README.md',
+      'solvers.json',
+      'solvers.md',
+      'solvers.svg',
+      'solvers.vl.json',
+    ]);
+  });
+
+  it('writes into the current directory by default and refuses bad flags', async () => {
     const program = new Command().exitOverride();
     registerBench(program);
-    await expect(program.parseAsync(['node', 'refract', 'bench', '--only', 'nope'])).rejects.toThrow(
-      InputError,
-    );
+    const out = program.commands[0].options.find((o) => o.long === '--out')!;
+    expect(out.defaultValue).toBe('refract-bench');
+    expect(isAbsolute(String(out.defaultValue))).toBe(false);
+    expect(parseOnly('latency, solvers')).toEqual(['latency', 'solvers']);
+    expect(() => parseOnly('latency,nope')).toThrow(InputError);
+    for (const [args, message] of [
+      [['--only', 'nope'], /--only: unknown benchmark "nope"/],
+      [['--solvers', 'highs,cplex'], /--solvers: expected one of highs, lp-solver, portfolio/],
+      [['--repeat', '0'], /--repeat: expected an integer/],
+      [['--data', 'x.jsonl', '--only', 'latency'], /--data: applies to the solvers benchmark only/],
+    ] as const) {
+      const result = await runCommands([registerBench], ['bench', ...args]);
+      expect(result.code).toBe(2);
+      expect(result.err).toMatch(message);
+    }
   });
 });

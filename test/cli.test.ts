@@ -1,21 +1,50 @@
-/** The CLI as a user runs it: exit codes, JSON lines in input order, messages naming the bad field. */
+/**
+ * The CLI as a user runs it: exit codes, JSON lines in input order, messages naming the bad field. The
+ * commands run in process (`runCli`, as the executable runs them); one test spawns the executable itself,
+ * for standard input and the exit status of a real process.
+ */
 import { spawnSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runCli } from '../src/cli/main.ts';
 
 const CATALOG = 'data/nestful/executable-spec.json';
+const dir = mkdtempSync(join(tmpdir(), 'refract-cli-'));
+let files = 0;
 
-function refract(args: string[], input?: string) {
-  const r = spawnSync('node', ['--import', 'tsx', 'bin/refract.ts', ...args], {
-    encoding: 'utf8',
-    input,
-    timeout: 60_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+afterEach(() => vi.restoreAllMocks());
+
+/** Runs `refract args` in process; `input` is written to a file given as the last argument. */
+async function refract(args: string[], input?: string) {
+  const path = input === undefined ? [] : [join(dir, `input-${files++}`)];
+  if (input !== undefined) writeFileSync(path[0], input);
+  let stdout = '';
+  let stderr = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((c) => ((stdout += String(c)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((c) => ((stderr += String(c)), true));
+  process.exitCode = 0;
+  try {
+    await runCli(['node', 'refract', ...args, ...path]);
+  } finally {
+    vi.restoreAllMocks();
+  }
+  const code = Number(process.exitCode ?? 0);
+  process.exitCode = 0;
+  return { code, stdout, stderr };
 }
 
 describe('refract fix / validate', () => {
-  it('repairs a file of records: one JSON line per record, in input order, with ids; exit 1', () => {
-    const r = refract(['fix', '--catalog', CATALOG, '--format', 'json', 'samples/broken-nestful.jsonl']);
+  it('repairs a file of records: one JSON line per record, in input order, with ids; exit 1', async () => {
+    const r = await refract([
+      'fix',
+      '--catalog',
+      CATALOG,
+      '--format',
+      'json',
+      'samples/broken-nestful.jsonl',
+    ]);
     expect(r.code).toBe(1);
     const lines = r.stdout
       .trim()
@@ -50,21 +79,23 @@ describe('refract fix / validate', () => {
       );
   });
 
-  it('validates the NESTFUL data array from standard input; exit 0 when all valid', () => {
+  it('the executable validates the NESTFUL data array from standard input; exit 0', () => {
     const gold = JSON.stringify([
       {
         input: 'x',
         output: [{ name: 'SkyScrapperSearchAirport', arguments: { query: 'Rome' }, label: 'var1' }],
       },
     ]);
-    const r = refract(['validate', '--catalog', CATALOG, '--format', 'json'], gold);
-    expect(r.code).toBe(0);
+    const args = ['--import', 'tsx', 'bin/refract.ts', 'validate', '-c', CATALOG, '--format', 'json'];
+    const r = spawnSync('node', args, { encoding: 'utf8', input: gold, timeout: 60_000 });
+    expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ id: '0', valid: true, determination: true, issues: [] });
   });
 
-  it('the same repair whichever solver (highs, lp-solver, portfolio)', () => {
-    const costs = ['highs', 'lp-solver', 'portfolio'].map((solver) => {
-      const r = refract([
+  it('the same repair whichever solver (highs, lp-solver, portfolio)', async () => {
+    const costs: unknown[][] = [];
+    for (const solver of ['highs', 'lp-solver', 'portfolio']) {
+      const r = await refract([
         'fix',
         '--catalog',
         CATALOG,
@@ -75,14 +106,14 @@ describe('refract fix / validate', () => {
         'samples/made-up-parameter.txt',
       ]);
       const json = JSON.parse(r.stdout);
-      return [json.cost, JSON.stringify(json.sequence)];
-    });
+      costs.push([json.cost, JSON.stringify(json.sequence)]);
+    }
     expect(costs[1]).toEqual(costs[0]);
     expect(costs[2]).toEqual(costs[0]);
   });
 
-  it('bad input exits 2 with one line naming the field', () => {
-    const badWeight = refract([
+  it('bad input exits 2 with one line naming the field', async () => {
+    const badWeight = await refract([
       'fix',
       '--catalog',
       CATALOG,
@@ -92,7 +123,7 @@ describe('refract fix / validate', () => {
     ]);
     expect(badWeight.code).toBe(2);
     expect(badWeight.stderr.trim()).toMatch(/^refract: weight\.slotFill: /);
-    const badSolver = refract([
+    const badSolver = await refract([
       'fix',
       '--catalog',
       CATALOG,
@@ -102,24 +133,24 @@ describe('refract fix / validate', () => {
     ]);
     expect(badSolver.code).toBe(2);
     expect(badSolver.stderr).toMatch(/--solver: expected one of highs, lp-solver, portfolio/);
-    const badJson = refract(
+    const badJson = await refract(
       ['fix', '--catalog', CATALOG],
       '[{"name": "SkyScrapperSearchAirport", "arguments": {"query": ]',
     );
     expect(badJson.code).toBe(2);
     expect(badJson.stderr.split('\n').filter(Boolean)).toHaveLength(1);
-    const noCatalog = refract(['fix', 'samples/made-up-parameter.txt']);
+    const noCatalog = await refract(['fix', 'samples/made-up-parameter.txt']);
     expect(noCatalog.code).toBe(2);
     expect(noCatalog.stderr).toMatch(/--catalog: required/);
   });
 
-  it('a malformed record becomes an error line and the others go on (exit 2)', () => {
+  it('a malformed record becomes an error line and the others go on (exit 2)', async () => {
     const input = [
       '{"id": "a", "sequence": "var1 = SkyScrapperSearchAirport(query=\\"Rome\\")"}',
       '{"id": "b", "sequence": 42}',
       '{"id": "c", "sequence": []}',
     ].join('\n');
-    const r = refract(['fix', '--catalog', CATALOG, '--format', 'json'], input);
+    const r = await refract(['fix', '--catalog', CATALOG, '--format', 'json'], input);
     expect(r.code).toBe(2);
     const lines = r.stdout
       .trim()

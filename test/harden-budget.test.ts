@@ -10,7 +10,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { buildServer } from '../src/server/app.ts';
 import { runRealCli } from './cli-run.ts';
 import { runBatch } from '../src/batch/run.ts';
-import { defaultRepairFlags } from '../src/api/repair-flags.ts';
 import { Readable } from 'node:stream';
 import { repair } from '../src/repair/repair.ts';
 import { parseSequence } from '../src/read/sequence.ts';
@@ -191,15 +190,16 @@ describe('one deadline and the size caps while building', () => {
   it('a batch record gets a deadline within its watchdog: a timeout line, no worker killed', async () => {
     const out = tmp.file('deadline.jsonl');
     const records = [
-      JSON.stringify({ id: 'heavy', sequence }),
+      // Heavy enough to compile far past the deadline; the watchdog leaves room for a loaded machine.
+      JSON.stringify({ id: 'heavy', sequence: heavy(40, 200) }),
       JSON.stringify({ id: 'light', sequence: sequence.slice(0, 1) }),
     ];
     const report = await runBatch({
       input: Readable.from([records.join('\n') + '\n']),
       out,
-      flags: defaultRepairFlags(CATALOG),
+      request: { catalogPath: CATALOG },
       workers: 1,
-      recordTimeoutMs: 1000,
+      recordTimeoutMs: 3000,
     });
     const lines = readFileSync(out, 'utf8')
       .trim()
@@ -209,7 +209,8 @@ describe('one deadline and the size caps while building', () => {
       ['heavy', 'timeout'],
       ['light', 'valid'],
     ]);
-    expect(lines[0].reason).toBe('time limit reached while compiling the model');
+    // Compiling or solving, whichever the deadline meets first on this machine.
+    expect(lines[0].reason).toMatch(/^time limit reached/);
     expect(report.restarts).toBe(0);
   }, 30_000);
 

@@ -267,7 +267,7 @@ describe('serve flags for the limits', () => {
 describe('catalogs kept by a solve worker', () => {
   it('are bounded in bytes as well as in number, the catalog in use always kept', () => {
     const slot: PoolSlot = { id: 0, memo: new Map() };
-    const job: Job = { kind: 'repair', sequence: [], options: {} };
+    const job: Job = { kind: 'fix', sequence: [], options: {} };
     const big = (key: string) => ({
       ref: { key, version: 1 },
       catalog: { apis: [] },

@@ -71,7 +71,7 @@ describe('refract loop', () => {
   });
 
   it.each([
-    [['--max-rounds', 'x'], 'refract loop: --max-rounds: expected an integer >= 0, received "x"'],
+    [['--max-rounds', 'x'], 'refract loop: --max-rounds: expected an integer in [0, 50], received "x"'],
     [['--fixer', 'scripted'], 'refract loop: --candidates: required with --fixer scripted'],
     [
       ['--fixer', 'magic'],

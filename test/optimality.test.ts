@@ -14,17 +14,17 @@ import { loadCostModel } from '../src/read/cost-models.ts';
 import { decode } from '../src/decode/decode.ts';
 import { formatStringForm } from '../src/read/sequence.ts';
 
-const FIELDS = ['id', 'name', 'city', 'code'];
+const REQUEST_FIELDS = ['id', 'name', 'city', 'code'];
 
 /** Parameters beyond the output names: free values, and two in parallel roles (`from_id`, `to_id`). */
-const PARAMS = [...FIELDS, 'query', 'date', 'from_id', 'to_id', 'city_id'];
+const PARAMS = [...REQUEST_FIELDS, 'query', 'date', 'from_id', 'to_id', 'city_id'];
 
 const apiArb = (name: string): fc.Arbitrary<ApiSpec> =>
   fc
     .record({
       params: fc.uniqueArray(fc.constantFrom(...PARAMS), { minLength: 1, maxLength: 3 }),
       required: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
-      outputs: fc.uniqueArray(fc.constantFrom(...FIELDS), { minLength: 1, maxLength: 2 }),
+      outputs: fc.uniqueArray(fc.constantFrom(...REQUEST_FIELDS), { minLength: 1, maxLength: 2 }),
     })
     .map(({ params, required, outputs }) => ({
       name,
@@ -97,8 +97,8 @@ const caseArb = fc.record({
   }),
   mappings: fc.uniqueArray(
     fc.record({
-      from: fc.constantFrom(...FIELDS),
-      to: fc.constantFrom(...FIELDS, 'query', 'date'),
+      from: fc.constantFrom(...REQUEST_FIELDS),
+      to: fc.constantFrom(...REQUEST_FIELDS, 'query', 'date'),
       score: fc.constantFrom(0.6, 1),
     }),
     { maxLength: 2, selector: (m) => `${m.from}>${m.to}` },

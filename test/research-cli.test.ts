@@ -1,13 +1,16 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { describe, expect, it } from 'vitest';
-import { InputError } from '../src/model/errors.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { runCli } from '../src/cli/main.ts';
 import { loadCostModel } from '../src/read/cost-models.ts';
 import { registerFit, registerSweep } from '../research/cli/research.ts';
+import { LABELLED_CATALOG as CATALOG, writeLabelled } from './labelled.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'refract-research-'));
+
+const LABELLED = writeLabelled(dir);
 
 function program(): Command {
   const p = new Command().exitOverride();
@@ -18,71 +21,126 @@ function program(): Command {
 
 const run = (...args: string[]) => program().parseAsync(['node', 'refract', ...args, '--quiet']);
 
-describe('refract sweep', () => {
-  it('writes the page, the JSON rows and the heat-map of a two-weight grid', async () => {
+/** The executable's way: exit code and the one-line message on standard error. */
+async function cli(...args: string[]): Promise<{ code: number; err: string }> {
+  let err = '';
+  const spy = vi.spyOn(process.stderr, 'write').mockImplementation((c) => ((err += String(c)), true));
+  try {
+    await runCli(['node', 'refract', ...args, '--quiet'], [registerSweep, registerFit]);
+    return { code: Number(process.exitCode ?? 0), err };
+  } finally {
+    spy.mockRestore();
+    process.exitCode = 0;
+  }
+}
+
+describe('refract sweep on a labelled file of its own', () => {
+  it('sweeps a weight and a candidate setting: per-kind rates, intervals, flips, chart and JSON', async () => {
     const [out, json, svg] = ['sweep.md', 'sweep.json', 'heat.svg'].map((f) => join(dir, f));
     await run(
       'sweep',
-      '--grid',
-      'slotFill=2,4',
-      '--grid',
-      'renameParam=1,2',
-      '--limit',
-      '2',
-      '--kinds',
-      'param_name,missing_param',
-      '--out',
-      out,
-      '--json',
-      json,
-      '--svg',
-      svg,
+      ...['--data', LABELLED, '--catalog', CATALOG],
+      ...['--grid', 'renameParam=1,2', '--grid', 'minSimilarity=0.5,0.95'],
+      ...['--out', out, '--json', json, '--svg', svg],
     );
-    const rows = JSON.parse(readFileSync(json, 'utf8')) as { rows: unknown[]; records: number };
-    expect(rows.rows).toHaveLength(4);
-    expect(rows.records).toBe(6);
+    type Row = {
+      setting: Record<string, number>;
+      n: number;
+      restored: number;
+      restorationRate: number;
+      restorationCi: { lo: number; hi: number };
+      byKind: Record<string, { n: number }>;
+    };
+    const doc = JSON.parse(readFileSync(json, 'utf8')) as {
+      baseline: Row;
+      rows: Row[];
+      records: number;
+      outcomes: { id: string; kind: string; base: boolean; restored: boolean[] }[];
+    };
+    expect(doc.rows).toHaveLength(4);
+    expect(doc.baseline.n).toBe(4);
+    expect(Object.keys(doc.baseline.byKind).sort()).toEqual([
+      '2 mistakes',
+      'api_name',
+      'param_name',
+      'ref_label',
+    ]);
+    for (const row of [doc.baseline, ...doc.rows]) {
+      expect(row.restorationCi.lo).toBeLessThanOrEqual(row.restorationRate);
+      expect(row.restorationCi.hi).toBeGreaterThanOrEqual(row.restorationRate);
+    }
+    // The base restores the misspelled parameter; no rename is a candidate at similarity 0.95.
+    expect(doc.records).toBe(4);
+    const typo = doc.outcomes.find((r) => r.id === 'typo')!;
+    expect(typo.base).toBe(true);
+    const strict = doc.rows.findIndex((r) => r.setting.minSimilarity === 0.95);
+    expect(typo.restored[strict]).toBe(false);
     const page = readFileSync(out, 'utf8');
-    expect(page).toContain('| rank | setting');
-    expect(page).toContain('default (no overrides)');
-    expect(page).toContain('![restoration heat-map](heat.svg)');
-    expect(readFileSync(svg, 'utf8')).toContain('slotFill weight');
+    expect(page).toContain('## Restoration per mistake kind');
+    expect(page).toContain('## Records that flip against the base');
+    expect(page).toMatch(/minSimilarity=0\.95 \|\s+0 \|\s+\d+ \|[^|]+\| [^|]*`typo`/);
+    expect(page).toContain('![restoration by setting](heat.svg)');
+    expect(readFileSync(svg, 'utf8')).toContain('minSimilarity');
+    const spec = JSON.parse(readFileSync(join(dir, 'heat.vl.json'), 'utf8')) as {
+      layer: { encoding: { color?: { scale?: { domain: number[] } } } }[];
+    };
+    expect(spec.layer[0].encoding.color?.scale?.domain).toEqual([0, 1]);
   });
 
-  it('refuses a heat-map without a two-weight grid, and --grid with --random', async () => {
-    await expect(
-      run('sweep', '--random', '2', '--range', 'slotFill=1:4', '--svg', join(dir, 'x.svg')),
-    ).rejects.toThrow(/--svg/);
-    await expect(run('sweep', '--grid', 'slotFill=1', '--random', '2')).rejects.toThrow(InputError);
-    await expect(run('sweep', '--grid', 'slotFill=1', '--mappings', 'some')).rejects.toThrow(/--mappings/);
+  it('draws a one-setting sweep as rates with intervals on a 0–100 % axis', async () => {
+    const svg = join(dir, 'rates.svg');
+    await run('sweep', '--data', LABELLED, '--catalog', CATALOG, '--grid', 'apiCandidates=1,5', '--svg', svg);
+    const spec = JSON.parse(readFileSync(join(dir, 'rates.vl.json'), 'utf8')) as {
+      layer: { encoding: { x: { scale?: { domain: number[] } } } }[];
+    };
+    expect(spec.layer[1].encoding.x.scale?.domain).toEqual([0, 1]);
+    expect(existsSync(svg)).toBe(true);
+  });
+
+  it('refuses unknown names, unknown kinds and a catalog-less record: one line, exit 2', async () => {
+    for (const [args, message] of [
+      [
+        ['--grid', 'minSimilarty=0.5'],
+        /--grid: unknown setting "minSimilarty" \(weights: .*candidate generation: minSimilarity/,
+      ],
+      [
+        ['--grid', 'slotFill=1', '--kinds', 'param_name,bogus'],
+        /--kinds: unknown kind "bogus" \(the data has: 2 mistakes, api_name/,
+      ],
+      [['--grid', 'apiCandidates=0.5'], /apiCandidates: expected an integer/],
+      [['--grid', 'slotFill=1', '--random', '2'], /--grid: give either/],
+    ] as const) {
+      const { code, err } = await cli('sweep', '--data', LABELLED, '--catalog', CATALOG, ...args);
+      expect(code).toBe(2);
+      expect(err).toMatch(message);
+      expect(err.trim().split('\n')).toHaveLength(1);
+    }
+    const { code, err } = await cli('sweep', '--data', LABELLED, '--grid', 'slotFill=1');
+    expect(code).toBe(2);
+    expect(err).toMatch(/mine\.jsonl: line 1\.catalog: required/);
   });
 });
 
-describe('refract fit', () => {
-  it('writes a cost model that loads with --cost-model', async () => {
+describe('refract fit on a labelled file of its own', () => {
+  it('writes a cost model that loads with --cost-model, and a report with intervals', async () => {
     const out = join(dir, 'fitted.json');
+    const report = join(dir, 'fit.md');
     await run(
       'fit',
-      '--train-sets',
-      'executable',
-      '--holdout-sets',
-      'sgd',
-      '--limit',
-      '3',
-      '--epochs',
-      '1',
-      '--out',
-      out,
-      '--report',
-      join(dir, 'fit.md'),
+      ...['--data', LABELLED, '--catalog', CATALOG],
+      ...['--holdout', '0', '--epochs', '1', '--out', out, '--report', report],
     );
-    const model = loadCostModel(out);
-    expect(model.name).toBe('fitted');
-    expect(readFileSync(join(dir, 'fit.md'), 'utf8')).toContain('sgd (held-out set)');
+    expect(loadCostModel(out).name).toBe('fitted');
+    const page = readFileSync(report, 'utf8');
+    expect(page).toContain('Train: 4 records of mine');
+    expect(page).toMatch(/\(\d\/4; \d+\.\d–\d+\.\d%\)/);
   });
 
-  it('refuses a set that is both trained on and held out', async () => {
-    await expect(run('fit', '--train-sets', 'sgd', '--holdout-sets', 'sgd', '--limit', '1')).rejects.toThrow(
-      /--holdout-sets/,
-    );
+  it('refuses a set that is both trained on and held out, and a set the data lacks', async () => {
+    const both = await cli('fit', '--train-sets', 'sgd', '--holdout-sets', 'sgd', '--limit', '1');
+    expect(both.err).toMatch(/--holdout-sets: sgd is also a training set/);
+    const missing = await cli('fit', '--data', LABELLED, '--catalog', CATALOG, '--train-sets', 'theirs');
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/--train-sets: expected one of mine/);
   });
 });

@@ -5,11 +5,12 @@ import { CostModelSchema } from '../src/model/cost.ts';
 import { loadCostModel, withWeights } from '../src/read/cost-models.ts';
 import type { Edit } from '../src/model/types.ts';
 import {
+  bootstrapMean,
+  bootstrapPairedDifference,
   editCounts,
   findGoldRepair,
   findRival,
   fitWeights,
-  heatmap,
   loadLabelled,
   parseGridAxis,
   parseLabelled,
@@ -83,6 +84,13 @@ describe('sweep', () => {
       }) as const;
     const a = sweepSettings(spec(7));
     expect(sweepSettings(spec(7))).toEqual(a);
+    const knobs = sweepSettings({
+      kind: 'random',
+      count: 10,
+      seed: 1,
+      ranges: [parseRange('apiCandidates=1:20')],
+    });
+    expect(knobs.every((s) => Number.isInteger(s.apiCandidates))).toBe(true);
     expect(sweepSettings(spec(8))).not.toEqual(a);
     for (const s of a) {
       expect(s.slotFill).toBeGreaterThanOrEqual(0.5);
@@ -100,30 +108,17 @@ describe('sweep', () => {
   });
 
   it('rejects bad grid and range flags with an InputError naming the flag', () => {
-    expect(() => parseGridAxis('slotFil=1,2')).toThrow(/--grid: unknown weight/);
+    expect(() => parseGridAxis('slotFil=1,2')).toThrow(/--grid: unknown setting "slotFil"/);
+    expect(() => parseGridAxis('apiCandidates=2.5')).toThrow(
+      /apiCandidates: expected an integer in \[1, 100\]/,
+    );
+    expect(() => parseGridAxis('minSimilarity=1.5')).toThrow(/minSimilarity: expected a number in \[0, 1\]/);
+    expect(parseGridAxis('insertDepth=0,1')).toEqual({ name: 'insertDepth', values: [0, 1] });
     expect(() => parseGridAxis('slotFill=1,x')).toThrow(InputError);
     expect(() => parseGridAxis('slotFill=1,1')).toThrow(/repeated/);
     expect(() => parseRange('slotFill=4:1')).toThrow(/--range: expected lo < hi/);
     const twice = [parseGridAxis('slotFill=1'), parseGridAxis('slotFill=2')];
     expect(() => sweepSettings({ kind: 'grid', axes: twice })).toThrow(/given twice/);
-  });
-
-  it('draws a heat-map with one cell per setting, axis labels and a colour scale', () => {
-    const cells = [0.5, 1].flatMap((x) => [1, 2].map((y) => ({ x, y, value: x * y * 0.4 })));
-    const svg = heatmap({
-      title: 'T',
-      xLabel: 'renameParam weight',
-      yLabel: 'dropParam weight',
-      scaleLabel: 'restored',
-      cells,
-      reference: { x: 1, y: 1, label: 'default' },
-    });
-    expect(svg.startsWith('<svg')).toBe(true);
-    expect(svg).toContain('renameParam weight');
-    expect(svg).toContain('dropParam weight');
-    expect(svg).toContain('80.0%');
-    expect(svg).toContain('dashed orange: default');
-    expect(svg.match(/stroke="#d62728"/g)).toHaveLength(1);
   });
 });
 
@@ -142,8 +137,11 @@ describe('labelled data', () => {
   it('filters by kind group and reports a bad line with its number', () => {
     const combos = loadLabelled(undefined, { limit: 3, kinds: ['2 mistakes'] });
     expect(combos.every((r) => r.kind.split('+').length === 2)).toBe(true);
-    expect(() => parseLabelled('{"id":"a","kind":"k","set":"nope","gold":[],"sequence":[]}', 'f')).toThrow(
-      /f: line 1/,
+    expect(() =>
+      parseLabelled('{"id":"a","kind":"k","set":"nope","gold":[],"sequence":[]}', { source: 'f' }),
+    ).toThrow(/f: line 1\.catalog: required/);
+    expect(() => loadLabelled(undefined, { kinds: ['param_name', 'bogus'] })).toThrow(
+      /--kinds: unknown kind "bogus"/,
     );
   });
 });
@@ -222,5 +220,31 @@ describe('perceptron', () => {
     expect(result.epochs[0].inseparable).toBe(1);
     expect(result.model.weights).toEqual(base.weights);
     expect(result.epochs[0].scores.train.restored).toBe(1);
+  });
+});
+
+describe('bootstrap intervals', () => {
+  const sample = (n: number, p: number) =>
+    Array.from({ length: n }, (_, i) => (i < Math.round(n * p) ? 1 : 0));
+
+  it('holds the rate, narrows with more records and repeats for the same seed', () => {
+    const small = bootstrapMean(sample(20, 0.7));
+    const large = bootstrapMean(sample(2000, 0.7));
+    for (const ci of [small, large]) {
+      expect(ci.lo).toBeLessThan(0.7);
+      expect(ci.hi).toBeGreaterThan(0.7);
+    }
+    expect(large.hi - large.lo).toBeLessThan((small.hi - small.lo) / 5);
+    expect(bootstrapMean(sample(20, 0.7))).toEqual(small);
+    // About ±2 standard errors: sqrt(0.21 / 2000) ≈ 0.0102.
+    expect(large.hi - large.lo).toBeGreaterThan(0.03);
+    expect(large.hi - large.lo).toBeLessThan(0.05);
+  });
+
+  it('gives a zero-width paired interval for identical outcomes and a positive one for a clear gain', () => {
+    const a = sample(200, 0.5);
+    expect(bootstrapPairedDifference(a, a)).toEqual({ lo: 0, hi: 0 });
+    const better = a.map((v, i) => (i < 150 ? 1 : v));
+    expect(bootstrapPairedDifference(better, a).lo).toBeGreaterThan(0);
   });
 });

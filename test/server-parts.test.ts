@@ -95,7 +95,7 @@ describe('catalog store', () => {
 });
 
 describe('catalog shipping', () => {
-  const job: Job = { kind: 'repair', sequence: [], options: {} };
+  const job: Job = { kind: 'fix', sequence: [], options: {} };
   const resolved = (key: string, version = 1) => ({ ref: { key, version }, catalog: { apis: [] } });
 
   it('sends a catalog to a worker once per version, and evicts the least recently used', () => {

@@ -100,7 +100,8 @@ describe('solve routes', () => {
     const result = RepairJsonSchema.parse(r.json);
     expect(result.determination).toBe(true);
     expect(result.sequence).toHaveLength(gold.length);
-    expect(result.edits).toEqual([expect.objectContaining({ kind: 'deleteStep', step: 1 })]);
+    // Steps are numbered from 1: the repeated call is step 2.
+    expect(result.edits).toEqual([expect.objectContaining({ kind: 'deleteStep', step: 2 })]);
   });
 
   it('runs the repair loop with the optimiser', async () => {

@@ -39,7 +39,7 @@ describe('refract tags', () => {
     const { out, code } = await run('tags', '-c', CATALOG, '--format', 'json', misspelt);
     expect(code).toBe(1);
     expect(JSON.parse(out)).toEqual({
-      tags: [{ tag: 'made_up_api', step: 2, detail: 'unknown API "SkyCrapperFlightSearch"' }],
+      tags: [{ tag: 'made_up_api', step: 3, detail: 'unknown API "SkyCrapperFlightSearch"' }],
     });
   });
 

@@ -57,7 +57,7 @@ export function solverTargets(small = false): Target[] {
       ),
       run: async ([catalog, sequence, memory]: [unknown, unknown, Json | null]) => {
         const args = { catalog, sequence, ...(memory === null ? {} : { memory }) };
-        validateTool(args);
+        await validateTool(args);
         const result = (await fixTool(args)) as { status: string; reason?: string };
         if (result.status === 'error') fail(`fix status error: ${result.reason}`);
       },

@@ -1,7 +1,7 @@
 /** What every benchmark gets: the loaded sets, the corrupted records, the machine, the run flags. */
 import type { RepairOptions } from '../../src/model/options.ts';
 import { repair } from '../../src/repair/repair.ts';
-import { SOLVER_NAMES, type SolverName } from '../../src/solvers/index.ts';
+import { SOLVER_NAMES, type SolverName } from '../../src/model/constants.ts';
 import {
   loadCorrupted,
   loadGoldSet,
@@ -11,6 +11,7 @@ import {
   type SetName,
 } from './data.ts';
 import { machine, type Machine } from './markdown.ts';
+import type { LabelledRecord } from '../tuning/dataset.ts';
 
 /** The reference tool's documented time per NESTFUL instance, the comparison line on every page. */
 export const REFERENCE_MS = 678;
@@ -20,6 +21,8 @@ export interface BenchContext {
   readonly sets: readonly GoldSet[];
   readonly corrupted: Readonly<Record<SetName, readonly CorruptionRecord[]>>;
   readonly solvers: readonly SolverName[];
+  /** The solver study's settings (`solvers.ts`). */
+  readonly study: StudySettings;
   readonly machine: Machine;
   /** The command that regenerates the pages, as printed on them. */
   readonly command: string;
@@ -33,7 +36,26 @@ export function sample<T>(items: readonly T[], n: number): T[] {
   return Array.from({ length: n }, (_, i) => items[Math.floor(i * step)]);
 }
 
-export function loadContext(quick: boolean, command: string, log: (line: string) => void): BenchContext {
+export interface StudySettings {
+  /** Solves per model and backend. */
+  readonly repeat: number;
+  /** Seconds per solve. */
+  readonly timeLimit: number;
+  /** Largest synthetic model (variables); 0 = no synthetic family. */
+  readonly familyMaxVars: number;
+  /** Records whose models replace the shipped corrupted records, with the files they came from. */
+  readonly data?: { readonly files: readonly string[]; readonly records: readonly LabelledRecord[] };
+}
+
+export interface ContextOptions {
+  readonly quick: boolean;
+  readonly command: string;
+  readonly log: (line: string) => void;
+  readonly solvers?: readonly SolverName[];
+  readonly study?: Partial<StudySettings>;
+}
+
+export function loadContext({ quick, command, log, ...options }: ContextOptions): BenchContext {
   const sets = SET_NAMES.map(loadGoldSet);
   const corrupted = Object.fromEntries(
     SET_NAMES.map((name) => {
@@ -41,7 +63,14 @@ export function loadContext(quick: boolean, command: string, log: (line: string)
       return [name, quick ? sample(records, 40) : records];
     }),
   ) as Record<SetName, CorruptionRecord[]>;
-  return { quick, sets, corrupted, solvers: SOLVER_NAMES, machine: machine(), command, log };
+  const study: StudySettings = {
+    repeat: options.study?.repeat ?? (quick ? 1 : 3),
+    timeLimit: options.study?.timeLimit ?? (quick ? 5 : 20),
+    familyMaxVars: options.study?.familyMaxVars ?? (quick ? 2000 : 10_000),
+    ...(options.study?.data ? { data: options.study.data } : {}),
+  };
+  const solvers = options.solvers ?? SOLVER_NAMES;
+  return { quick, sets, corrupted, solvers, study, machine: machine(), command, log };
 }
 
 /** Repairs a few records with `solver` so that JIT, WASM instantiation and caches are warm. */

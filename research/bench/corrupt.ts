@@ -4,7 +4,8 @@
  * Seeds derive from (seed, set, sample index), so each gold's records do not depend on the others.
  */
 import type { NestfulStep } from '../../src/read/sequence.ts';
-import { validate, apiByName, DEFAULT_RESULT_NAME } from '../../src/validate/validate.ts';
+import { validate, apiByName } from '../../src/validate/validate.ts';
+import { DEFAULT_RESULT_NAME } from '../../src/model/constants.ts';
 import type { CorruptionRecord, GoldSet } from './data.ts';
 import { MISTAKE_KINDS, MISTAKES, type MistakeContext, type MistakeKind } from './mistakes.ts';
 import { hashSeed, mulberry32, shuffled, type Rng } from '../../src/model/prng.ts';

@@ -7,7 +7,7 @@
 import type { Catalog } from '../../src/model/types.ts';
 import type { RepairOptions } from '../../src/model/options.ts';
 import { repair } from '../../src/repair/repair.ts';
-import { signature } from '../../src/loop/pick.ts';
+import { signature } from '../../src/score/flow.ts';
 import { validate } from '../../src/validate/validate.ts';
 import type { CorruptionRecord } from './data.ts';
 import { lostLiterals, sameDataFlow } from '../../src/score/index.ts';
@@ -23,7 +23,7 @@ export interface Outcome {
   readonly valid: boolean;
   /** Same data flow as the gold (labels and independent step order ignored). */
   readonly restored: boolean;
-  /** Same as the gold up to label names, in the same order (`signature` of src/loop/pick.ts). */
+  /** Same as the gold up to label names, in the same order (`signature` of src/score/flow.ts). */
   readonly restoredInOrder: boolean;
   /** No `ask`/`confirm` pseudo-step in the repair. */
   readonly executable: boolean;

@@ -7,7 +7,8 @@
 import type { Catalog } from '../../src/model/types.ts';
 import type { NestfulStep } from '../../src/read/sequence.ts';
 import { hashSeed, mulberry32, shuffled, type Rng } from '../../src/model/prng.ts';
-import { apiByName, DEFAULT_RESULT_NAME, validate } from '../../src/validate/validate.ts';
+import { apiByName, validate } from '../../src/validate/validate.ts';
+import { DEFAULT_RESULT_NAME } from '../../src/model/constants.ts';
 import { FLOW_KINDS, FLOW_MISTAKES, type FlowContext, type FlowKind } from './flow-mistakes.ts';
 
 /** A set of gold plans over one catalog (a NESTFUL set or a synthetic world). */

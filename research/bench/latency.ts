@@ -3,7 +3,7 @@
  * repair), per solver, in-process after warm-up; plus the sizes of the models the repairs built.
  */
 import { repair } from '../../src/repair/repair.ts';
-import type { SolverName } from '../../src/solvers/index.ts';
+import type { SolverName } from '../../src/model/constants.ts';
 import { catalogOf, REFERENCE_MS, warmUp, type BenchContext } from './context.ts';
 import { ms, pageHeader, table } from './markdown.ts';
 import { max, median, quantile } from './stats.ts';

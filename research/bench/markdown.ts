@@ -1,5 +1,5 @@
 /** Markdown helpers for the result pages: tables, number formats, and the machine header every page has. */
-import { availableParallelism, cpus, totalmem } from 'node:os';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 
 const NUMERIC = /^(-?[\d.]+(e-?\d+)?[%×]?|–)$/;
 
@@ -48,6 +48,8 @@ export interface Machine {
   readonly memoryGiB: number;
   readonly node: string;
   readonly date: string;
+  /** One-minute load average when the run started: the machine is shared, and timings move with it. */
+  readonly load: number;
 }
 
 export function machine(now = new Date()): Machine {
@@ -57,6 +59,7 @@ export function machine(now = new Date()): Machine {
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     node: process.version,
     date: now.toISOString().replace(/\.\d+Z$/, 'Z'),
+    load: Math.round(loadavg()[0] * 10) / 10,
   };
 }
 
@@ -65,7 +68,7 @@ export function pageHeader(title: string, m: Machine, command: string): string {
   return [
     `# ${title}`,
     '',
-    `Machine: ${m.nproc} cores (${m.cpu}), ${m.memoryGiB} GiB, Node ${m.node}; run ${m.date}.`,
+    `Machine: ${m.nproc} cores (${m.cpu}), ${m.memoryGiB} GiB, Node ${m.node}; run ${m.date}, load average ${m.load}.`,
     `Regenerate: \`${command}\`. Timings are wall-clock, in-process, after warm-up; medians unless stated.`,
     '',
   ].join('\n');

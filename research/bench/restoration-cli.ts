@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { InputError } from '../../src/model/errors.ts';
 import { repair } from '../../src/repair/repair.ts';
-import { isSolverName, SOLVER_NAMES, type SolverName } from '../../src/solvers/index.ts';
+import { isSolverName, SOLVER_NAMES, type SolverName } from '../../src/model/constants.ts';
 import { loadBuild, type Build } from './build-ref.ts';
 import { loadCorpus, measureBuilds, RECIPES, RECIPE_SETS, type MeasuredBuild } from './restoration-run.ts';
 import { summariseRestoration, type RestorationSummary, type ScoredRow } from './restoration-summary.ts';

@@ -4,7 +4,7 @@
  * taking turns record by record so that machine load falls on both alike.
  */
 import type { Catalog } from '../../src/model/types.ts';
-import type { SolverName } from '../../src/solvers/index.ts';
+import type { SolverName } from '../../src/model/constants.ts';
 import type { RepairFn } from './build-ref.ts';
 import { loadCorrupted, loadSetCatalog, SET_NAMES, type SetName } from './data.ts';
 import { kindGroup } from './evaluate.ts';

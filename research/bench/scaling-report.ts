@@ -3,7 +3,8 @@ import { REFERENCE_MS, type BenchContext } from './context.ts';
 import { ms, pageHeader, table } from './markdown.ts';
 import { pointSummary, type Point } from './scaling.ts';
 import { quantile } from './stats.ts';
-import { plot, type Series } from './svg.ts';
+import { chartSpec, type Series } from './figures.ts';
+import type { PlotSpec } from '../../src/batch/plot.ts';
 
 export interface ScalingResults {
   readonly length?: readonly Point[];
@@ -40,10 +41,11 @@ function rowsOf(points: readonly Point[], label: (p: Point) => string | number) 
 
 const HEADERS = ['n', 'median ms', 'p99 ms', 'max ms', 'vars median', 'vars max'];
 
-export function scalingPlots(results: ScalingResults): Record<string, string> {
-  const out: Record<string, string> = {};
+/** The plots' specs by file stem (`scaling-length`, ...). */
+export function scalingPlots(results: ScalingResults): Record<string, PlotSpec> {
+  const out: Record<string, PlotSpec> = {};
   if (results.length) {
-    out['scaling-length.svg'] = plot({
+    out['scaling-length'] = chartSpec({
       title: 'Repair time against sequence length (HiGHS)',
       xLabel: 'calls in the sequence',
       yLabel: 'time per request (ms, log scale)',
@@ -53,7 +55,7 @@ export function scalingPlots(results: ScalingResults): Record<string, string> {
     });
   }
   if (results.catalog) {
-    out['scaling-catalog.svg'] = plot({
+    out['scaling-catalog'] = chartSpec({
       title: 'Repair time against catalog size (HiGHS)',
       xLabel: 'APIs in the catalog (log scale)',
       yLabel: 'time per repair (ms, log scale)',
@@ -76,7 +78,7 @@ export function scalingPlots(results: ScalingResults): Record<string, string> {
     });
   }
   if (results.mappings) {
-    out['scaling-mappings.svg'] = plot({
+    out['scaling-mappings'] = chartSpec({
       title: 'Repair time against mapping-table size (HiGHS)',
       xLabel: 'mappings',
       yLabel: 'time per repair (ms, log scale)',

@@ -5,7 +5,8 @@
 import type { NestfulStep } from '../../src/read/sequence.ts';
 import type { Catalog, Mapping } from '../../src/model/types.ts';
 import { repair } from '../../src/repair/repair.ts';
-import { apiByName, DEFAULT_RESULT_NAME, validate } from '../../src/validate/validate.ts';
+import { apiByName, validate } from '../../src/validate/validate.ts';
+import { DEFAULT_RESULT_NAME } from '../../src/model/constants.ts';
 import { sample, warmUp, type BenchContext } from './context.ts';
 import { applyMistakes } from './corrupt.ts';
 import { MISTAKE_KINDS } from './mistakes.ts';
@@ -29,8 +30,8 @@ async function timedRepair(steps: NestfulStep[], catalog: Catalog, mappings?: Ma
   return { ms: performance.now() - start, vars: result.model?.vars ?? 0 };
 }
 
-/** `count` random mistakes that leave the sequence invalid. */
-function corruptWith(rng: Rng, steps: NestfulStep[], count: number, catalog: Catalog): NestfulStep[] {
+/** `count` random mistakes that leave the sequence invalid (seeded by `rng`). */
+export function corruptWith(rng: Rng, steps: NestfulStep[], count: number, catalog: Catalog): NestfulStep[] {
   const ctx = { apis: apiByName(catalog), resultName: DEFAULT_RESULT_NAME };
   for (let t = 0; t < 50; t++) {
     const kinds = Array.from({ length: count }, () => shuffled(rng, MISTAKE_KINDS)[0]);

@@ -6,7 +6,7 @@
  */
 import type { Catalog } from '../../src/model/types.ts';
 import type { RepairResult } from '../../src/model/options.ts';
-import type { SolverName } from '../../src/solvers/index.ts';
+import type { SolverName } from '../../src/model/constants.ts';
 import { scoreRepair, type RepairVerdict } from '../../src/score/index.ts';
 import { validate } from '../../src/validate/validate.ts';
 import type { NestfulStep } from '../../src/read/sequence.ts';

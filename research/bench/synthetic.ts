@@ -6,7 +6,7 @@
 import type { NestfulStep } from '../../src/read/sequence.ts';
 import type { ApiSpec, Catalog, Json, Mapping } from '../../src/model/types.ts';
 import { mapReferences } from '../../src/read/references.ts';
-import { DEFAULT_RESULT_NAME } from '../../src/validate/validate.ts';
+import { DEFAULT_RESULT_NAME } from '../../src/model/constants.ts';
 import type { Gold } from './data.ts';
 import { choose, type Rng } from '../../src/model/prng.ts';
 

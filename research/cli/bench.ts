@@ -1,28 +1,78 @@
-/** `refract bench`: the benchmark suite (the same code as `npm run bench`), writing its result pages. */
+/**
+ * `refract bench`: the benchmark suite (the same code as `npm run bench`), writing its result pages into a
+ * folder of the current directory. With `--data`, a solver study on the models of any records file.
+ */
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { BENCHMARKS, DEFAULT_OUT, parseOnly, runBench } from '../bench/suite.ts';
+import { InputError } from '../../src/model/errors.ts';
+import { loadCatalog } from '../../src/read/catalog.ts';
+import { SOLVER_NAMES, type SolverName } from '../../src/model/constants.ts';
+import { collect, integer, oneOf, seconds } from '../../src/api/flag-values.ts';
+import { BENCHMARKS, parseOnly, runBench } from '../bench/suite.ts';
+import { loadLabelled } from '../tuning/dataset.ts';
+
+/** The default output folder, relative to the current directory. */
+export const BENCH_OUT = 'refract-bench';
 
 interface Flags {
   quick?: boolean;
   only?: string;
-  out?: string;
+  out: string;
+  solvers?: string;
+  repeat?: string;
+  timeLimit?: string;
+  synthetic?: string;
+  data?: string[];
+  catalog?: string;
+}
+
+export function parseSolvers(text: string): SolverName[] {
+  const names = text.split(',').map((s) => oneOf('--solvers', s.trim(), SOLVER_NAMES));
+  if (new Set(names).size !== names.length)
+    throw new InputError('--solvers', `a solver is named twice in ${text}`);
+  return names;
 }
 
 export function registerBench(program: Command): void {
   program
     .command('bench')
-    .description('run the benchmarks and write their result pages (markdown and SVG)')
-    .option('--quick', 'a small subset of every benchmark (well under a minute)')
+    .description('run the benchmarks and write their result pages (markdown, SVG and Vega-Lite specs)')
+    .option('--quick', 'a small subset of every benchmark (a minute or two)')
     .option('--only <names>', `comma-separated: ${BENCHMARKS.join(', ')}`)
-    .option('--out <dir>', 'folder for the pages', DEFAULT_OUT)
+    .option('--out <dir>', 'folder for the pages (created in the current directory)', BENCH_OUT)
+    .option('--solvers <list>', `backends to compare: ${SOLVER_NAMES.join(',')} (default: all)`)
+    .option('--repeat <n>', 'solves per model and backend in the solver study (default 3; quick: 1)')
+    .option('--time-limit <seconds>', 'per solve in the solver study (default 20; quick: 5)')
+    .option('--synthetic <vars>', 'largest synthetic model of the solver study, 0 for none (default 10000)')
+    .option('--data <file>', 'solver study on the models of these records (JSONL, repeatable)', collect)
+    .option('-c, --catalog <file>', 'catalog of the --data records that bring none of their own')
     .action(async (flags: Flags) => {
-      const only = flags.only === undefined ? undefined : parseOnly(flags.only);
+      let only = flags.only === undefined ? undefined : parseOnly(flags.only);
+      if (flags.data?.length) {
+        if (only && only.some((b) => b !== 'solvers'))
+          throw new InputError('--data', 'applies to the solvers benchmark only (use --only solvers)');
+        only = ['solvers'];
+      } else if (flags.catalog) throw new InputError('--catalog', 'applies to --data records only');
+      const catalog = flags.catalog ? loadCatalog(flags.catalog) : undefined;
+      const records = flags.data?.length
+        ? loadLabelled(flags.data, { catalog, requireGold: false })
+        : undefined;
+      if (records?.length === 0) throw new InputError('--data', 'no records in the given files');
       const files = await runBench({
         quick: flags.quick ?? false,
         only,
-        out: resolve(flags.out ?? DEFAULT_OUT),
+        out: resolve(flags.out),
         log: (line) => process.stderr.write(`${line}\n`),
+        command: `refract ${process.argv.slice(2).join(' ')}`,
+        solvers: flags.solvers === undefined ? undefined : parseSolvers(flags.solvers),
+        study: {
+          ...(flags.repeat !== undefined ? { repeat: integer('--repeat', flags.repeat, 1, 100) } : {}),
+          ...(flags.timeLimit !== undefined ? { timeLimit: seconds('--time-limit', flags.timeLimit) } : {}),
+          ...(flags.synthetic !== undefined
+            ? { familyMaxVars: integer('--synthetic', flags.synthetic, 0, 100_000) }
+            : {}),
+          ...(records ? { data: { files: flags.data!, records } } : {}),
+        },
       });
       for (const file of files) process.stdout.write(`${file}\n`);
     });

@@ -1,63 +1,109 @@
 /**
- * Labelled repair data for tuning: corrupted sequences with the gold they came from (the records of
- * `benchmarks/data/corrupted-*.jsonl`), each with the catalog of its NESTFUL set.
+ * Labelled repair data for tuning and solver studies: JSONL records `{id, sequence, gold, catalog?, set?,
+ * kind? | kinds?}`. Sequences take any form the product reads. A record's catalog is its own (`catalog`: an
+ * object, or a path relative to the data file), else `--catalog`, else the NESTFUL catalog its `set` names
+ * (`executable`, `glaive`, `sgd`: the shipped `benchmarks/data/corrupted-*.jsonl` records). `set` groups
+ * records (per-set limits, held-out sets, mapping tables) and defaults to the file's name; `kind` (or
+ * `kinds`, joined by `+`) names the mistakes in the record, for per-kind results.
  */
 import { readFileSync } from 'node:fs';
+import { basename, dirname, extname, resolve } from 'node:path';
 import { z } from 'zod';
 import { InputError, inputErrorFromZod } from '../../src/model/errors.ts';
+import { loadCatalog, parseCatalog } from '../../src/read/catalog.ts';
+import { parseSequence } from '../../src/read/sequence.ts';
+import type { Catalog, Sequence } from '../../src/model/types.ts';
 import { corruptedPath, loadSetCatalog, SET_NAMES, type SetName } from '../bench/data.ts';
 import { kindGroup } from '../bench/evaluate.ts';
-import type { Catalog, Sequence } from '../../src/model/types.ts';
 
 export interface LabelledRecord {
   readonly id: string;
+  /** The record's mistake kinds joined by `+` (`param_name`, `api_name+ref_label`); `` when unlabelled. */
   readonly kind: string;
-  readonly set: SetName;
+  readonly set: string;
+  /** Empty for records read without gold (solver studies). */
   readonly gold: Sequence;
   readonly sequence: Sequence;
   readonly catalog: Catalog;
 }
 
-const step = z
-  .object({
-    name: z.string().min(1),
-    arguments: z.record(z.string(), z.json()),
-    label: z.string().optional(),
-  })
-  .passthrough();
-
 const RecordSchema = z.object({
-  id: z.string().min(1),
-  kind: z.string(),
-  set: z.enum(SET_NAMES),
-  gold: z.array(step).min(1),
-  sequence: z.array(step).min(1),
+  id: z.union([z.string().min(1), z.number()]),
+  sequence: z.unknown().refine((v) => v !== undefined, 'required'),
+  gold: z.unknown().optional(),
+  catalog: z.union([z.string().min(1), z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional(),
+  set: z.string().min(1).optional(),
+  kind: z.string().optional(),
+  kinds: z.array(z.string().min(1)).optional(),
 });
 
 /** The default data: the three corrupted NESTFUL sets. */
 export const DEFAULT_DATA: readonly string[] = SET_NAMES.map((set) => corruptedPath(set));
 
-/** Parses labelled JSONL text; a bad line is an InputError naming the file and line. */
-export function parseLabelled(text: string, source = 'data'): LabelledRecord[] {
+export interface ParseOptions {
+  /** Where the text came from (error messages; relative catalog paths; the default set name). */
+  readonly source?: string;
+  /** The catalog of records without their own (`--catalog`). */
+  readonly catalog?: Catalog;
+  /** Whether every record must carry `gold` (default true). */
+  readonly requireGold?: boolean;
+}
+
+const isNestfulSet = (set: string): set is SetName => (SET_NAMES as readonly string[]).includes(set);
+
+/** Parses labelled JSONL text; a bad line is an InputError naming the file, line and field. */
+export function parseLabelled(text: string, options: ParseOptions = {}): LabelledRecord[] {
+  const source = options.source ?? 'data';
+  const defaultSet = basename(source, extname(source));
+  const catalogFiles = new Map<string, Catalog>();
   const out: LabelledRecord[] = [];
   text.split('\n').forEach((line, i) => {
     if (line.trim() === '') return;
+    const at = `line ${i + 1}`;
     let json: unknown;
     try {
       json = JSON.parse(line);
     } catch (error) {
-      throw new InputError(`line ${i + 1}`, `not JSON: ${(error as Error).message}`, source);
+      throw new InputError(at, `not JSON: ${(error as Error).message}`, source);
     }
     const parsed = RecordSchema.safeParse(json);
-    if (!parsed.success) throw inputErrorFromZod(parsed.error, [`line ${i + 1}`]).from(source);
+    if (!parsed.success) throw inputErrorFromZod(parsed.error, [at]).from(source);
     const r = parsed.data;
+    if (r.gold === undefined && options.requireGold !== false)
+      throw new InputError(`${at}.gold`, 'required: the sequence the repair should restore', source);
+    const set = r.set ?? defaultSet;
+    const field = (name: string, parse: () => unknown) => {
+      try {
+        return parse();
+      } catch (error) {
+        if (error instanceof InputError) throw new InputError(`${at}.${error.field}`, error.problem, source);
+        throw error;
+      }
+    };
+    let catalog: Catalog;
+    if (typeof r.catalog === 'string') {
+      const path = resolve(dirname(source), r.catalog);
+      catalog = catalogFiles.get(path) ?? (field('catalog', () => loadCatalog(path)) as Catalog);
+      catalogFiles.set(path, catalog);
+    } else if (r.catalog !== undefined) catalog = field('catalog', () => parseCatalog(r.catalog)) as Catalog;
+    else if (options.catalog) catalog = options.catalog;
+    else if (isNestfulSet(set)) catalog = loadSetCatalog(set);
+    else
+      throw new InputError(
+        `${at}.catalog`,
+        'required: give --catalog, a catalog in the record, or a NESTFUL set (executable, glaive, sgd)',
+        source,
+      );
+    const sequence = field('sequence', () => parseSequence(r.sequence, { root: 'sequence' })) as Sequence;
+    const gold =
+      r.gold === undefined ? [] : (field('gold', () => parseSequence(r.gold, { root: 'gold' })) as Sequence);
     out.push({
-      id: r.id,
-      kind: r.kind,
-      set: r.set,
-      gold: r.gold as Sequence,
-      sequence: r.sequence as Sequence,
-      catalog: loadSetCatalog(r.set),
+      id: String(r.id),
+      kind: r.kinds ? r.kinds.join('+') : (r.kind ?? ''),
+      set,
+      gold,
+      sequence,
+      catalog,
     });
   });
   return out;
@@ -69,7 +115,30 @@ export interface Selection {
   /** Keep only these mistake kinds (`param_name`) or groups (`2 mistakes`); empty or absent keeps all. */
   readonly kinds?: readonly string[];
   /** Keep only these sets. */
-  readonly sets?: readonly SetName[];
+  readonly sets?: readonly string[];
+}
+
+/** The kinds and kind groups the records carry, for `--kinds` (sorted). */
+export function knownKinds(records: readonly LabelledRecord[]): string[] {
+  const names = new Set<string>();
+  for (const r of records) {
+    if (r.kind === '') continue;
+    names.add(kindGroup(r.kind));
+    for (const part of r.kind.split('+')) names.add(part);
+  }
+  return [...names].sort();
+}
+
+/** `--kinds` must name kinds or groups the data has; a typo would otherwise select nothing silently. */
+export function checkKinds(records: readonly LabelledRecord[], kinds: readonly string[]): void {
+  const known = knownKinds(records);
+  const unknown = kinds.filter((k) => !known.includes(k));
+  if (unknown.length > 0)
+    throw new InputError(
+      '--kinds',
+      `unknown kind ${unknown.map((k) => JSON.stringify(k)).join(', ')} ` +
+        `(the data has: ${known.length ? known.join(', ') : 'no kinds'})`,
+    );
 }
 
 export function selectRecords(
@@ -88,10 +157,15 @@ export function selectRecords(
   });
 }
 
-/** Reads labelled JSONL files (default: the three corrupted sets) and applies the selection. */
+export interface LoadOptions extends Selection {
+  readonly catalog?: Catalog;
+  readonly requireGold?: boolean;
+}
+
+/** Reads labelled JSONL files (default: the three corrupted sets), checks `kinds`, applies the selection. */
 export function loadLabelled(
   files: readonly string[] = DEFAULT_DATA,
-  selection: Selection = {},
+  options: LoadOptions = {},
 ): LabelledRecord[] {
   const records = files.flatMap((file) => {
     let text: string;
@@ -103,7 +177,13 @@ export function loadLabelled(
         `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
       );
     }
-    return parseLabelled(text, file);
+    return parseLabelled(text, { source: file, catalog: options.catalog, requireGold: options.requireGold });
   });
-  return selectRecords(records, selection);
+  const seen = new Set<string>();
+  for (const r of records) {
+    if (seen.has(r.id)) throw new InputError('--data', `record id ${JSON.stringify(r.id)} appears twice`);
+    seen.add(r.id);
+  }
+  if (options.kinds?.length) checkKinds(records, options.kinds);
+  return selectRecords(records, options);
 }

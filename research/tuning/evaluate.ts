@@ -1,19 +1,22 @@
 /**
- * One weight setting scored on labelled records: how often the repair restores the gold's data flow
+ * One setting scored on labelled records: how often the repair restores the gold's data flow
  * (`src/score/flow.ts`: label names and the order of independent steps ignored), how often it is
- * executable (no `ask`/`confirm`), its mean cost and edit count, and the median repair time.
+ * executable (no `ask`/`confirm`), its mean cost and edit count, and the median repair time; every rate
+ * with a bootstrap interval, overall and per mistake kind, and each record's outcome (to see which
+ * records flip between settings).
  */
-import type { CostModel, WeightName } from '../../src/model/cost.ts';
-import { withWeights } from '../../src/read/cost-models.ts';
+import type { CostModel } from '../../src/model/cost.ts';
 import { sameDataFlow } from '../../src/score/flow.ts';
+import { kindGroup } from '../bench/evaluate.ts';
 import { mean, median } from '../bench/stats.ts';
 import type { Edit, Sequence } from '../../src/model/types.ts';
 import { repair } from '../../src/repair/repair.ts';
 import type { RepairOptions } from '../../src/model/options.ts';
 import type { LabelledRecord } from './dataset.ts';
+import { bootstrapMean, flags, type Interval } from './bootstrap.ts';
+import { applySetting, type Setting } from './settings.ts';
 
-/** Weight overrides of one setting (`{ slotFill: 2, newMap: 0.5 }`). */
-export type Setting = Partial<Record<WeightName, number>>;
+export type { Setting };
 
 /** Options of every repair in an evaluation, besides the cost model; `mappingsFor` picks a table per set. */
 export interface EvalOptions extends Omit<RepairOptions, 'cost' | 'mappings' | 'fixes'> {
@@ -32,18 +35,38 @@ export interface RecordOutcome {
   readonly timeMs: number;
 }
 
-export interface SettingResult {
-  readonly setting: Setting;
+/** What a setting did to one record. */
+export interface RecordScore {
+  readonly id: string;
+  /** The record's kind group (`param_name`, `2 mistakes`; `(none)` when unlabelled). */
+  readonly kind: string;
+  readonly restored: boolean;
+  readonly executable: boolean;
+  readonly failed: boolean;
+}
+
+/** Counts and rates of one group of records, each rate with its 95 % bootstrap interval. */
+export interface GroupScore {
   readonly n: number;
   readonly restored: number;
   readonly executable: number;
-  /** Repairs that ended in `timeout` or `error`. */
-  readonly failed: number;
   readonly restorationRate: number;
   readonly executableRate: number;
+  readonly restorationCi: Interval;
+  readonly executableCi: Interval;
+}
+
+export interface SettingResult extends GroupScore {
+  readonly setting: Setting;
+  /** Repairs that ended in `timeout` or `error`. */
+  readonly failed: number;
   readonly meanCost: number;
   readonly meanEdits: number;
   readonly medianMs: number;
+  /** Per kind group, in the order the kinds first appear. */
+  readonly byKind: Readonly<Record<string, GroupScore>>;
+  /** Per record, in input order. */
+  readonly records: readonly RecordScore[];
 }
 
 export function repairOptions(record: LabelledRecord, cost: CostModel, options: EvalOptions): RepairOptions {
@@ -71,33 +94,56 @@ export async function repairRecord(
   };
 }
 
-export function summariseOutcomes(setting: Setting, outcomes: readonly RecordOutcome[]): SettingResult {
-  const n = outcomes.length;
-  const restored = outcomes.filter((o) => o.restored).length;
-  const executable = outcomes.filter((o) => o.executable).length;
+/** Counts, rates and intervals of a group of records. */
+export function groupScore(records: readonly RecordScore[]): GroupScore {
+  const n = records.length;
+  const restored = records.filter((r) => r.restored).length;
+  const executable = records.filter((r) => r.executable).length;
   return {
-    setting,
     n,
     restored,
     executable,
-    failed: outcomes.filter((o) => o.failed).length,
     restorationRate: n === 0 ? 0 : restored / n,
     executableRate: n === 0 ? 0 : executable / n,
-    meanCost: mean(outcomes.map((o) => o.cost)),
-    meanEdits: mean(outcomes.map((o) => o.edits.length)),
-    medianMs: median(outcomes.map((o) => o.timeMs)),
+    restorationCi: bootstrapMean(flags(records.map((r) => r.restored))),
+    executableCi: bootstrapMean(flags(records.map((r) => r.executable))),
   };
 }
 
-/** Scores `setting` (weight overrides on `base`) on `records`, one repair at a time, in order. */
+export function summariseOutcomes(
+  setting: Setting,
+  outcomes: readonly RecordOutcome[],
+  records: readonly LabelledRecord[],
+): SettingResult {
+  const scores: RecordScore[] = outcomes.map((o, i) => ({
+    id: o.id,
+    kind: records[i].kind === '' ? '(none)' : kindGroup(records[i].kind),
+    restored: o.restored,
+    executable: o.executable,
+    failed: o.failed,
+  }));
+  const kinds = [...new Set(scores.map((s) => s.kind))];
+  return {
+    setting,
+    ...groupScore(scores),
+    failed: outcomes.filter((o) => o.failed).length,
+    meanCost: mean(outcomes.map((o) => o.cost)),
+    meanEdits: mean(outcomes.map((o) => o.edits.length)),
+    medianMs: median(outcomes.map((o) => o.timeMs)),
+    byKind: Object.fromEntries(kinds.map((k) => [k, groupScore(scores.filter((s) => s.kind === k))])),
+    records: scores,
+  };
+}
+
+/** Scores `setting` (overrides on `base`) on `records`, one repair at a time, in order. */
 export async function evaluateSetting(
   records: readonly LabelledRecord[],
   base: CostModel,
   setting: Setting,
   options: EvalOptions = {},
 ): Promise<SettingResult> {
-  const cost = withWeights(base, setting);
+  const cost = applySetting(base, setting);
   const outcomes: RecordOutcome[] = [];
   for (const record of records) outcomes.push(await repairRecord(record, cost, options));
-  return summariseOutcomes(setting, outcomes);
+  return summariseOutcomes(setting, outcomes, records);
 }

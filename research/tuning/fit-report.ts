@@ -4,8 +4,11 @@ import { pct, table } from '../bench/markdown.ts';
 import type { LabelledRecord } from './dataset.ts';
 import { changedWeights, type FitResult, type Score } from './fit.ts';
 import { golds } from './split.ts';
+import { interval } from './breakdown.ts';
 
-const cell = (s: Score | undefined) => (s ? `${pct(s.restored, s.n)} (${s.restored}/${s.n})` : '–');
+/** `70.2% (337/480; 66.0–74.4%)`: the rate, the counts and the 95 % bootstrap interval. */
+const cell = (s: Score | undefined) =>
+  s ? `${pct(s.restored, s.n)} (${s.restored}/${s.n}; ${interval(s.restorationCi)})` : '–';
 
 /** Restoration per evaluation set: before, after every epoch. */
 export function epochTable(result: FitResult): string {

@@ -12,6 +12,7 @@ import type { Edit, Sequence } from '../../src/model/types.ts';
 import type { LabelledRecord } from './dataset.ts';
 import { evaluateSetting, repairRecord, type EvalOptions, type Setting } from './evaluate.ts';
 import { findGoldRepair, findRival, type GoldSearch } from './gold-repair.ts';
+import type { Interval } from './bootstrap.ts';
 import { editCounts, EDIT_WEIGHTS, perceptronStep, WeightAverage } from './perceptron.ts';
 
 export interface FitOptions extends EvalOptions {
@@ -36,6 +37,8 @@ export interface Score {
   readonly n: number;
   readonly restored: number;
   readonly executable: number;
+  /** 95 % bootstrap interval of the restoration rate. */
+  readonly restorationCi: Interval;
 }
 
 export interface EpochReport {
@@ -71,7 +74,7 @@ async function scoreAll(
   const out: Record<string, Score> = {};
   for (const [name, records] of Object.entries(sets)) {
     const r = await evaluateSetting(records, model, {}, options);
-    out[name] = { n: r.n, restored: r.restored, executable: r.executable };
+    out[name] = { n: r.n, restored: r.restored, executable: r.executable, restorationCi: r.restorationCi };
   }
   return out;
 }

@@ -1,13 +1,24 @@
 /**
- * A sweep: every setting scored on the same records, in-process and one after the other (restoration
- * rates do not depend on timing, so the numbers are reproducible; only `medianMs` varies between runs).
+ * A sweep: every setting scored on the same records, in-process. The settings are interleaved record by
+ * record (record 1 under the base and every setting, then record 2, …), so the cost of a cold process (JIT,
+ * WebAssembly tiering: the first few hundred repairs run several times slower) and any change in the
+ * machine's load fall on every setting alike; the base row no longer pays for the warm-up. Restoration
+ * does not depend on timing, so the rates are reproducible; only `medianMs` varies between runs.
  */
 import type { CostModel } from '../../src/model/cost.ts';
-import { evaluateSetting, type EvalOptions, type Setting, type SettingResult } from './evaluate.ts';
+import { sample } from '../bench/context.ts';
+import {
+  repairRecord,
+  summariseOutcomes,
+  type EvalOptions,
+  type RecordOutcome,
+  type SettingResult,
+} from './evaluate.ts';
 import type { LabelledRecord } from './dataset.ts';
+import { applySetting, type Setting } from './settings.ts';
 
-/** Records per set repaired once before timing. */
-const WARM_UP = 5;
+/** Untimed repairs before the sweep, spread over the records. */
+const WARM_UP = 30;
 
 export interface SweepResult {
   /** The base cost model without overrides, scored on the same records. */
@@ -40,17 +51,20 @@ export async function runSweep(
   options: EvalOptions = {},
   log: (line: string) => void = () => {},
 ): Promise<SweepResult> {
-  // Warm-up (JIT, solver instance, catalog indexes), so the base row's median time is not a cold start.
-  const sets = [...new Set(records.map((r) => r.set))];
-  const warm = sets.flatMap((set) => records.filter((r) => r.set === set).slice(0, WARM_UP));
-  await evaluateSetting(warm, base, {}, options);
-  const baseline = await evaluateSetting(records, base, {}, options);
-  log(`base: restored ${baseline.restored}/${baseline.n}`);
-  const rows: SettingResult[] = [];
-  for (const [i, setting] of settings.entries()) {
-    const row = await evaluateSetting(records, base, setting, options);
-    rows.push(row);
-    log(`setting ${i + 1}/${settings.length}: restored ${row.restored}/${row.n}`);
+  const all: Setting[] = [{}, ...settings];
+  const models = all.map((s) => applySetting(base, s));
+  for (const record of sample(records, WARM_UP)) await repairRecord(record, base, options);
+  const outcomes: RecordOutcome[][] = all.map(() => []);
+  const step = Math.max(1, Math.ceil(records.length / 10));
+  for (const [i, record] of records.entries()) {
+    for (const [k, model] of models.entries()) outcomes[k].push(await repairRecord(record, model, options));
+    if ((i + 1) % step === 0 || i + 1 === records.length)
+      log(
+        `${i + 1}/${records.length} records × ${all.length} settings (base restored ${count(outcomes[0])})`,
+      );
   }
-  return { baseline, rows: rankResults(rows) };
+  const results = all.map((s, k) => summariseOutcomes(s, outcomes[k], records));
+  return { baseline: results[0], rows: rankResults(results.slice(1)) };
 }
+
+const count = (outcomes: readonly RecordOutcome[]) => outcomes.filter((o) => o.restored).length;

@@ -18,6 +18,7 @@ import { repair } from '../repair/repair.ts';
 import type { RepairOptions, RepairResult } from '../model/options.ts';
 import { validate } from '../validate/validate.ts';
 import { originOf, toSequence, toToolCalls, type ExecutableCall, type ToolCall } from './toolcalls.ts';
+import { stepNumber } from '../model/numbers.ts';
 
 export interface CheckOptions extends RepairOptions, HealOptions {
   readonly catalog: Catalog;
@@ -75,7 +76,7 @@ const clip = (s: string): string => (s.length > 80 ? `${s.slice(0, 77)}...` : s)
 /** `step 2: coerce adults "2" -> 2 (cost 0.25): string coerced to the declared type` (steps 1-based). */
 export function formatHealEdit(edit: HealEdit): string {
   const param = edit.param === undefined ? '' : ` ${edit.param}`;
-  return `step ${edit.step + 1}: ${edit.kind}${param} ${clip(edit.from)} -> ${clip(edit.to)} (cost ${edit.cost}): ${edit.detail}`;
+  return `step ${stepNumber(edit.step)}: ${edit.kind}${param} ${clip(edit.from)} -> ${clip(edit.to)} (cost ${edit.cost}): ${edit.detail}`;
 }
 
 function withHealNotes(text: string, heal: readonly HealEdit[], format: FeedbackFormat): string {

@@ -10,6 +10,7 @@ import type { Catalog, Edit, Memory, Sequence, Step } from '../model/types.ts';
 import { healToolCalls } from '../heal/toolcalls.ts';
 import type { HealEdit, HealOptions } from '../heal/types.ts';
 import { healValues } from '../heal/values.ts';
+import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 
 /** A tool call as OpenAI's chat API writes it; `arguments` may be malformed JSON. */
 export interface ToolCall {
@@ -57,7 +58,7 @@ export function toSequence(
   options: HealOptions & { readonly memory?: Memory } = {},
 ): ParsedCalls {
   if (!Array.isArray(calls)) throw new InputError('tool_calls', 'expected an array of tool calls');
-  const resultName = options.resultName ?? 'var_result';
+  const resultName = options.resultName ?? DEFAULT_RESULT_NAME;
   const raw = healToolCalls(calls, options);
   const labelled = withLabels(raw.calls, options.memory ?? {}, resultName);
   const parsed = parseSequence(labelled, { root: 'tool_calls', resultName });

@@ -1,7 +1,43 @@
-/** Text and JSON renderings of results for the CLI. */
+/**
+ * Text and JSON renderings of results: the JSON is what every front end answers (CLI `--format json`,
+ * HTTP, MCP, batch lines), the text what the CLI prints by default.
+ */
 import { toNestful } from '../read/sequence.ts';
-import type { Issue } from '../model/types.ts';
+import type { Issue, Sequence } from '../model/types.ts';
+import type { LoopResult } from '../loop/engine.ts';
 import type { RepairResult, Validation } from '../model/options.ts';
+import { formatLoopReport, loopSummary } from '../loop/report.ts';
+import type { Answer } from './call.ts';
+import { numbered, round, SHORT_DIGITS, stepNumber } from '../model/numbers.ts';
+
+/** The JSON answer to a request. */
+export function answerJson(answer: Answer): Record<string, unknown> {
+  switch (answer.kind) {
+    case 'validate':
+      return validationJson(answer.validation, answer.id);
+    case 'fix':
+    case 'compress':
+      return {
+        ...resultJson(answer.result, answer.id),
+        ...(answer.healed ? { heal: answer.healed.map(numbered) } : {}),
+      };
+    case 'loop':
+      return { ...(answer.id === undefined ? {} : { id: answer.id }), ...loopJson(answer.result) };
+  }
+}
+
+/** The text answer to a request (without its id). */
+export function answerText(answer: Answer): string {
+  switch (answer.kind) {
+    case 'validate':
+      return validationText(answer.validation);
+    case 'fix':
+    case 'compress':
+      return resultText(answer.result);
+    case 'loop':
+      return formatLoopReport(answer.result);
+  }
+}
 
 export function resultJson(result: RepairResult, id?: string): Record<string, unknown> {
   return {
@@ -9,24 +45,32 @@ export function resultJson(result: RepairResult, id?: string): Record<string, un
     determination: result.determination,
     status: result.status,
     sequence: toNestful(result.sequence),
-    edits: result.edits,
+    edits: result.edits.map(numbered),
     cost: result.cost,
     optimal: result.optimal,
-    issues: result.issues,
+    issues: result.issues.map(numbered),
     diff: result.diff,
     solver: result.solver,
-    timeMs: round(result.timeMs),
+    timeMs: round(result.timeMs, SHORT_DIGITS),
     isExecutable: result.isExecutable,
     ...(result.dropped ? { dropped: result.dropped } : {}),
     ...(result.reason ? { reason: result.reason } : {}),
     ...(result.gap !== undefined ? { gap: result.gap } : {}),
     ...(result.model ? { model: result.model } : {}),
-    ...(result.fixes ? { fixes: result.fixes.map((f) => ({ ...f, sequence: toNestful(f.sequence) })) } : {}),
+    ...(result.fixes
+      ? {
+          fixes: result.fixes.map((f) => ({
+            ...f,
+            sequence: toNestful(f.sequence),
+            edits: f.edits.map(numbered),
+          })),
+        }
+      : {}),
   };
 }
 
 export function issueLine(x: Issue): string {
-  const at = [`step ${x.step + 1}`, x.param, x.ref].filter(Boolean).join(' ');
+  const at = [`step ${stepNumber(x.step)}`, x.param, x.ref].filter(Boolean).join(' ');
   return `${x.severity === 'error' ? 'error' : 'warn '} ${x.tag} (${at}): ${x.message}`;
 }
 
@@ -35,7 +79,7 @@ export function resultText(result: RepairResult): string {
   const head = [`${result.status}`, `determination ${result.determination}`];
   if (result.status !== 'valid')
     head.push(`cost ${result.cost}`, result.optimal ? 'optimal' : 'not proven optimal');
-  head.push(`${round(result.timeMs)} ms`, result.solver);
+  head.push(`${round(result.timeMs, SHORT_DIGITS)} ms`, result.solver);
   if (result.model) head.push(`${result.model.vars} vars x ${result.model.rows} rows`);
   lines.push(head.join(', '));
   if (result.reason) lines.push(`reason: ${result.reason}`);
@@ -44,27 +88,34 @@ export function resultText(result: RepairResult): string {
   if (result.edits.length)
     lines.push(
       'edits:',
-      ...result.edits.map((e) => `  ${e.kind} (step ${e.step + 1}, ${e.cost}): ${e.detail}`),
+      ...result.edits.map((e) => `  ${e.kind} (step ${stepNumber(e.step)}, ${e.cost}): ${e.detail}`),
     );
   if (result.diff) lines.push('diff:', ...result.diff.split('\n').map((l) => `  ${l}`));
   // --fixes K: the alternatives after the main repair (fix 1), each with its edits and changed lines.
   (result.fixes ?? []).slice(1).forEach((fix, k) => {
     lines.push(
       `fix ${k + 2} (cost ${fix.cost}):`,
-      ...fix.edits.map((e) => `  ${e.kind} (step ${e.step + 1}, ${e.cost}): ${e.detail}`),
+      ...fix.edits.map((e) => `  ${e.kind} (step ${stepNumber(e.step)}, ${e.cost}): ${e.detail}`),
     );
   });
   return lines.join('\n');
 }
 
 export function validationJson(v: Validation, id?: string): Record<string, unknown> {
-  return { ...(id === undefined ? {} : { id }), valid: v.valid, determination: v.valid, issues: v.issues };
+  return {
+    ...(id === undefined ? {} : { id }),
+    valid: v.valid,
+    determination: v.valid,
+    issues: v.issues.map(numbered),
+  };
+}
+
+/** The JSON summary of a loop run (`loopSummary`), its leftover issues numbered as every output numbers steps. */
+export function loopJson(result: LoopResult<Sequence, Issue>): Record<string, unknown> {
+  const summary = loopSummary(result);
+  return { ...summary, leftover: summary.leftover.map(numbered) };
 }
 
 export function validationText(v: Validation): string {
   return [v.valid ? 'valid' : 'not valid', ...v.issues.map((x) => `  ${issueLine(x)}`)].join('\n');
-}
-
-export function round(ms: number): number {
-  return Math.round(ms * 1000) / 1000;
 }

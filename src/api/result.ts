@@ -3,6 +3,7 @@
  * server's own small documents. Used for `/openapi.json` and by tests to check what the server sends.
  */
 import { z } from 'zod';
+import { STATUSES } from '../model/constants.ts';
 
 const json = z.record(z.string(), z.unknown());
 
@@ -14,7 +15,7 @@ export const IssueSchema = z
   .object({
     tag: z.string(),
     severity: z.enum(['error', 'warning']),
-    step: z.number().int().describe('0-based step index'),
+    step: z.number().int().min(1).describe('the step number, counted from 1'),
     param: z.string().optional(),
     ref: z.string().optional(),
     message: z.string(),
@@ -24,7 +25,11 @@ export const IssueSchema = z
 export const EditSchema = z
   .object({
     kind: z.string(),
-    step: z.number().int(),
+    step: z
+      .number()
+      .int()
+      .min(1)
+      .describe('the step number, counted from 1 (an insertion: the step it goes before)'),
     param: z.string().optional(),
     from: z.string().optional(),
     to: z.string().optional(),
@@ -49,7 +54,7 @@ export const RepairJsonSchema = z
       .boolean()
       .nullable()
       .describe('true = executable as given, false = not (a repair follows), null = undecided'),
-    status: z.enum(['valid', 'repaired', 'partial', 'timeout', 'error']),
+    status: z.enum(STATUSES),
     sequence: z.array(StepSchema),
     edits: z.array(EditSchema),
     cost: z.number(),

@@ -5,9 +5,8 @@
 import type { RecordItem } from '../read/records.ts';
 import { errorMessage } from '../model/errors.ts';
 import type { Catalog } from '../model/types.ts';
-import { repair } from '../repair/repair.ts';
-import type { RepairOptions } from '../model/options.ts';
-import { resultJson } from '../api/render.ts';
+import { makeCall, runCall, type Settings } from '../api/call.ts';
+import { answerJson } from '../api/render.ts';
 import { checkStepByStep } from './step-by-step.ts';
 import { errorDone } from './lines.ts';
 import { outcomeOf } from './summary.ts';
@@ -16,7 +15,8 @@ import type { Outcome } from './types.ts';
 export interface JobContext {
   /** The shared catalog (`--catalog`); a record's own catalog takes precedence. */
   readonly catalog?: Catalog;
-  readonly options: RepairOptions;
+  /** The request's settings (a fix), resolved once per worker. */
+  readonly settings: Settings;
   readonly stepByStep: boolean;
 }
 
@@ -35,18 +35,21 @@ export async function runJob(record: RecordItem, ctx: JobContext): Promise<JobRe
   const catalog = record.catalog ?? ctx.catalog;
   if (!catalog)
     return { kind: 'done', ...errorDone(record, 'no catalog: pass --catalog or give the record a catalog') };
-  const options: RepairOptions = {
-    ...ctx.options,
-    ...(record.memory ? { memory: record.memory } : {}),
-    ...(record.goals ? { goals: record.goals } : {}),
-  };
+  const call = makeCall(ctx.settings, {
+    id: record.id,
+    sequence: record.sequence,
+    catalog,
+    memory: record.memory,
+    goals: record.goals,
+  });
   try {
-    const result = await repair(record.sequence, catalog, options);
-    if (result.status === 'error' && result.reason && SOLVER_FAULT.test(result.reason)) {
+    const answer = await runCall(call);
+    const result = answer.kind === 'fix' || answer.kind === 'compress' ? answer.result : undefined;
+    if (result?.status === 'error' && result.reason && SOLVER_FAULT.test(result.reason)) {
       return { kind: 'fault', reason: result.reason };
     }
-    const line = resultJson(result, record.id);
-    if (ctx.stepByStep) Object.assign(line, checkStepByStep(record.sequence, catalog, options));
+    const line = answerJson(answer);
+    if (ctx.stepByStep) Object.assign(line, checkStepByStep(record.sequence, catalog, call.options));
     return { kind: 'done', line: JSON.stringify(line), outcome: outcomeOf(record, line) };
   } catch (error) {
     return { kind: 'fault', reason: `the repair threw: ${errorMessage(error)}` };

@@ -1,7 +1,10 @@
 /**
  * Progress on standard error: a redrawn bar on a terminal, a plain line every ~2 s otherwise (logs, CI),
- * nothing when quiet. Rate and ETA count only the records processed by this run (not those resumed).
+ * nothing when quiet. Drawing, redraw throttling and the terminal's escape codes are cli-progress's; the
+ * text is ours, because rate and ETA count only the records processed by this run (not those resumed,
+ * which cli-progress's own ETA would mistake for speed).
  */
+import cliProgress from 'cli-progress';
 
 export interface Progress {
   /** Records finished by this run, and records an earlier run had already written (resumed). */
@@ -57,23 +60,29 @@ export function createProgress(stream: NodeJS.WriteStream, options: { quiet?: bo
     const seconds = (performance.now() - began) / 1000;
     return { done: processed + resumed, total, rate: seconds > 0 ? processed / seconds : 0 };
   };
-  const draw = () => {
-    if (tty) stream.write(`\r${progressText(state(), true)}\x1b[K`);
-    else stream.write(`refract batch: ${progressText(state(), false)}\n`);
-  };
-  const timer = setInterval(draw, tty ? 100 : 2000);
-  timer.unref();
+  const bar = new cliProgress.SingleBar({
+    stream,
+    format: () => (tty ? progressText(state(), true) : `refract batch: ${progressText(state(), false)}`),
+    fps: 10,
+    // Off a terminal: one plain line every 2 s, and no blank line after the last one.
+    noTTYOutput: true,
+    notTTYSchedule: 2000,
+    clearOnComplete: !tty,
+    hideCursor: false,
+  });
+  bar.start(0, 0);
   return {
     update(n, r) {
       processed = n;
       resumed = r;
+      bar.update(n + r);
     },
     setTotal(n) {
       total = n;
+      if (n !== undefined) bar.setTotal(n);
     },
     stop() {
-      clearInterval(timer);
-      if (tty) stream.write(`\r${progressText(state(), true)}\x1b[K\n`);
+      bar.stop();
     },
   };
 }

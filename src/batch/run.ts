@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { readRecords, type RecordItem } from '../read/records.ts';
 import { InputError } from '../model/errors.ts';
-import type { RepairFlags } from '../api/repair-flags.ts';
+import type { ApiRequest } from '../api/request.ts';
 import { WorkerPool, PoolError } from '../workers/pool.ts';
 import { countRecords } from './count.ts';
 import { errorDone } from './lines.ts';
@@ -25,8 +25,8 @@ export interface BatchOptions {
   /** Output file; without it, results go to `output` (default standard output). */
   readonly out?: string;
   readonly output?: NodeJS.WritableStream;
-  /** Repair flags, loaded once in every worker (`--catalog` is required). */
-  readonly flags: RepairFlags;
+  /** The fix request every record is repaired with, resolved once in every worker (`catalogPath`, …). */
+  readonly request: ApiRequest;
   readonly workers: number;
   /** Skip the records `out` already holds and append the rest. */
   readonly resume?: boolean;
@@ -110,7 +110,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
       entry: new URL('./worker.ts', import.meta.url),
       size: options.workers,
       data: {
-        flags: options.flags,
+        request: options.request,
         stepByStep: options.stepByStep ?? false,
         faults: options.faults,
         recordTimeoutMs: options.recordTimeoutMs ?? 60_000,

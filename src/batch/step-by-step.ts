@@ -6,17 +6,18 @@
 import type { Catalog, Issue, Sequence } from '../model/types.ts';
 import type { ValidateOptions } from '../model/options.ts';
 import { validate } from '../validate/validate.ts';
+import { numbered, stepNumber } from '../model/numbers.ts';
 
 export interface StepCheck {
-  /** 0-based step index, like `Issue.step`. */
+  /** The step's number (1-based, as in every output). */
   readonly step: number;
   readonly valid: boolean;
-  /** The issues of this step when it runs (errors and warnings). */
+  /** The issues of this step when it runs (errors and warnings), numbered as every output numbers steps. */
   readonly issues: readonly Issue[];
 }
 
 export interface StepByStep {
-  /** 0-based index of the first call that cannot run, or null when every call can. */
+  /** The number (1-based) of the first call that cannot run, or null when every call can. */
   readonly firstFailingStep: number | null;
   readonly steps: readonly StepCheck[];
 }
@@ -32,8 +33,8 @@ export function checkStepByStep(
   for (let k = 0; k < sequence.length; k++) {
     const issues = validate(sequence.slice(0, k + 1), catalog, options).issues.filter((x) => x.step === k);
     const valid = !issues.some((x) => x.severity === 'error');
-    if (!valid && firstFailingStep === null) firstFailingStep = k;
-    steps.push({ step: k, valid, issues });
+    if (!valid && firstFailingStep === null) firstFailingStep = stepNumber(k);
+    steps.push({ step: stepNumber(k), valid, issues: issues.map(numbered) });
   }
   return { firstFailingStep, steps };
 }

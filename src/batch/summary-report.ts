@@ -1,12 +1,17 @@
 /** Renderings of a batch summary: one line for the terminal and a Markdown report. */
 import type { Summary } from './summary.ts';
-
-function percent(x: number): string {
-  return `${(x * 100).toFixed(1)}%`;
-}
+import { code, percent, table } from './report-format.ts';
+import { scoresLine, scoresSection } from './scores-report.ts';
 
 function ms(x: number): string {
   return x >= 100 ? x.toFixed(0) : x.toFixed(2);
+}
+
+/** `5.7% longer`, `2.0% shorter`, `same length`: what the repairs did to the plans' length. */
+export function lengthChange(ratio: number): string {
+  const change = Math.abs(ratio - 1);
+  if (change < 0.0005) return 'same length';
+  return `${percent(change)} ${ratio > 1 ? 'longer' : 'shorter'}`;
 }
 
 /** `1000 records: 700 valid, 290 repaired, 0 timeout, 10 error; success 98.5%; …`. */
@@ -15,26 +20,13 @@ export function summaryLine(s: Summary): string {
     .map(([status, n]) => `${n} ${status}`)
     .join(', ');
   const parts = [`${s.records} records: ${counts}`, `success ${percent(s.successRate)}`];
-  if (s.compression !== null) parts.push(`compression ${s.compression.toFixed(3)}`);
+  if (s.lengthRatio !== null) parts.push(`repaired plans ${lengthChange(s.lengthRatio)}`);
+  if (s.scores) parts.push(scoresLine(s.scores));
   if (s.latencyMs) {
     const l = s.latencyMs;
     parts.push(`p50 ${ms(l.p50)} ms, p90 ${ms(l.p90)} ms, p99 ${ms(l.p99)} ms, max ${ms(l.max)} ms`);
   }
   return parts.join('; ');
-}
-
-/** An id or API name as inline code that cannot break the table. */
-function code(text: string): string {
-  return `\`${text.replace(/`/g, "'").replace(/\|/g, '\\|').replace(/\s+/g, ' ')}\``;
-}
-
-function table(head: readonly string[], rows: readonly (readonly (string | number)[])[]): string[] {
-  if (rows.length === 0) return ['(none)'];
-  return [
-    `| ${head.join(' | ')} |`,
-    `|${head.map(() => ' --- ').join('|')}|`,
-    ...rows.map((r) => `| ${r.join(' | ')} |`),
-  ];
 }
 
 function tagList(tags: Readonly<Record<string, number>>): string {
@@ -43,19 +35,43 @@ function tagList(tags: Readonly<Record<string, number>>): string {
     .join(', ');
 }
 
-export function summaryMarkdown(s: Summary): string {
+function editSections(s: Summary): string[] {
+  return [
+    '## Edits by kind',
+    '',
+    ...table(
+      ['edit', 'count'],
+      Object.entries(s.editKinds).map(([kind, n]) => [kind, n]),
+    ),
+    '',
+    '## Asks per answered record',
+    '',
+    ...table(Object.keys(s.asksPerRecord), [Object.values(s.asksPerRecord)]),
+    '',
+    '## Parameters asked for most',
+    '',
+    ...table(
+      ['parameter', 'asks'],
+      s.askedSlots.map((a) => [code(a.slot), a.asks]),
+    ),
+    '',
+  ];
+}
+
+/** The Markdown report; `chart` is the summary chart's file, linked when given. */
+export function summaryMarkdown(s: Summary, chart?: string): string {
   const l = s.latencyMs;
   const lines = [
     '# Batch summary',
     '',
     ...table(
-      ['records', ...Object.keys(s.statuses), 'success rate', 'compression'],
+      ['records', ...Object.keys(s.statuses), 'success rate', 'repaired length (out/in)'],
       [
         [
           s.records,
           ...Object.values(s.statuses),
           percent(s.successRate),
-          s.compression === null ? '-' : s.compression.toFixed(3),
+          s.lengthRatio === null ? '-' : `${s.lengthRatio.toFixed(3)} (${lengthChange(s.lengthRatio)})`,
         ],
       ],
     ),
@@ -92,6 +108,9 @@ export function summaryMarkdown(s: Summary): string {
       s.mostEdits.map((r) => [code(r.id), r.edits]),
     ),
     '',
+    ...(s.scores ? scoresSection(s.scores) : []),
+    ...editSections(s),
+    ...(chart ? [`![batch summary](${chart})`, ''] : []),
   ];
   return lines.join('\n');
 }

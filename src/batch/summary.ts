@@ -4,17 +4,23 @@
  */
 import type { RecordItem } from '../read/records.ts';
 import type { IssueTag } from '../model/types.ts';
-import type { Status } from '../model/options.ts';
+import type { Status } from '../model/constants.ts';
 import { mulberry32, type Rng } from '../model/prng.ts';
 import type { Outcome } from './types.ts';
+import { EditStats, type EditStatsSummary } from './edit-stats.ts';
+import { scoreDigest, ScoreStats, type ScoresSummary } from './scores.ts';
+import { ASK } from '../model/constants.ts';
 
-export interface Summary {
+export interface BatchSummary {
   readonly records: number;
   readonly statuses: Readonly<Record<Status, number>>;
   /** Share of records that are valid or repaired into an executable sequence. */
   readonly successRate: number;
-  /** Over repaired records: total repaired length / total input length (null when none was repaired). */
-  readonly compression: number | null;
+  /**
+   * Over repaired records: total repaired length / total input length (null when none was repaired).
+   * Above 1 the repairs made plans longer (inserted calls, `ask` steps), below 1 shorter.
+   */
+  readonly lengthRatio: number | null;
   /** Repair time per record in ms (records that reached the repair); null when none did. */
   readonly latencyMs: {
     readonly p50: number;
@@ -34,6 +40,12 @@ export interface Summary {
   /** The records that needed the most edits. */
   readonly mostEdits: readonly { readonly id: string; readonly edits: number }[];
 }
+
+export type Summary = BatchSummary &
+  EditStatsSummary & {
+    /** Verdicts against the records' gold plans, overall and per kind; absent when no record had one. */
+    readonly scores?: ScoresSummary;
+  };
 
 export interface SummaryOptions {
   /** Latency samples kept (percentiles are exact up to this many records). Default 65,536. */
@@ -75,11 +87,14 @@ export class SummaryAccumulator {
   readonly #warnings = new Map<string, number>();
   readonly #apis = new Map<string, Map<IssueTag, number>>();
   #mostEdits: { id: string; edits: number }[] = [];
+  readonly #edits: EditStats;
+  readonly #scores = new ScoreStats();
 
   constructor(options: SummaryOptions = {}) {
     this.#reservoir = new Float64Array(options.reservoir ?? 65_536);
     this.#maxApis = options.maxApis ?? 5_000;
     this.#top = options.top ?? 10;
+    this.#edits = new EditStats(this.#maxApis, this.#top);
   }
 
   add(outcome: Outcome): void {
@@ -100,6 +115,8 @@ export class SummaryAccumulator {
       if (issue.api !== undefined) this.#apiTag(issue.api, issue.tag);
     }
     if (outcome.edits > 0) this.#rankEdits(outcome.id, outcome.edits);
+    this.#edits.add(outcome);
+    this.#scores.add(outcome.score);
   }
 
   /** Reservoir sampling (algorithm R): every latency has the same chance to be kept. */
@@ -133,6 +150,7 @@ export class SummaryAccumulator {
 
   result(): Summary {
     const n = this.#records;
+    const scores = this.#scores.result();
     const statuses = { valid: 0, repaired: 0, partial: 0, timeout: 0, error: 0 };
     for (const [status, count] of this.#statuses) statuses[status] = count;
     const kept = this.#reservoir.slice(0, Math.min(this.#timed, this.#reservoir.length)).sort();
@@ -148,7 +166,7 @@ export class SummaryAccumulator {
       records: n,
       statuses,
       successRate: n === 0 ? 0 : this.#success / n,
-      compression: this.#repairedIn === 0 ? null : this.#repairedOut / this.#repairedIn,
+      lengthRatio: this.#repairedIn === 0 ? null : this.#repairedOut / this.#repairedIn,
       latencyMs:
         kept.length === 0
           ? null
@@ -162,6 +180,8 @@ export class SummaryAccumulator {
       warningTags: sortedObject(this.#warnings),
       failingApis,
       mostEdits: this.#mostEdits.map((x) => ({ ...x })),
+      ...this.#edits.result(),
+      ...(scores ? { scores } : {}),
     };
   }
 }
@@ -173,16 +193,33 @@ export function outcomeOf(record: RecordItem | undefined, line: Readonly<Record<
     ? (line.issues as { tag: IssueTag; severity: 'error' | 'warning'; step: number }[])
     : [];
   const steps = record?.sequence;
+  const edits = Array.isArray(line.edits) ? (line.edits as { kind?: unknown }[]) : [];
+  const editKinds: Record<string, number> = {};
+  for (const edit of edits)
+    if (typeof edit?.kind === 'string') editKinds[edit.kind] = (editKinds[edit.kind] ?? 0) + 1;
+  const output = Array.isArray(line.sequence)
+    ? (line.sequence as { name?: unknown; arguments?: unknown }[])
+    : [];
+  const askedSlots = output.flatMap((step) => {
+    if (step?.name !== ASK) return [];
+    const slot = (step.arguments as { slot?: unknown } | undefined)?.slot;
+    return [typeof slot === 'string' ? slot : '(unnamed)'];
+  });
+  const score = scoreDigest(record, status, line.sequence);
   return {
     id: String(line.id),
     status,
     success: status === 'valid' || (status === 'repaired' && line.isExecutable === true),
     inputLength: steps?.length ?? 0,
-    outputLength: Array.isArray(line.sequence) ? line.sequence.length : 0,
-    edits: Array.isArray(line.edits) ? line.edits.length : 0,
+    outputLength: output.length,
+    edits: edits.length,
+    ...(Object.keys(editKinds).length ? { editKinds } : {}),
+    ...(askedSlots.length ? { askedSlots } : {}),
+    ...(score ? { score } : {}),
     timeMs: typeof line.timeMs === 'number' ? line.timeMs : 0,
     issues: issues.map((x) => {
-      const api = steps?.[x.step]?.name;
+      // Result lines number steps from 1.
+      const api = steps?.[x.step - 1]?.name;
       return { tag: x.tag, severity: x.severity, ...(api === undefined ? {} : { api }) };
     }),
   };

@@ -4,8 +4,9 @@
  */
 import type { RecordItem } from '../read/records.ts';
 import type { IssueTag } from '../model/types.ts';
-import type { Status } from '../model/options.ts';
-import type { RepairFlags } from '../api/repair-flags.ts';
+import type { Status } from '../model/constants.ts';
+import type { ApiRequest } from '../api/request.ts';
+import type { ScoreDigest } from './scores.ts';
 
 /** The digest of one result that the summary needs (computed where the result is made, or re-read). */
 export interface Outcome {
@@ -18,6 +19,12 @@ export interface Outcome {
   /** Steps of the result sequence (0 when there is none). */
   readonly outputLength: number;
   readonly edits: number;
+  /** The repair's edits by kind (absent or empty when nothing was edited). */
+  readonly editKinds?: Readonly<Record<string, number>>;
+  /** The parameter of each `ask` step of the result sequence. */
+  readonly askedSlots?: readonly string[];
+  /** The verdict against the record's gold, when it has one. */
+  readonly score?: ScoreDigest;
   readonly timeMs: number;
   /** The input's issues, each with the API of its step when that step exists. */
   readonly issues: readonly {
@@ -40,8 +47,8 @@ export interface InjectedFault {
 
 /** What every worker is started with: it loads the catalog and options once from these. */
 export interface WorkerSetup {
-  /** The repair flags (catalog path, cost model, …), loaded with `loadRepairOptions`. */
-  readonly flags: RepairFlags;
+  /** The fix request every record is repaired with (`catalogPath`, cost model, …), plain data. */
+  readonly request: ApiRequest;
   readonly stepByStep: boolean;
   readonly faults?: readonly InjectedFault[];
   /** The record watchdog in ms: each repair gets a deadline within it (compiling and solving). */

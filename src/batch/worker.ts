@@ -1,16 +1,18 @@
 /**
- * A batch worker thread: loads the catalog and options once, then repairs the records it is sent, one at a
- * time and in the order received. A solver fault is thrown as a `WorkerFault`, for the pool to retire the
+ * A batch worker thread: loads the catalog and the request's settings once, then repairs the records it
+ * is sent, one at a time and in the order received. A solver fault is thrown as a `WorkerFault`, for the pool to retire the
  * worker.
  */
-import { loadRepairOptionsWithoutCatalog } from '../api/repair-flags.ts';
+import { loadCatalog } from '../read/catalog.ts';
+import { requestSettings } from '../api/call.ts';
 import { jobData, serveJobs, WorkerFault } from '../workers/serve.ts';
 import { runJob, type JobContext } from './job.ts';
 import type { InjectedFault, Task, WorkerResult, WorkerSetup } from './types.ts';
 
 const setup = jobData<WorkerSetup>();
-const { catalog, options } = loadRepairOptionsWithoutCatalog(setup.flags);
-const context: JobContext = { catalog, options, stepByStep: setup.stepByStep };
+const catalog = setup.request.catalogPath ? loadCatalog(setup.request.catalogPath) : undefined;
+const settings = requestSettings('fix', setup.request, { files: true });
+const context: JobContext = { catalog, settings, stepByStep: setup.stepByStep };
 
 /** Share of the record watchdog a repair may use, so it ends as a `timeout` line before the watchdog. */
 const RECORD_SHARE = 0.8;
@@ -41,7 +43,8 @@ serveJobs(async (task: Task): Promise<WorkerResult> => {
   if (injected) return injected;
   const budget = setup.recordTimeoutMs;
   const deadline = budget === undefined ? undefined : Date.now() + budget * RECORD_SHARE;
-  const result = await runJob(task.record, { ...context, options: { ...context.options, deadline } });
+  const settings = { ...context.settings, options: { ...context.settings.options, deadline } };
+  const result = await runJob(task.record, { ...context, settings });
   if (result.kind === 'fault') throw new WorkerFault(result.reason);
   return { line: result.line, outcome: result.outcome };
 });

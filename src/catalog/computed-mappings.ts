@@ -7,6 +7,7 @@
  */
 import type { Catalog, Mapping } from '../model/types.ts';
 import { scoreSides, weighCatalog, type Weighted } from './mapping-sides.ts';
+import { round, SHORT_DIGITS } from '../model/numbers.ts';
 
 export const DEFAULT_THRESHOLD = 0.6;
 export const DEFAULT_TOP = 3;
@@ -64,7 +65,7 @@ function rawScorePairs(catalog: Catalog): ScoredPair[] {
       const s = scoreSides(out, inp);
       if (!s) continue;
       const key = `${out.name}\u0000${inp.name}`;
-      const score = round(s.score);
+      const score = round(s.score, SHORT_DIGITS);
       const known = best.get(key);
       if (known && known.score >= score) continue;
       best.set(key, {
@@ -73,8 +74,8 @@ function rawScorePairs(catalog: Catalog): ScoredPair[] {
         score,
         fromApi: out.api,
         toApi: inp.api,
-        name: round(s.name),
-        description: round(s.description),
+        name: round(s.name, SHORT_DIGITS),
+        description: round(s.description, SHORT_DIGITS),
         mention: s.mention,
       });
     }
@@ -157,7 +158,7 @@ export function mappingsInto(catalog: Catalog, param: string, options: ComputeOp
       if (inp.apis.size === 1 && out.apis.size === 1 && inp.apis.has([...out.apis][0])) continue;
       const s = scoreSides(out.side, inp.side);
       if (!s) continue;
-      const score = round(s.score);
+      const score = round(s.score, SHORT_DIGITS);
       if (score > (best.get(out.side.name) ?? 0)) best.set(out.side.name, score);
     }
   }
@@ -214,8 +215,4 @@ function push<K>(map: Map<K, number[]>, key: K, value: number): void {
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function round(x: number): number {
-  return Math.round(x * 1000) / 1000;
 }

@@ -10,15 +10,15 @@ import { InputError } from '../model/errors.ts';
 import { createProgress } from '../batch/progress.ts';
 import { runBatch, type BatchReport } from '../batch/run.ts';
 import { summaryLine, summaryMarkdown } from '../batch/summary-report.ts';
-import {
-  addRepairOptions,
-  loadRepairOptionsWithoutCatalog,
-  pickRepairFlags,
-  type RepairFlags,
-} from '../api/repair-flags.ts';
+import { summaryChart } from '../batch/summary-chart.ts';
+import { figureFiles } from '../batch/plot.ts';
+import { basename } from 'node:path';
+import { loadCatalog } from '../read/catalog.ts';
+import { requestSettings } from '../api/call.ts';
 import { integer, seconds } from '../api/flag-values.ts';
+import { addRequestOptions, requestFromFlags } from './request-flags.ts';
 
-interface Flags extends RepairFlags {
+interface Flags extends Record<string, unknown> {
   out?: string;
   workers?: string;
   resume?: boolean;
@@ -62,15 +62,18 @@ function exitCode(report: BatchReport): number {
   return s.repaired + s.timeout > 0 ? 1 : 0;
 }
 
-function writeSummary(base: string, report: BatchReport): void {
+/** FILE.json, FILE.md and the chart (FILE.svg with its Vega-Lite spec FILE.vl.json). */
+async function writeSummary(base: string, report: BatchReport): Promise<void> {
   const stem = base.replace(/\.(json|md)$/, '');
+  const chart = await figureFiles(stem, summaryChart(report.summary));
   try {
     writeFileSync(`${stem}.json`, JSON.stringify(report.summary, null, 2) + '\n');
-    writeFileSync(`${stem}.md`, summaryMarkdown(report.summary));
+    writeFileSync(`${stem}.md`, summaryMarkdown(report.summary, `${basename(stem)}.svg`));
+    for (const [file, text] of Object.entries(chart)) writeFileSync(file, text);
   } catch (error) {
     throw new InputError(
       '--summary',
-      `cannot write ${stem}.json/.md (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      `cannot write ${stem}.json/.md/.svg (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
     );
   }
 }
@@ -94,7 +97,7 @@ function interruptible(): { signal: AbortSignal; release: () => void } {
 }
 
 export function registerBatch(program: Command): void {
-  addRepairOptions(
+  addRequestOptions(
     program
       .command('batch')
       .description('repair a large dataset of records (JSONL or a NESTFUL data array) on all cores')
@@ -103,12 +106,18 @@ export function registerBatch(program: Command): void {
       .option('--workers <n>', 'worker threads (default: number of cores)')
       .option('--resume', 'keep the results --out already holds and append the rest')
       .option('-q, --quiet', 'no progress and no summary line')
-      .option('--summary <file>', 'write a summary to FILE.json and FILE.md')
+      .option(
+        '--summary <file>',
+        'write a summary to FILE.json, FILE.md and a chart FILE.svg (+ FILE.vl.json)',
+      )
       .option('--step-by-step', 'also check each call against the memory the earlier calls leave')
       .option('--record-timeout <seconds>', 'watchdog per record (default max(60, 3 x --timeout))'),
+    'fix',
   ).action(async (file: string | undefined, flags: Flags) => {
-    // Loaded here once so that bad flags fail before any worker starts; each worker loads them again.
-    const { options } = loadRepairOptionsWithoutCatalog(flags);
+    // Resolved here once so that bad flags fail before any worker starts; each worker resolves them again.
+    const request = requestFromFlags('fix', flags);
+    if (request.catalogPath) loadCatalog(request.catalogPath);
+    const { options } = requestSettings('fix', request, { files: true });
     const workers =
       flags.workers === undefined
         ? availableParallelism()
@@ -123,7 +132,7 @@ export function registerBatch(program: Command): void {
         input: input.stream,
         inputPath: input.path,
         out: flags.out,
-        flags: pickRepairFlags(flags),
+        request,
         workers,
         resume: flags.resume,
         stepByStep: flags.stepByStep,
@@ -134,7 +143,7 @@ export function registerBatch(program: Command): void {
     } finally {
       release();
     }
-    if (flags.summary) writeSummary(flags.summary, report);
+    if (flags.summary) await writeSummary(flags.summary, report);
     if (!flags.quiet) {
       const note = report.interrupted ? ' (interrupted: rerun with --resume to finish)' : '';
       process.stderr.write(`refract batch: ${summaryLine(report.summary)}${note}\n`);

@@ -1,45 +1,56 @@
-/** `refract validate` and `refract fix`: one sequence, or many (one JSON line per record, input order). */
+/**
+ * `refract validate`, `refract fix` and `refract compress`: one sequence, or many (one JSON line per record,
+ * input order). Shells over the request functions of src/api.
+ */
 import type { Command } from 'commander';
-import { repair } from '../repair/repair.ts';
-import { compress } from '../repair/compress.ts';
-import { validate } from '../validate/validate.ts';
-import type { RepairResult } from '../model/options.ts';
-import { addRepairOptions, loadRepairOptions, type RepairFlags } from '../api/repair-flags.ts';
+import { InputError } from '../model/errors.ts';
+import { loadCatalog } from '../read/catalog.ts';
+import type { Catalog } from '../model/types.ts';
+import { makeCall, requestSettings, runCall, type Settings } from '../api/call.ts';
+import type { ApiRequest, RequestKind } from '../api/request.ts';
+import { answerJson, answerText } from '../api/render.ts';
 import { oneOf, readInput } from '../api/flag-values.ts';
-import { parseInput } from './input.ts';
-import { resultJson, resultText, validationJson, validationText } from '../api/render.ts';
-
-interface Flags extends RepairFlags {
-  format: string;
-}
+import { parseInput, type Input } from './input.ts';
+import { addRequestOptions, requestFromFlags } from './request-flags.ts';
 
 /** Exit codes: 0 valid, 1 repaired (or timed out), 3 partial (a call had to go), 2 bad input or error. */
 const EXIT = { valid: 0, repaired: 1, timeout: 1, partial: 3, error: 2 } as const;
 /** The worse of two exit codes: an error (2) over a partial repair (3) over a repair (1). */
 const worse = (a: number, b: number) => ([0, 1, 3, 2].indexOf(a) >= [0, 1, 3, 2].indexOf(b) ? a : b);
 
+const COMMANDS = [
+  ['validate', 'check a sequence (or a file of records) without repairing it'],
+  ['fix', 'repair a sequence (or a file of records) at the lowest cost'],
+  ['compress', 'the cheapest sequence that meets the goals: repeated and unnecessary calls go'],
+] as const;
+
 export function registerFix(program: Command): void {
-  for (const [name, description] of [
-    ['fix', 'repair a sequence (or a file of records) at the lowest cost'],
-    ['compress', 'the cheapest sequence that meets the goals: repeated and unnecessary calls go'],
-  ] as const) {
-    addRepairOptions(
+  for (const [kind, description] of COMMANDS) {
+    addRequestOptions(
       program
-        .command(name)
+        .command(kind)
         .description(description)
         .argument('[file]', 'sequence or records file (default: standard input)')
         .option('--format <format>', 'text | json', 'text'),
-    ).action((file: string | undefined, flags: Flags) => runFix(file, flags, name === 'compress'));
+      kind,
+    ).action((file: string | undefined, flags: Record<string, unknown>) => runRequests(kind, file, flags));
   }
-  registerValidate(program);
 }
 
-async function runFix(file: string | undefined, flags: Flags, compressing: boolean): Promise<void> {
-  const format = oneOf('--format', flags.format, ['text', 'json'] as const);
-  const { catalog, options } = loadRepairOptions({
-    ...flags,
-    costModel: compressing && flags.costModel === 'default' ? 'compress' : flags.costModel,
-  });
+/** The request a command's flags stand for, its settings and its (required) catalog. */
+export function commandRequest(
+  kind: RequestKind,
+  flags: Record<string, unknown>,
+): { request: ApiRequest; settings: Settings; catalog: Catalog } {
+  const request = requestFromFlags(kind, flags);
+  if (!request.catalogPath) throw new InputError('--catalog', 'required: the tool catalog to check against');
+  const catalog = loadCatalog(request.catalogPath);
+  return { request, settings: requestSettings(kind, request, { files: true }), catalog };
+}
+
+async function runRequests(kind: RequestKind, file: string | undefined, flags: Record<string, unknown>) {
+  const format = oneOf('--format', flags.format as string, ['text', 'json'] as const);
+  const { settings, catalog } = commandRequest(kind, flags);
   const input = parseInput(readInput(file));
   let exit = 0;
   const counts: Record<string, number> = {};
@@ -48,78 +59,51 @@ async function runFix(file: string | undefined, flags: Flags, compressing: boole
     if (record.error || !record.sequence) {
       exit = worse(exit, 2);
       counts.error = (counts.error ?? 0) + 1;
-      print(
-        format,
-        { id: record.id, status: 'error', determination: null, reason: record.error },
-        `# ${record.id}: error: ${record.error}`,
-      );
+      const json =
+        kind === 'validate'
+          ? { id: record.id, valid: null, determination: null, reason: record.error }
+          : { id: record.id, status: 'error', determination: null, reason: record.error };
+      print(format, json, `# ${record.id}: error: ${record.error}`);
       continue;
     }
-    const recordOptions = {
-      ...options,
-      memory: record.memory ?? options.memory,
-      goals: record.goals ?? options.goals,
-    };
-    const recordCatalog = record.catalog ?? catalog;
-    const result: RepairResult = compressing
-      ? await compress(record.sequence, recordCatalog, recordOptions)
-      : await repair(record.sequence, recordCatalog, recordOptions);
-    exit = worse(exit, EXIT[result.status]);
-    counts[result.status] = (counts[result.status] ?? 0) + 1;
-    times.push(result.timeMs);
-    if (input.single) print(format, resultJson(result), resultText(result));
-    else print(format, resultJson(result, record.id), `# ${record.id}\n${indent(resultText(result))}`);
+    const call = makeCall(settings, {
+      sequence: record.sequence,
+      catalog: record.catalog ?? catalog,
+      memory: record.memory,
+      goals: record.goals,
+      ...(input.single ? {} : { id: record.id }),
+    });
+    const answer = await runCall(call);
+    if (answer.kind === 'validate') {
+      if (!answer.validation.valid) exit = worse(exit, 1);
+    } else if (answer.kind !== 'loop') {
+      exit = worse(exit, EXIT[answer.result.status]);
+      counts[answer.result.status] = (counts[answer.result.status] ?? 0) + 1;
+      times.push(answer.result.timeMs);
+    }
+    print(format, answerJson(answer), recordText(input, record.id, answerText(answer), kind));
   }
-  if (!input.single && format === 'text') {
-    times.sort((a, b) => a - b);
-    const median = times.length ? times[times.length >> 1] : 0;
-    const parts = Object.entries(counts).map(([k, n]) => `${n} ${k}`);
-    console.log(
-      `${input.records.length} sequences: ${parts.join(', ')}; median ${median.toFixed(1)} ms per sequence`,
-    );
-  }
+  if (kind !== 'validate' && !input.single && format === 'text') console.log(summary(input, counts, times));
   process.exitCode = exit;
 }
 
-function registerValidate(program: Command): void {
-  addRepairOptions(
-    program
-      .command('validate')
-      .description('check a sequence (or a file of records) without repairing it')
-      .argument('[file]', 'sequence or records file (default: standard input)')
-      .option('--format <format>', 'text | json', 'text'),
-  ).action((file: string | undefined, flags: Flags) => {
-    const format = oneOf('--format', flags.format, ['text', 'json'] as const);
-    const { catalog, options } = loadRepairOptions(flags);
-    const input = parseInput(readInput(file));
-    let exit = 0;
-    for (const record of input.records) {
-      if (record.error || !record.sequence) {
-        exit = 2;
-        print(
-          format,
-          { id: record.id, valid: null, determination: null, reason: record.error },
-          `# ${record.id}: error: ${record.error}`,
-        );
-        continue;
-      }
-      const v = validate(record.sequence, record.catalog ?? catalog, {
-        ...options,
-        memory: record.memory ?? options.memory,
-      });
-      if (!v.valid) exit = Math.max(exit, 1);
-      if (input.single) print(format, validationJson(v), validationText(v));
-      else print(format, validationJson(v, record.id), `# ${record.id}: ${validationText(v)}`);
-    }
-    process.exitCode = exit;
-  });
+function recordText(input: Input, id: string, text: string, kind: RequestKind): string {
+  if (input.single) return text;
+  return kind === 'validate' ? `# ${id}: ${text}` : `# ${id}\n${indent(text)}`;
 }
 
-function print(format: 'text' | 'json', json: unknown, text: string): void {
-  console.log(format === 'json' ? JSON.stringify(json) : text);
+function summary(input: Input, counts: Record<string, number>, times: number[]): string {
+  times.sort((a, b) => a - b);
+  const median = times.length ? times[times.length >> 1] : 0;
+  const parts = Object.entries(counts).map(([k, n]) => `${n} ${k}`);
+  return `${input.records.length} sequences: ${parts.join(', ')}; median ${median.toFixed(1)} ms per sequence`;
 }
 
-function indent(text: string): string {
+export function print(format: 'text' | 'json', json: unknown, text: string): void {
+  process.stdout.write(`${format === 'json' ? JSON.stringify(json) : text}\n`);
+}
+
+export function indent(text: string): string {
   return text
     .split('\n')
     .map((l) => `  ${l}`)

@@ -12,6 +12,7 @@ import { registerMaps } from './maps.ts';
 import { registerModes, registerTags } from './tags.ts';
 import { registerMcp } from './mcp.ts';
 import { registerBatch } from './batch.ts';
+import { registerExport } from './export.ts';
 
 export type Register = (program: Command) => unknown;
 
@@ -34,19 +35,22 @@ export function buildProgram(extra: readonly Register[] = []): Command {
     registerTags,
     registerModes,
     registerMcp,
+    registerExport,
     ...extra,
   ])
     register(program);
   return program;
 }
 
+function onStdoutError(error: NodeJS.ErrnoException): void {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+}
+
 /** Parses `argv` and runs the command; every error becomes a one-line message and exit code 2. */
 export async function runCli(argv: readonly string[], extra: readonly Register[] = []): Promise<void> {
   // A closed pipe (`refract … | head`) ends the output quietly.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
-  });
+  if (!process.stdout.listeners('error').includes(onStdoutError)) process.stdout.on('error', onStdoutError);
   try {
     await buildProgram(extra).parseAsync([...argv]);
   } catch (error) {

@@ -8,6 +8,7 @@ import type { Sequence } from '../model/types.ts';
 import { DEFAULT_THRESHOLD, DEFAULT_TOP } from '../catalog/computed-mappings.ts';
 import { buildMappings, formatMappings, formatMappingsText } from '../mappings/build.ts';
 import { collect, integer, oneOf } from '../api/flag-values.ts';
+import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 
 interface Flags {
   catalog?: string;
@@ -29,7 +30,7 @@ export function registerMaps(program: Command): void {
     .option('--threshold <score>', 'lowest computed score kept, in (0, 1]', String(DEFAULT_THRESHOLD))
     .option('--top <k>', 'computed sources kept per input parameter', String(DEFAULT_TOP))
     .option('--format <format>', 'json | text', 'json')
-    .option('--result-name <name>', 'name of the answer pseudo-step', 'var_result')
+    .option('--result-name <name>', 'name of the answer pseudo-step', DEFAULT_RESULT_NAME)
     .action((flags: Flags) => {
       const format = oneOf('--format', flags.format, ['json', 'text'] as const);
       if (!flags.catalog) throw new InputError('--catalog', 'required: the tool catalog to map');

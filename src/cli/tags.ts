@@ -3,82 +3,71 @@
  * id), else from the validator. `refract modes`: one sequence repaired under every recovery setting.
  */
 import type { Command } from 'commander';
-import { loadCatalog } from '../read/catalog.ts';
 import { InputError } from '../model/errors.ts';
-import { loadMemory } from '../read/memory.ts';
 import type { RecordItem } from '../read/records.ts';
 import { allModes, formatModes } from '../tags/all-modes.ts';
 import { ERROR_TAGS, countTags, errorTags, type ErrorTag } from '../tags/tags.ts';
-import { addRepairOptions, loadRepairOptions, type RepairFlags } from '../api/repair-flags.ts';
+import { requestSettings } from '../api/call.ts';
 import { oneOf, readInput } from '../api/flag-values.ts';
+import { commandRequest, indent, print } from './fix.ts';
 import { parseInput } from './input.ts';
-
-interface TagFlags {
-  catalog?: string;
-  gold?: string;
-  memory?: string;
-  types: string;
-  resultName: string;
-  format: string;
-}
+import { addRequestOptions } from './request-flags.ts';
+import { numbered, stepNumber } from '../model/numbers.ts';
 
 export function registerTags(program: Command): void {
-  program
-    .command('tags')
-    .description(
-      'error tags of a predicted sequence (or records): against a gold sequence, else from validation',
-    )
-    .argument('[file]', 'predicted sequence or records file (default: standard input)')
-    .option('-c, --catalog <file>', 'tool catalog (NESTFUL spec or OpenAI tools JSON)')
-    .option('--gold <file>', 'gold sequence or records (paired with the predictions by id)')
-    .option('--memory <file>', 'memory items JSON ({label: {field: value}})')
-    .option('--types <mode>', 'literal type/enum checks without gold: off | warn | strict', 'warn')
-    .option('--result-name <name>', 'name of the answer pseudo-step', 'var_result')
-    .option('--format <format>', 'text | json', 'text')
-    .action((file: string | undefined, flags: TagFlags) => {
-      const format = oneOf('--format', flags.format, ['text', 'json'] as const);
-      const types = oneOf('--types', flags.types, ['off', 'warn', 'strict'] as const);
-      if (!flags.catalog) throw new InputError('--catalog', 'required: the tool catalog to check against');
-      const catalog = loadCatalog(flags.catalog);
-      const memory = flags.memory ? loadMemory(flags.memory) : undefined;
-      const pred = parseInput(readInput(file));
-      const gold = flags.gold ? goldById(flags.gold) : undefined;
-      if (gold && pred.single && gold.size !== 1) {
-        throw new InputError(
-          '--gold',
-          `holds ${gold.size} records: give one gold sequence, or predicted records with ids`,
-        );
+  addRequestOptions(
+    program
+      .command('tags')
+      .description(
+        'error tags of a predicted sequence (or records): against a gold sequence, else from validation',
+      )
+      .argument('[file]', 'predicted sequence or records file (default: standard input)')
+      .option('--gold <file>', 'gold sequence or records (paired with the predictions by id)')
+      .option('--format <format>', 'text | json', 'text'),
+    'validate',
+  ).action((file: string | undefined, flags: Record<string, unknown> & { gold?: string }) => {
+    const format = oneOf('--format', flags.format as string, ['text', 'json'] as const);
+    const { settings, catalog } = commandRequest('validate', flags);
+    const { memory, resultName, types } = settings.options;
+    const pred = parseInput(readInput(file));
+    const gold = flags.gold ? goldById(flags.gold) : undefined;
+    if (gold && pred.single && gold.size !== 1) {
+      throw new InputError(
+        '--gold',
+        `holds ${gold.size} records: give one gold sequence, or predicted records with ids`,
+      );
+    }
+    const all: ErrorTag[][] = [];
+    let exit = 0;
+    for (const record of pred.records) {
+      const goldRecord = gold && (pred.single ? [...gold.values()][0] : gold.get(record.id));
+      const problem =
+        record.error ?? (gold && !goldRecord ? `no gold record with id ${record.id}` : goldRecord?.error);
+      if (problem || !record.sequence) {
+        exit = 2;
+        print(format, { id: record.id, error: problem }, `# ${record.id}: error: ${problem}`);
+        continue;
       }
-      const all: ErrorTag[][] = [];
-      let exit = 0;
-      for (const record of pred.records) {
-        const goldRecord = gold && (pred.single ? [...gold.values()][0] : gold.get(record.id));
-        const problem =
-          record.error ?? (gold && !goldRecord ? `no gold record with id ${record.id}` : goldRecord?.error);
-        if (problem || !record.sequence) {
-          exit = 2;
-          print(format, { id: record.id, error: problem }, `# ${record.id}: error: ${problem}`);
-          continue;
-        }
-        const tags = errorTags(record.sequence, record.catalog ?? catalog, {
-          gold: goldRecord?.sequence,
-          memory: record.memory ?? memory,
-          resultName: flags.resultName,
-          types,
-        });
-        all.push(tags);
-        if (tags.length > 0) exit = Math.max(exit, 1);
-        const text = tags.length === 0 ? 'no error tags' : tags.map(tagLine).join('\n');
-        if (pred.single) print(format, { tags }, text);
-        else print(format, { id: record.id, tags }, `# ${record.id}\n${indent(text)}`);
-      }
-      if (!pred.single && format === 'text') process.stdout.write(`${summary(all)}\n`);
-      process.exitCode = exit;
-    });
+      const tags = errorTags(record.sequence, record.catalog ?? catalog, {
+        gold: goldRecord?.sequence,
+        memory: record.memory ?? memory,
+        resultName,
+        types,
+      });
+      all.push(tags);
+      if (tags.length > 0) exit = Math.max(exit, 1);
+      const text = tags.length === 0 ? 'no error tags' : tags.map(tagLine).join('\n');
+      const json = { tags: tags.map(numbered) };
+      if (pred.single) print(format, json, text);
+      else print(format, { id: record.id, ...json }, `# ${record.id}\n${indent(text)}`);
+    }
+    if (!pred.single && format === 'text') process.stdout.write(`${summary(all)}\n`);
+    process.exitCode = exit;
+  });
 }
 
 export function registerModes(program: Command): void {
-  addRepairOptions(
+  addRequestOptions(
     program
       .command('modes')
       .description(
@@ -86,9 +75,12 @@ export function registerModes(program: Command): void {
       )
       .argument('[file]', 'sequence or records file (default: standard input)')
       .option('--format <format>', 'text | json', 'text'),
-  ).action(async (file: string | undefined, flags: RepairFlags & { format: string }) => {
-    const format = oneOf('--format', flags.format, ['text', 'json'] as const);
-    const { catalog, options } = loadRepairOptions(flags);
+    'fix',
+  ).action(async (file: string | undefined, flags: Record<string, unknown>) => {
+    const format = oneOf('--format', flags.format as string, ['text', 'json'] as const);
+    const { request, settings, catalog } = commandRequest('fix', flags);
+    // The compress row is priced as `refract compress` prices it (its own default cost model).
+    const compressing = requestSettings('compress', request, { files: true });
     const input = parseInput(readInput(file));
     let exit = 0;
     for (const record of input.records) {
@@ -97,11 +89,17 @@ export function registerModes(program: Command): void {
         print(format, { id: record.id, error: record.error }, `# ${record.id}: error: ${record.error}`);
         continue;
       }
-      const view = await allModes(record.sequence, record.catalog ?? catalog, {
+      const own = (options: typeof settings.options) => ({
         ...options,
         memory: record.memory ?? options.memory,
         goals: record.goals ?? options.goals,
       });
+      const view = await allModes(
+        record.sequence,
+        record.catalog ?? catalog,
+        own(settings.options),
+        own(compressing.options),
+      );
       const json = input.single ? { modes: view.rows } : { id: record.id, modes: view.rows };
       print(format, json, input.single ? formatModes(view) : `# ${record.id}\n${indent(formatModes(view))}`);
     }
@@ -120,7 +118,7 @@ function goldById(path: string): Map<string, RecordItem> {
 }
 
 function tagLine(t: ErrorTag): string {
-  return `step ${t.step + 1}  ${t.tag}  ${t.detail}`;
+  return `step ${stepNumber(t.step)}  ${t.tag}  ${t.detail}`;
 }
 
 function summary(all: readonly ErrorTag[][]): string {
@@ -130,15 +128,4 @@ function summary(all: readonly ErrorTag[][]): string {
   );
   const clean = all.filter((tags) => tags.length === 0).length;
   return `${all.length} sequences, ${clean} without tags${parts.length ? `: ${parts.join(', ')}` : ''}`;
-}
-
-function print(format: 'text' | 'json', json: unknown, text: string): void {
-  process.stdout.write(`${format === 'json' ? JSON.stringify(json) : text}\n`);
-}
-
-function indent(text: string): string {
-  return text
-    .split('\n')
-    .map((l) => `  ${l}`)
-    .join('\n');
 }

@@ -7,7 +7,7 @@ import { canonicalJson } from '../model/canonical.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
 import type { CompileContext } from './context.ts';
 import type { ApiChoice, Call, LabelChoice } from './plan.ts';
-import { DEFAULT_RESULT_NAME } from '../validate/validate.ts';
+import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 
 /** Labels referenced anywhere, labels produced by steps, and orphans (referenced, produced by nothing). */
 export function labelFacts(ctx: CompileContext): { produced: Set<string>; orphans: string[] } {

@@ -5,7 +5,7 @@
 import type { Catalog, Sequence } from '../model/types.ts';
 import type { CostModel } from '../model/cost.ts';
 import type { MilpModel } from '../model/milp.ts';
-import { DEFAULT_RESULT_NAME } from '../validate/validate.ts';
+import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { insertedCalls, labelFacts, labelUniqueness, originalCalls } from './calls.ts';
 import { CompileContext, type CompileOptions } from './context.ts';
 import type { Plan } from './plan.ts';

@@ -21,6 +21,7 @@ import { ModelBuilder } from './builder.ts';
 import { BudgetExceeded, BudgetMeter, type CompileBudget } from './budget.ts';
 import { referencesProblem, stepReferences } from '../read/references.ts';
 import type { Goals } from '../model/options.ts';
+import type { Mode } from '../model/constants.ts';
 import type { Call, SharedAsk } from './plan.ts';
 
 export interface CompileOptions {
@@ -31,7 +32,7 @@ export interface CompileOptions {
   readonly resultName?: string;
   readonly strictTypes?: boolean;
   readonly goals?: Goals;
-  readonly mode?: 'sound' | 'valid' | 'optimal';
+  readonly mode?: Mode;
   /** Charge and emit a `confirm` for every value the repair invents (maps, outputs of inserted calls). */
   readonly defensive?: boolean;
   /** Use the mappings computed from the catalog itself, under any given `mappings` (default true). */

@@ -5,7 +5,8 @@
 import type { ParamSpec } from '../model/types.ts';
 import { similarity } from '../catalog/names.ts';
 import { referenceSites } from '../read/references.ts';
-import { DEFAULT_RESULT_NAME, isLiteral } from '../validate/validate.ts';
+import { isLiteral } from '../validate/validate.ts';
+import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { literalMismatch } from '../validate/literals.ts';
 import type { CompileContext } from './context.ts';
 import type { Source } from './plan.ts';

@@ -21,7 +21,6 @@ export interface Decoded {
   readonly tie: number;
 }
 
-export { ASK, CONFIRM } from '../model/constants.ts';
 import { ASK, CONFIRM } from '../model/constants.ts';
 
 import { fillValue, on, rewriteTokens, short } from './values.ts';

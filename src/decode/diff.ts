@@ -2,14 +2,13 @@
  * Refraction-style diff of two sequences in the string form: ` ` kept, `-` removed, `+` added, `?` for
  * the pseudo-steps (`ask`, `confirm`) that a person or agent must answer.
  */
-import type { Sequence, Step } from '../model/types.ts';
+import type { Sequence } from '../model/types.ts';
 import { formatStep } from '../read/string-form.ts';
-import { ASK, CONFIRM } from './decode.ts';
+import { isPseudoStep } from '../model/constants.ts';
 
 export function diffSequences(before: Sequence, after: Sequence): string {
   const a = before.map(formatStep);
   const b = after.map(formatStep);
-  const pseudo = (s: Step) => s.name === ASK || s.name === CONFIRM;
   // Longest common subsequence of lines; sequences are short, so the quadratic table is fine.
   const n = a.length;
   const m = b.length;
@@ -30,7 +29,7 @@ export function diffSequences(before: Sequence, after: Sequence): string {
       // Removed lines first, then what replaces them.
       lines.push(`- ${a[i++]}`);
     } else {
-      lines.push(`${pseudo(after[j]) ? '?' : '+'} ${b[j++]}`);
+      lines.push(`${isPseudoStep(after[j]) ? '?' : '+'} ${b[j++]}`);
     }
   }
   return lines.join('\n');

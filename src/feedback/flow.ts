@@ -4,6 +4,7 @@ import { normalisePath, referenceSites } from '../read/references.ts';
 import { apiProvides, memoryProvides } from '../validate/outputs.ts';
 import { apiByName } from '../validate/validate.ts';
 import { callTitle, formatFields, formatValue, memoryFields, stepTitle, topFields } from './render.ts';
+import { stepNumber } from '../model/numbers.ts';
 
 export interface FlowInput {
   readonly sequence: Sequence;
@@ -112,7 +113,7 @@ export function traceText(input: FlowInput): string {
     }
     const present = [...labels];
     lines.push(
-      `after step ${i + 1} (${callTitle(step)}): ${change}; labels ${present.length > 0 ? present.join(', ') : '(none)'}`,
+      `after step ${stepNumber(i)} (${callTitle(step)}): ${change}; labels ${present.length > 0 ? present.join(', ') : '(none)'}`,
     );
   });
   return lines.join('\n');

@@ -2,6 +2,9 @@
 import type { Edit, Sequence, Step } from '../model/types.ts';
 import type { RepairResult, Validation } from '../model/options.ts';
 import { countIssues, formatCall, formatIssue, formatValue } from './render.ts';
+import { round, SHORT_DIGITS } from '../model/numbers.ts';
+import { ASK, isPseudoStep } from '../model/constants.ts';
+import { stepNumber } from '../model/numbers.ts';
 
 /** `verdict: valid` or `verdict: not valid`. */
 export function verdictText(validation: Validation): string {
@@ -14,7 +17,6 @@ export function issuesText(sequence: Sequence, validation: Validation): string {
   return [head, ...validation.issues.map((i) => `- ${formatIssue(sequence, i)}`)].join('\n');
 }
 
-const PSEUDO = new Set(['ask', 'confirm']);
 const same = (a: Step, b: Step) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The issues, then what the optimiser would do: its edits, the corrected calls, the slot-fills, the calls it adds. */
@@ -26,7 +28,7 @@ export function suggestionsText(sequence: Sequence, validation: Validation, repa
     return lines.join('\n');
   }
   const optimal = repair.optimal ? ', optimal' : '';
-  lines.push(`possible fixes (cost ${round(repair.cost)}${optimal}):`);
+  lines.push(`possible fixes (cost ${round(repair.cost, SHORT_DIGITS)}${optimal}):`);
   lines.push(...repair.edits.map((e) => `- ${formatEdit(e)}`));
   const { corrected, added, asked } = splitRepair(sequence, repair);
   if (corrected.length > 0) lines.push('corrected calls:', ...corrected.map((s) => `  ${formatCall(s)}`));
@@ -34,10 +36,6 @@ export function suggestionsText(sequence: Sequence, validation: Validation, repa
   if (added.length > 0) lines.push('calls to add:', ...added.map((s) => `  ${formatCall(s)}`));
   lines.push('repaired sequence:', ...repair.sequence.map((s) => `  ${formatCall(s)}`));
   return lines.join('\n');
-}
-
-function round(n: number): string {
-  return String(Math.round(n * 1000) / 1000);
 }
 
 /** `step 3: renameParam originalSkyId -> originSkyId (cost 1): detail` (steps 1-based, as in the input). */
@@ -49,11 +47,11 @@ export function formatEdit(edit: Edit): string {
       ? ` ${edit.from} -> ${edit.to}`
       : ` ${edit.from ?? edit.to ?? ''}`.trimEnd();
   const detail = edit.detail ? `: ${edit.detail}` : '';
-  return `step ${edit.step + 1}: ${edit.kind}${param}${change} (cost ${round(edit.cost)})${detail}`;
+  return `step ${stepNumber(edit.step)}: ${edit.kind}${param}${change} (cost ${round(edit.cost, SHORT_DIGITS)})${detail}`;
 }
 
 function formatPseudo(step: Step): string {
-  if (step.name === 'ask') {
+  if (step.name === ASK) {
     const slot = typeof step.arguments.slot === 'string' ? step.arguments.slot : (step.label ?? '?');
     return `  ${slot}: ask(${slot})`;
   }
@@ -76,7 +74,7 @@ export function splitRepair(
   const added: Step[] = [];
   const asked: Step[] = [];
   for (const step of repair.sequence) {
-    if (PSEUDO.has(step.name)) asked.push(step);
+    if (isPseudoStep(step)) asked.push(step);
     else if (sequence.some((s) => same(s, step))) continue;
     else if (known.has(step.label ?? `#${step.name}`)) corrected.push(step);
     else added.push(step);

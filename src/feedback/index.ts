@@ -4,7 +4,8 @@
  */
 import type { Catalog, Memory, Sequence } from '../model/types.ts';
 import type { RepairResult, Validation } from '../model/options.ts';
-import { DEFAULT_RESULT_NAME, validate } from '../validate/validate.ts';
+import { validate } from '../validate/validate.ts';
+import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { explainText, traceText } from './flow.ts';
 import { issuesText, suggestionsText, verdictText } from './formats.ts';
 

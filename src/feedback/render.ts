@@ -2,6 +2,7 @@
 import type { ApiSpec, Issue, Json, Sequence, Step } from '../model/types.ts';
 import { formatValue } from '../read/literal.ts';
 import { formatStep } from '../read/string-form.ts';
+import { stepNumber } from '../model/numbers.ts';
 
 export { formatValue };
 
@@ -16,7 +17,7 @@ export function callTitle(step: Step): string {
 /** `step 3 (var3 = SkyScrapperFlightSearch)`: 1-based, as the validator's messages count. */
 export function stepTitle(sequence: Sequence, index: number): string {
   const step = sequence[index];
-  return step ? `step ${index + 1} (${callTitle(step)})` : `step ${index + 1}`;
+  return step ? `step ${stepNumber(index)} (${callTitle(step)})` : `step ${stepNumber(index)}`;
 }
 
 /** `[unknown_parameter] step 3 (var3 = X), parameter p, reference $r$: message`. */

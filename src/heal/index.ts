@@ -7,6 +7,7 @@ import type { Catalog, Sequence } from '../model/types.ts';
 import { healToolCalls } from './toolcalls.ts';
 import type { Healed, HealOptions } from './types.ts';
 import { healValues } from './values.ts';
+import { COST_DIGITS, round } from '../model/numbers.ts';
 
 /**
  * Heals a sequence or raw tool calls (any form `parseSequence` reads: OpenAI tool calls, an assistant
@@ -21,7 +22,10 @@ export function heal(input: Sequence | unknown, catalog: Catalog, options: HealO
 }
 
 export function totalCost(edits: readonly { readonly cost: number }[]): number {
-  return Math.round(edits.reduce((sum, e) => sum + e.cost, 0) * 1e6) / 1e6;
+  return round(
+    edits.reduce((sum, e) => sum + e.cost, 0),
+    COST_DIGITS,
+  );
 }
 
 export { healToolCalls, type HealedCalls } from './toolcalls.ts';

@@ -8,6 +8,7 @@ import { findReferences } from '../read/references.ts';
 import { apiByName } from '../validate/validate.ts';
 import { unpackText } from './json.ts';
 import { healWeight, type HealEdit, type HealKind, type HealOptions } from './types.ts';
+import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
@@ -94,7 +95,7 @@ export function healValues(
   const edits: HealEdit[] = [];
   if (options.unpackJson === false && options.coerce === false) return { sequence, edits };
   const apis = apiByName(catalog);
-  const resultName = options.resultName ?? 'var_result';
+  const resultName = options.resultName ?? DEFAULT_RESULT_NAME;
   const healed = sequence.map((step, i) => {
     const api = step.name === resultName ? undefined : apis.get(step.name);
     return api ? healStep(step, i, api, options, edits) : step;

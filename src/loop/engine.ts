@@ -10,6 +10,7 @@
  *         rounds += 1; history.append(count(issues(state)))
  *         if consecutive rejections >= stallLimit: stop (stalled)
  */
+import { errorMessage } from '../model/errors.ts';
 
 /** What a fixer returns when it has nothing to propose (or failed): the round stalls with this reason. */
 export interface Stalled {
@@ -87,10 +88,6 @@ export function isStalled(value: unknown): value is Stalled {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const keys = Object.keys(value);
   return keys.length === 1 && keys[0] === 'stalled' && typeof (value as Stalled).stalled === 'string';
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 async function runCheck<S>(checks: Checks<S> | undefined, state: S): Promise<CheckResult> {

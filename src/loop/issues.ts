@@ -3,19 +3,13 @@ import type { Catalog, Issue, Sequence, Step } from '../model/types.ts';
 import type { ValidateOptions } from '../model/options.ts';
 import { formatValue } from '../read/literal.ts';
 import { validate } from '../validate/validate.ts';
-
-const PSEUDO = new Set(['ask', 'confirm']);
-
-/** True for the `ask`/`confirm` pseudo-steps a repair leaves for a person. */
-export function isPseudoStep(step: Step): boolean {
-  return PSEUDO.has(step.name);
-}
+import { ASK, isPseudoStep } from '../model/constants.ts';
 
 function pseudoIssue(step: Step, index: number): Issue {
   const slot = typeof step.arguments.slot === 'string' ? step.arguments.slot : (step.label ?? step.name);
   const values = Object.entries(step.arguments).map(([k, v]) => `${k}=${formatValue(v)}`);
   const message =
-    step.name === 'ask' ? `ask the user for ${slot}` : `confirm with the user: ${values.join(', ')}`;
+    step.name === ASK ? `ask the user for ${slot}` : `confirm with the user: ${values.join(', ')}`;
   return { tag: 'missing_parameter', severity: 'error', step: index, param: slot, message };
 }
 

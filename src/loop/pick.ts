@@ -2,13 +2,12 @@
  * Several samples for one request: drop the invalid ones; among the valid ones take the most common by
  * data-flow signature; if none is valid, repair each and take the cheapest repair.
  */
-import type { Catalog, Json, Sequence } from '../model/types.ts';
+import type { Catalog, Sequence } from '../model/types.ts';
 import type { RepairOptions, RepairResult, ValidateOptions } from '../model/options.ts';
 import { repair } from '../repair/repair.ts';
-import { mapReferences } from '../read/references.ts';
+import { signature } from '../score/flow.ts';
 import { validate } from '../validate/validate.ts';
 import { errorMessage } from '../model/errors.ts';
-import { sortKeys } from '../model/canonical.ts';
 
 export interface CandidateReport {
   readonly index: number;
@@ -39,29 +38,6 @@ export interface PickResult {
 export interface PickOptions {
   readonly validate?: ValidateOptions;
   readonly repair?: RepairOptions;
-}
-
-/**
- * A canonical form that ignores label names: labels are renamed `#1`, `#2`, … in order of first
- * definition (references follow; labels never defined, such as memory items, keep their name), and
- * arguments are sorted by name.
- */
-export function signature(sequence: Sequence): string {
-  const names = new Map<string, string>();
-  for (const step of sequence) {
-    if (step.label !== undefined && !names.has(step.label)) names.set(step.label, `#${names.size + 1}`);
-  }
-  const canonical = sequence.map((step) => {
-    const args = mapReferences(
-      sortKeys(step.arguments as Json),
-      (ref) => `$${names.get(ref.label) ?? ref.label}${ref.raw.slice(1 + ref.label.length)}`,
-    );
-    const label = step.label !== undefined ? names.get(step.label) : undefined;
-    return label !== undefined
-      ? { name: step.name, label, arguments: args }
-      : { name: step.name, arguments: args };
-  });
-  return JSON.stringify(canonical);
 }
 
 /** Picks one sequence among candidates for the same request. */

@@ -5,8 +5,10 @@
  */
 import type { Catalog, Mapping, Sequence } from '../model/types.ts';
 import { stepReferences } from '../read/references.ts';
-import { DEFAULT_RESULT_NAME, apiByName } from '../validate/validate.ts';
+import { apiByName } from '../validate/validate.ts';
+import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { byTarget } from '../catalog/computed-mappings.ts';
+import { round, SHORT_DIGITS } from '../model/numbers.ts';
 
 export interface LearnOptions {
   /** Name of the answer pseudo-step, whose arguments are not parameters (default `var_result`). */
@@ -32,7 +34,7 @@ export interface Learned {
  * always outranks all but the closest computed ones and frequent pairs outrank rare ones.
  */
 export function learnedScore(count: number): number {
-  return Math.round((1 - 0.1 / count) * 1000) / 1000;
+  return round(1 - 0.1 / count, SHORT_DIGITS);
 }
 
 /**

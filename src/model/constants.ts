@@ -7,6 +7,11 @@ export const ASK = 'ask';
 /** The pseudo-step defensive mode writes for a value the repair invented. */
 export const CONFIRM = 'confirm';
 
+/** True for an `ask` or `confirm` pseudo-step: a value a person must give or confirm. */
+export function isPseudoStep(step: { readonly name: string }): boolean {
+  return step.name === ASK || step.name === CONFIRM;
+}
+
 /** `sound`: executability only; `valid`: and the goals; `optimal`: the cheapest sequence meeting the goals. */
 export const MODES = ['sound', 'valid', 'optimal'] as const;
 export type Mode = (typeof MODES)[number];
@@ -14,6 +19,14 @@ export type Mode = (typeof MODES)[number];
 /** Literal type/enum checks: none, warnings, or errors. */
 export const STRICTNESS = ['off', 'warn', 'strict'] as const;
 export type Strictness = (typeof STRICTNESS)[number];
+
+/**
+ * A repair's status: nothing to repair, repaired, repaired but some input call could not be kept (no
+ * catalog API is close to its name; the result lists them in `dropped`), out of time (perhaps with a
+ * repair), failed.
+ */
+export const STATUSES = ['valid', 'repaired', 'partial', 'timeout', 'error'] as const;
+export type Status = (typeof STATUSES)[number];
 
 export const SOLVER_NAMES = ['highs', 'lp-solver', 'portfolio'] as const;
 export type SolverName = (typeof SOLVER_NAMES)[number];

@@ -105,7 +105,11 @@ export function parseAt<S extends z.ZodType>(schema: S, value: unknown, at: Fiel
   return result.data;
 }
 
-/** A one-line message for any thrown value. */
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/**
+ * A one-line message for any thrown value. `named` puts the error's class first (`RuntimeError: Aborted()`):
+ * the solvers keep it, so that a broken runtime can be told from a bad input by its reason.
+ */
+export function errorMessage(error: unknown, named = false): string {
+  if (!(error instanceof Error)) return String(error);
+  return named ? `${error.name}: ${error.message}` : error.message;
 }

@@ -32,9 +32,12 @@ export type SolveStatus = 'optimal' | 'timeout' | 'infeasible' | 'error';
 
 export interface Solution {
   readonly status: SolveStatus;
-  /** Variable values (rounded to 0/1 for binaries) when a point is available. */
+  /**
+   * Variable values when a point is available: as the backend found them, and after the one check on the
+   * way out of the solver layer (`solveGuarded`) rounded to exactly 0/1 for binaries and verified.
+   */
   readonly values?: readonly number[];
-  /** Objective recomputed from `values` by the verifier. */
+  /** The objective: as the backend reports it, and after `solveGuarded` recomputed from `values`. */
   readonly objective?: number;
   /** True only when the solver proved optimality. */
   readonly optimal: boolean;

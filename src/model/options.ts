@@ -2,13 +2,11 @@
  * The library's request and result types: what `validate` and `repair` take and return. Every front end
  * (CLI, batch, server, loop) speaks these.
  */
-import type { Catalog, Edit, Issue, Json, Mapping, Memory, Sequence } from './types.ts';
+import type { Edit, Issue, Json, Mapping, Memory, Sequence } from './types.ts';
 import type { CostModel } from './cost.ts';
 import type { SolverBackend } from './milp.ts';
 
-import type { Mode, SolverName, Strictness } from './constants.ts';
-
-export type { Mode, SolverName, Strictness };
+import type { Mode, SolverName, Status, Strictness } from './constants.ts';
 
 export interface ValidateOptions {
   /** Items already in memory (labels and their outputs). */
@@ -76,12 +74,6 @@ export interface RepairOptions extends ValidateOptions {
   readonly maxModelNonzeros?: number;
 }
 
-/**
- * `partial`: repaired, but some input call could not be kept (no catalog API is close to its name); the
- * result lists those calls in `dropped`.
- */
-export type Status = 'valid' | 'repaired' | 'partial' | 'timeout' | 'error';
-
 /** An input call a repair had to drop although calls are kept, and why. */
 export interface DroppedStep {
   /** 0-based input step index. */
@@ -122,5 +114,3 @@ export interface RepairResult {
   readonly fixes?: readonly Fix[];
   readonly model?: { readonly vars: number; readonly rows: number };
 }
-
-export type { Catalog, Sequence };

@@ -1,6 +1,6 @@
 /**
  * Files of many sequences → record items. Accepted: a JSON array of NESTFUL samples (`{input, output}`) or of
- * records, JSONL with one record or sample per line (`{id?, sequence, memory?, goals?, catalog?}`, the
+ * records, JSONL with one record or sample per line (`{id?, sequence, memory?, goals?, catalog?, gold?, kinds?}`, the
  * sequence in any form `parseSequence` takes), or one sequence in the string form. A malformed record gives an
  * item with `error`; the others still parse.
  */
@@ -23,9 +23,15 @@ export interface RecordItem {
   readonly memory?: Memory;
   readonly goals?: Goals;
   readonly catalog?: Catalog;
+  /** The plan the sequence should have been (labelled data): the batch then scores the repair against it. */
+  readonly gold?: Sequence;
+  /** The mistakes the record holds (`kinds: [...]`, or `kind` with `+` between kinds), for per-kind scores. */
+  readonly kinds?: readonly string[];
   /** Why the record could not be read; the other fields may then be missing. */
   readonly error?: string;
 }
+
+const kindsSchema = z.union([z.array(z.string().min(1)).min(1), z.string().min(1)]);
 
 const goalsSchema = z.looseObject({
   apis: z.array(nameSchema).optional(),
@@ -59,6 +65,8 @@ function recordFromObject(value: PlainObject, id: string): RecordItem {
   const memory = own(value, 'memory');
   const goals = own(value, 'goals');
   const catalog = own(value, 'catalog') ?? own(value, 'tools');
+  const gold = own(value, 'gold');
+  const kinds = own(value, 'kinds') ?? own(value, 'kind');
   return {
     id,
     ...(typeof input === 'string' ? { input } : {}),
@@ -66,7 +74,14 @@ function recordFromObject(value: PlainObject, id: string): RecordItem {
     ...(memory != null ? { memory: parseMemory(memory) } : {}),
     ...(goals != null ? { goals: parseAt(goalsSchema, goals, ['goals']) as Goals } : {}),
     ...(catalog != null ? { catalog: parseCatalog(catalog) } : {}),
+    ...(gold != null ? { gold: parseSequence(gold, { root: 'gold' }) } : {}),
+    ...(kinds != null ? { kinds: kindList(parseAt(kindsSchema, kinds, ['kinds'])) } : {}),
   };
+}
+
+/** `["a", "b"]` or `"a+b"` → `["a", "b"]`. */
+function kindList(kinds: string | readonly string[]): string[] {
+  return typeof kinds === 'string' ? kinds.split('+').filter((k) => k !== '') : [...kinds];
 }
 
 /** One record from a parsed JSON value; never throws. `where` prefixes error messages (`line 4`). */

@@ -18,6 +18,8 @@ import {
   type PlainObject,
 } from './json.ts';
 import { formatStringForm, parseStringForm } from './string-form.ts';
+import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
+import { stepNumber } from '../model/numbers.ts';
 import { isLabel, notALabel, referencesProblem, referenceSites } from './references.ts';
 
 export { formatStep, formatStringForm, parseStringForm } from './string-form.ts';
@@ -106,7 +108,7 @@ function parseSteps(items: readonly unknown[], at: FieldPath, resultName: string
     const where = [...at, i];
     if (isToolCall(item)) {
       const call = parseAt(toolCall, item, where);
-      const describe = `call ${i}${call.id ? ` (id ${JSON.stringify(call.id)})` : ''} to ${call.function.name}`;
+      const describe = `call ${stepNumber(i)}${call.id ? ` (id ${JSON.stringify(call.id)})` : ''} to ${call.function.name}`;
       const args = parseArguments(call.function.arguments, [...where, 'function', 'arguments'], describe);
       let label = call.label ?? undefined;
       if (label === undefined && call.function.name !== resultName) {
@@ -120,7 +122,11 @@ function parseSteps(items: readonly unknown[], at: FieldPath, resultName: string
         : { name: call.function.name, arguments: args, label };
     }
     const step = parseAt(nestfulStep, item, where);
-    const args = parseArguments(step.arguments, [...where, 'arguments'], `step ${i} (${step.name})`);
+    const args = parseArguments(
+      step.arguments,
+      [...where, 'arguments'],
+      `step ${stepNumber(i)} (${step.name})`,
+    );
     return step.label == null
       ? { name: step.name, arguments: args }
       : { name: step.name, arguments: args, label: step.label };
@@ -155,7 +161,7 @@ function parseObject(json: PlainObject, root: string, resultName: string): Seque
 /** Parses a sequence in any supported form (a string is read with `parseSequenceText`). */
 export function parseSequence(json: unknown, options: SequenceOptions = {}): Sequence {
   const root = options.root ?? 'sequence';
-  const resultName = options.resultName ?? 'var_result';
+  const resultName = options.resultName ?? DEFAULT_RESULT_NAME;
   if (typeof json === 'string') return parseSequenceText(json, options);
   if (Array.isArray(json)) return parseSteps(json, [root], resultName);
   if (isPlainObject(json)) return parseObject(json, root, resultName);

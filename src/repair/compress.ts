@@ -4,7 +4,7 @@
  */
 import type { Catalog, Sequence } from '../model/types.ts';
 import { loadCostModel } from '../read/cost-models.ts';
-import { DEFAULT_RESULT_NAME } from '../validate/validate.ts';
+import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { repair } from './repair.ts';
 import type { RepairOptions, RepairResult } from '../model/options.ts';
 

@@ -7,7 +7,8 @@ import { compile, type Compiled } from '../compile/compile.ts';
 import { BudgetExceeded, type CompileBudget } from '../compile/budget.ts';
 import { excludePoint } from '../compile/cuts.ts';
 import { GoalError } from '../compile/goals.ts';
-import { ASK, CONFIRM, decode, type Decoded } from '../decode/decode.ts';
+import { isPseudoStep } from '../model/constants.ts';
+import { decode, type Decoded } from '../decode/decode.ts';
 import { diffSequences } from '../decode/diff.ts';
 import { formatStringForm } from '../read/string-form.ts';
 import { loadCostModel } from '../read/cost-models.ts';
@@ -16,6 +17,8 @@ import type { MilpModel, Solution } from '../model/milp.ts';
 import { validate } from '../validate/validate.ts';
 import { unmetGoals } from '../validate/goals.ts';
 import type { Fix, RepairOptions, RepairResult } from '../model/options.ts';
+import { COST_DIGITS, round } from '../model/numbers.ts';
+import { errorMessage } from '../model/errors.ts';
 
 /** Models above this many variables are refused with a clear message (override with `maxModelVars`). */
 export const DEFAULT_MAX_MODEL_VARS = 200_000;
@@ -48,7 +51,7 @@ export function compileFor(
 }
 
 export function isExecutable(sequence: Sequence): boolean {
-  return !sequence.some((s) => s.name === ASK || s.name === CONFIRM);
+  return !sequence.some(isPseudoStep);
 }
 
 export async function repair(
@@ -166,8 +169,8 @@ export async function repair(
     status: first.status === 'timeout' ? 'timeout' : unchanged ? 'valid' : partial ? 'partial' : 'repaired',
     ...(partial ? { dropped: checked.dropped } : {}),
     sequence: checked.sequence,
-    edits: checked.edits.map((e) => ({ ...e, cost: round(e.cost) })),
-    cost: round(checked.cost),
+    edits: checked.edits.map((e) => ({ ...e, cost: round(e.cost, COST_DIGITS) })),
+    cost: round(checked.cost, COST_DIGITS),
     optimal: first.optimal,
     diff: unchanged ? '' : diffSequences(sequence, checked.sequence),
     solver: first.solver,
@@ -178,12 +181,17 @@ export async function repair(
     timeMs: elapsed(),
   };
 
+  /**
+   * Decodes a point the solver layer has already verified against the model (`solveGuarded`). What is
+   * checked here is the decoder, not the point: the edits it reads off the point must cost what the model
+   * says the point costs, or the compiled model and the decoded repair disagree (a bug in compile/decode).
+   */
   function check(solution: Solution, offset: number): Decoded | string {
     let decoded: Decoded;
     try {
       decoded = decode(plan, solution.values!);
     } catch (error) {
-      return `decode failed: ${(error as Error).message}`;
+      return `decode failed: ${errorMessage(error)}`;
     }
     const expected = (solution.objective ?? NaN) + offset;
     const found = decoded.cost - decoded.confirmCost + decoded.tie;
@@ -205,11 +213,7 @@ function revalidate(decoded: Decoded, catalog: Catalog, options: RepairOptions):
 function toFix(d: Decoded): Fix {
   return {
     sequence: d.sequence,
-    edits: d.edits.map((e) => ({ ...e, cost: round(e.cost) })),
-    cost: round(d.cost),
+    edits: d.edits.map((e) => ({ ...e, cost: round(e.cost, COST_DIGITS) })),
+    cost: round(d.cost, COST_DIGITS),
   };
-}
-
-function round(x: number): number {
-  return Math.round(x * 1e6) / 1e6;
 }

@@ -3,7 +3,7 @@
  * calls 1..k-1 left behind. Executed calls become memory items shaped like their APIs' declared outputs.
  */
 import type { Catalog, Json, Memory, Sequence, Step } from '../model/types.ts';
-import { ASK, CONFIRM } from '../decode/decode.ts';
+import { isPseudoStep } from '../model/constants.ts';
 import { apiByName } from '../validate/validate.ts';
 import { ownValue, setOwn } from '../model/objects.ts';
 import { repair } from './repair.ts';
@@ -62,8 +62,8 @@ export async function checkStep(
 ): Promise<StepCheck> {
   const memory = { ...memoryFromCalls(options.executed ?? [], catalog), ...(options.memory ?? {}) };
   const result = await repair([call], catalog, { ...options, memory });
-  const pending = result.sequence.filter((s) => s.name === ASK || s.name === CONFIRM);
-  const calls = result.sequence.filter((s) => s.name !== ASK && s.name !== CONFIRM);
+  const pending = result.sequence.filter(isPseudoStep);
+  const calls = result.sequence.filter((s) => !isPseudoStep(s));
   const corrected = result.status === 'valid' ? call : calls.length > 0 ? calls[calls.length - 1] : null;
   return { valid: result.status === 'valid', corrected, pending, repair: result };
 }

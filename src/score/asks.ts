@@ -9,7 +9,8 @@
 import { canonicalJson } from '../model/canonical.ts';
 import type { Sequence } from '../model/types.ts';
 import { alignCalls } from './align.ts';
-import { asksOf, callsOf, isPseudoStep, literalValues, producerIndex, wholeReference } from './steps.ts';
+import { asksOf, callsOf, literalValues, producerIndex, wholeReference } from './steps.ts';
+import { isPseudoStep } from '../model/constants.ts';
 import { isLiteral } from '../validate/validate.ts';
 
 export type AskMeaning = 'unknown-literal' | 'known-literal' | 'computed' | 'unmatched';

@@ -1,15 +1,39 @@
 /**
- * Data-flow identity of a sequence, for "was the gold restored?". `signature` in src/loop/pick.ts renames
- * labels in order of definition but keeps step order, so a repair that moves a consumer after its producer
- * (instead of the producer before its consumer) would not count as restored although it computes the same
- * thing. Here every step is identified by its API, its literal arguments and the identities of the steps
- * its references point at; the sequence is the multiset of its steps. Label names and the order of
- * independent steps do not matter; which output feeds which input does.
+ * Data-flow identity of a sequence, in two strengths, the one definition of each. `signature`: label names
+ * do not matter but step order does (labels renamed `#1`, `#2`, … in order of definition); `refract pick`
+ * votes with it. `dataFlowSignature`, for "was the gold restored?": neither label names nor the order of
+ * independent steps matter, so a repair that moves a consumer after its producer (instead of the producer
+ * before its consumer) computes the same thing: every step is identified by its API, its literal arguments
+ * and the identities of the steps its references point at, and the sequence is the multiset of its steps.
+ * Which output feeds which input matters to both.
  */
 import { createHash } from 'node:crypto';
 import type { Json, Sequence } from '../model/types.ts';
 import { mapReferences } from '../read/references.ts';
 import { sortKeys } from '../model/canonical.ts';
+
+/**
+ * The step-ordered signature, a canonical form that ignores label names: labels are renamed `#1`, `#2`, … in order of first
+ * definition (references follow; labels never defined, such as memory items, keep their name), and
+ * arguments are sorted by name.
+ */
+export function signature(sequence: Sequence): string {
+  const names = new Map<string, string>();
+  for (const step of sequence) {
+    if (step.label !== undefined && !names.has(step.label)) names.set(step.label, `#${names.size + 1}`);
+  }
+  const canonical = sequence.map((step) => {
+    const args = mapReferences(
+      sortKeys(step.arguments as Json),
+      (ref) => `$${names.get(ref.label) ?? ref.label}${ref.raw.slice(1 + ref.label.length)}`,
+    );
+    const label = step.label !== undefined ? names.get(step.label) : undefined;
+    return label !== undefined
+      ? { name: step.name, label, arguments: args }
+      : { name: step.name, arguments: args };
+  });
+  return JSON.stringify(canonical);
+}
 
 function digest(text: string): string {
   return createHash('sha1').update(text).digest('base64url').slice(0, 16);

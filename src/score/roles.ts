@@ -9,7 +9,8 @@ import { canonicalJson } from '../model/canonical.ts';
 import type { Sequence, Step } from '../model/types.ts';
 import { isLiteral } from '../validate/validate.ts';
 import { alignCalls } from './align.ts';
-import { callsOf, isPseudoStep, producerIndex, wholeReference } from './steps.ts';
+import { callsOf, producerIndex, wholeReference } from './steps.ts';
+import { isPseudoStep } from '../model/constants.ts';
 
 /** Parameter → the output feeding it as one whole reference (`#3` for a step, `@item` for memory). */
 function sources(sequence: Sequence, at: number): Map<string, string> {

@@ -4,7 +4,7 @@
  * sequence holds. Everything works on output sequences only, never on the model that produced them.
  */
 import { canonicalJson } from '../model/canonical.ts';
-import { ASK, CONFIRM } from '../model/constants.ts';
+import { ASK, isPseudoStep } from '../model/constants.ts';
 import type { Json, Reference, Sequence, Step } from '../model/types.ts';
 import { findReferences } from '../read/references.ts';
 import { isLiteral } from '../validate/validate.ts';
@@ -14,8 +14,6 @@ export interface Indexed {
   readonly index: number;
   readonly step: Step;
 }
-
-export const isPseudoStep = (step: Step): boolean => step.name === ASK || step.name === CONFIRM;
 
 /** The calls of a sequence (the answer step included), without `ask`/`confirm` pseudo-steps. */
 export function callsOf(sequence: Sequence): Indexed[] {

@@ -1,37 +1,14 @@
 /**
- * The work a pool worker does: a repair or a repair loop on a parsed request, answered with the same
- * JSON the CLI prints. Everything here is already validated by the main thread.
+ * The work a pool worker does: a prepared request (src/server/requests.ts) run on its catalog, answered
+ * with the same JSON the CLI prints. Everything here was validated by the main thread.
  */
-import type { Catalog, Sequence } from '../model/types.ts';
-import type { FeedbackFormat } from '../feedback/index.ts';
-import { resultJson } from '../api/render.ts';
-import { milpFixer } from '../loop/fixers/milp.ts';
-import { loopSummary } from '../loop/report.ts';
-import { loopToolCalls } from '../loop/toolcalls.ts';
-import { repair } from '../repair/repair.ts';
-import type { RepairOptions } from '../model/options.ts';
+import type { Catalog } from '../model/types.ts';
+import { runCall } from '../api/call.ts';
+import { answerJson } from '../api/render.ts';
 import type { CatalogRef } from './catalogs.ts';
+import type { Job } from './requests.ts';
 
-export interface RepairJob {
-  readonly kind: 'repair';
-  readonly id?: string;
-  readonly sequence: Sequence;
-  readonly options: RepairOptions;
-}
-
-export interface LoopJob {
-  readonly kind: 'loop';
-  readonly id?: string;
-  readonly sequence: Sequence;
-  /** Base options of the optimiser's repairs (and the validator's memory, types, answer name). */
-  readonly options: RepairOptions;
-  readonly maxRounds?: number;
-  readonly stallLimit?: number;
-  readonly feedback?: FeedbackFormat;
-  readonly escalate?: boolean;
-}
-
-export type Job = RepairJob | LoopJob;
+export type { Job };
 
 /** What the main thread posts: the job, its catalog's reference, the catalog itself when the worker lacks it. */
 export interface JobMessage {
@@ -45,20 +22,5 @@ export interface JobMessage {
 export type JobResult = Record<string, unknown>;
 
 export async function runJob(job: Job, catalog: Catalog): Promise<JobResult> {
-  if (job.kind === 'repair') {
-    const result = await repair(job.sequence, catalog, job.options);
-    return resultJson(result, job.id);
-  }
-  const { memory, resultName, types } = job.options;
-  const result = await loopToolCalls({
-    sequence: job.sequence,
-    catalog,
-    fixer: milpFixer({ catalog, repair: job.options, escalate: job.escalate }),
-    feedback: job.feedback,
-    maxRounds: job.maxRounds,
-    stallLimit: job.stallLimit,
-    validate: { memory, resultName, types },
-    repair: job.options,
-  });
-  return { ...(job.id === undefined ? {} : { id: job.id }), ...loopSummary(result) };
+  return answerJson(await runCall({ ...job, catalog }));
 }

@@ -1,6 +1,6 @@
 /** `/openapi.json`: an OpenAPI 3.1 document generated from the same zod schemas the routes parse with. */
 import { z } from 'zod';
-import { LoopRequestSchema, RepairRequestSchema, ValidateRequestSchema } from '../api/request.ts';
+import { BODY_SCHEMAS } from './requests.ts';
 import {
   CatalogInfoSchema,
   CatalogListSchema,
@@ -65,16 +65,16 @@ export function openApiDocument(version: string): JsonSchema {
   const paths = {
     '/v1/validate': solve(
       'check a sequence without repairing it',
-      ValidateRequestSchema,
+      BODY_SCHEMAS.validate,
       ValidationJsonSchema,
     ),
-    '/v1/fix': solve('repair a sequence at the lowest cost', RepairRequestSchema, RepairJsonSchema),
+    '/v1/fix': solve('repair a sequence at the lowest cost', BODY_SCHEMAS.fix, RepairJsonSchema),
     '/v1/compress': solve(
-      'repair and drop unnecessary calls (mode optimal, cost model compress)',
-      RepairRequestSchema,
+      'the cheapest sequence that meets the goals (refract compress): repeated and unnecessary calls go',
+      BODY_SCHEMAS.compress,
       RepairJsonSchema,
     ),
-    '/v1/loop': solve('repair in rounds with the optimiser as the fixer', LoopRequestSchema, LoopJsonSchema),
+    '/v1/loop': solve('repair in rounds with the optimiser as the fixer', BODY_SCHEMAS.loop, LoopJsonSchema),
     '/v1/health': {
       get: {
         summary: 'liveness and load (no token needed)',

@@ -1,28 +1,36 @@
 /**
- * Request bodies → library calls. Every problem is an `InputError` naming the request field
- * (`solver`, `sequence[2].name`, `weights.slotFill`), which the server answers with 400.
+ * Request bodies → jobs. A body is the request schema of its kind (src/api/request.ts) without
+ * `catalogPath` (a server never reads files named by its clients); every problem is an `InputError` naming
+ * the request field (`solver`, `sequence[2].name`, `weights.slotFill`), which the server answers with 400.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { InputError, describeZodError, formatPath } from '../model/errors.ts';
-import { parseMappings } from '../read/mappings.ts';
-import { parseMemory } from '../read/memory.ts';
-import { parseSequence } from '../read/sequence.ts';
-import type { CostModel } from '../model/cost.ts';
-import { WeightsSchema } from '../model/cost.ts';
-import { loadCostModel, parseCostModel, presetNames, withWeights } from '../read/cost-models.ts';
-import type { Sequence } from '../model/types.ts';
-// Bodies are parsed JSON, so their unknown values are JSON values.
-import type { Goals, RepairOptions, ValidateOptions } from '../model/options.ts';
-import {
-  LoopRequestSchema,
-  RepairRequestSchema,
-  ValidateRequestSchema,
-  type RepairRequest,
-  type ValidateRequest,
-} from '../api/request.ts';
-import { DEFAULT_TIME_LIMIT } from '../solvers/index.ts';
+import { makeCall, requestSettings, type Call } from '../api/call.ts';
+import { REQUEST_FIELDS, requestSchema, type RequestKind } from '../api/request.ts';
 import type { CatalogStore, ResolvedCatalog } from './catalogs.ts';
-import type { Job, LoopJob, RepairJob } from './jobs.ts';
+
+/** Most distinct repairs one request may ask for: each is another solve. */
+const MAX_FIXES = 20;
+
+function bodySchema(kind: RequestKind) {
+  const { catalogPath: _files, ...shape } = requestSchema(kind).shape;
+  if (!('fixes' in shape)) return z.strictObject(shape);
+  return z.strictObject({
+    ...shape,
+    fixes: z.number().int().min(1).max(MAX_FIXES).optional().describe(REQUEST_FIELDS.fixes.description!),
+  });
+}
+
+// fix and compress take the same fields.
+const repairBody = bodySchema('fix').meta({ id: 'RepairRequest' });
+
+/** The body schema of each route, also the source of `/openapi.json`. */
+export const BODY_SCHEMAS = {
+  validate: bodySchema('validate').meta({ id: 'ValidateRequest' }),
+  fix: repairBody,
+  compress: repairBody,
+  loop: bodySchema('loop').meta({ id: 'LoopRequest' }),
+} as const;
 
 /** Parses a body with a schema; the first problem becomes an InputError naming its field. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
@@ -38,119 +46,26 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
   throw new InputError(field === '' ? 'body' : field, problem.replace(/\brecord\b/g, 'object'));
 }
 
-export interface Prepared<J> {
+/** What a worker runs: the call without its catalog, which travels by reference (src/server/solve.ts). */
+export type Job = Omit<Call, 'catalog'>;
+
+export interface Prepared {
   readonly catalog: ResolvedCatalog;
-  readonly job: J;
+  readonly job: Job;
 }
 
-export interface ValidateCall {
-  readonly catalog: ResolvedCatalog;
-  readonly id?: string;
-  readonly sequence: Sequence;
-  readonly options: ValidateOptions;
-}
-
-function commonParts(body: ValidateRequest, store: CatalogStore) {
-  const catalog = store.resolve(body.catalogName, body.catalog);
-  const resultName = body.resultName;
-  const sequence = parseSequence(body.sequence, { root: 'sequence', resultName });
-  const options: ValidateOptions = {
-    ...(body.memory !== undefined ? { memory: parseMemory(body.memory, 'memory') } : {}),
-    ...(body.types !== undefined ? { types: body.types } : {}),
-    ...(resultName !== undefined ? { resultName } : {}),
-  };
-  return { catalog, sequence, options };
-}
-
-export function prepareValidate(body: unknown, store: CatalogStore): ValidateCall {
-  const request = parseBody(ValidateRequestSchema, body);
-  return { ...commonParts(request, store), id: request.id };
-}
-
-function costModel(request: RepairRequest, fallback: string): CostModel {
-  const given = request.costModel ?? fallback;
-  let model: CostModel;
-  if (typeof given === 'string') {
-    // Only presets: a server must not read files named by its clients.
-    const names = presetNames();
-    if (!names.includes(given)) {
-      throw new InputError(
-        'costModel',
-        `no preset named ${JSON.stringify(given)} (presets: ${names.join(', ')})`,
-      );
-    }
-    model = loadCostModel(given);
-  } else {
-    model = parseCostModel(given, 'costModel');
-  }
-  if (!request.weights) return model;
-  const known = Object.keys(WeightsSchema.shape);
-  for (const name of Object.keys(request.weights)) {
-    if (!known.includes(name))
-      throw new InputError(`weights.${name}`, `unknown weight (known: ${known.join(', ')})`);
-  }
-  try {
-    return withWeights(model, request.weights);
-  } catch (error) {
-    if (error instanceof InputError)
-      throw new InputError(error.field.replace(/^weight/, 'weights'), error.problem);
-    throw error;
-  }
-}
-
-export interface RepairDefaults {
-  /** Solver time limits are capped at this many seconds, so they end before the request's time limit. */
-  readonly solverCapS: number;
-  /** Cost preset when the request names none (default `default`). */
-  readonly costModel?: string;
-  /** Forced options (compress forces `mode: 'optimal'`). */
-  readonly force?: Pick<RepairOptions, 'mode'>;
-}
-
-function repairParts(request: RepairRequest, store: CatalogStore, defaults: RepairDefaults) {
-  const { catalog, sequence, options: base } = commonParts(request, store);
-  const options: RepairOptions = {
-    ...base,
-    cost: costModel(request, defaults.costModel ?? 'default'),
-    ...(request.mappings !== undefined ? { mappings: parseMappings(request.mappings, 'mappings') } : {}),
-    ...(request.catalogMappings !== undefined ? { catalogMappings: request.catalogMappings } : {}),
-    ...(request.solver !== undefined ? { solver: request.solver } : {}),
-    ...(request.givenOnly !== undefined ? { givenOnly: request.givenOnly } : {}),
-    ...(request.allowInsert !== undefined ? { allowInsert: request.allowInsert } : {}),
-    ...(request.goals !== undefined ? { goals: request.goals as Goals } : {}),
-    ...(request.mode !== undefined ? { mode: request.mode } : {}),
-    ...(request.defensive !== undefined ? { defensive: request.defensive } : {}),
-    ...(request.fixes !== undefined ? { fixes: request.fixes } : {}),
-    ...defaults.force,
-    timeout: Math.min(request.timeout ?? DEFAULT_TIME_LIMIT, defaults.solverCapS),
-  };
-  return { catalog, sequence, options };
-}
-
-export function prepareRepair(
-  body: unknown,
-  store: CatalogStore,
-  defaults: RepairDefaults,
-): Prepared<RepairJob> {
-  const request = parseBody(RepairRequestSchema, body);
-  const { catalog, sequence, options } = repairParts(request, store, defaults);
-  return { catalog, job: { kind: 'repair', id: request.id, sequence, options } };
-}
-
-export function prepareLoop(body: unknown, store: CatalogStore, defaults: RepairDefaults): Prepared<LoopJob> {
-  const request = parseBody(LoopRequestSchema, body);
-  const { catalog, sequence, options } = repairParts(request, store, defaults);
-  const job: LoopJob = {
-    kind: 'loop',
+/**
+ * A body of `kind` → its job and catalog. `solverCapS` caps the solver's time limit so that a solve ends
+ * before the request's own time limit.
+ */
+export function prepare(kind: RequestKind, body: unknown, store: CatalogStore, solverCapS: number): Prepared {
+  const request = parseBody(BODY_SCHEMAS[kind], body);
+  const catalog = store.resolve(request.catalogName, request.catalog);
+  const settings = requestSettings(kind, request, { files: false, timeoutCap: solverCapS });
+  const { catalog: _inline, ...job } = makeCall(settings, {
     id: request.id,
-    sequence,
-    options,
-    maxRounds: request.maxRounds,
-    stallLimit: request.stallLimit,
-    feedback: request.feedback,
-    escalate: request.escalate,
-  };
+    input: request.sequence,
+    catalog: catalog.catalog,
+  });
   return { catalog, job };
 }
-
-export type { Job };

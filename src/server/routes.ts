@@ -1,19 +1,13 @@
 /** The API's routes: validation in the main thread (fast, no solver), every solve in the worker pool. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { validationJson } from '../api/render.ts';
-import { validate } from '../validate/validate.ts';
+import { runCall } from '../api/call.ts';
+import { answerJson } from '../api/render.ts';
+import type { RequestKind } from '../api/request.ts';
 import type { CatalogStore } from './catalogs.ts';
 import { checkCatalogName } from './catalogs.ts';
 import { requestWork, type Admission } from './admission.ts';
-import type { Job } from './jobs.ts';
 import { openApiDocument } from './openapi.ts';
-import {
-  prepareLoop,
-  prepareRepair,
-  prepareValidate,
-  type Prepared,
-  type RepairDefaults,
-} from './requests.ts';
+import { prepare } from './requests.ts';
 import type { SolvePool } from './solve.ts';
 
 export interface RouteContext {
@@ -27,43 +21,26 @@ export interface RouteContext {
 
 const admit = { config: { admit: true } };
 
-async function solve(ctx: RouteContext, request: FastifyRequest, prepared: Prepared<Job>) {
-  const result = await ctx.pool.run(prepared.job, prepared.catalog, requestWork(request));
-  request.log.info(
-    { catalog: prepared.catalog.ref.key, status: result.status ?? result.stop, timeMs: result.timeMs },
-    'solved',
-  );
-  return result;
-}
-
 export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
-  const defaults: RepairDefaults = { solverCapS: ctx.solverCapS };
   const started = Date.now();
 
   app.post('/v1/validate', admit, async (request) => {
-    const call = prepareValidate(request.body, ctx.store);
-    return validationJson(validate(call.sequence, call.catalog.catalog, call.options), call.id);
+    const { job, catalog } = prepare('validate', request.body, ctx.store, ctx.solverCapS);
+    return answerJson(await runCall({ ...job, catalog: catalog.catalog }));
   });
 
-  app.post('/v1/fix', admit, (request) =>
-    solve(ctx, request, prepareRepair(request.body, ctx.store, defaults)),
-  );
-
-  app.post('/v1/compress', admit, (request) =>
-    solve(
-      ctx,
-      request,
-      prepareRepair(request.body, ctx.store, {
-        ...defaults,
-        costModel: 'compress',
-        force: { mode: 'optimal' },
-      }),
-    ),
-  );
-
-  app.post('/v1/loop', admit, (request) =>
-    solve(ctx, request, prepareLoop(request.body, ctx.store, defaults)),
-  );
+  const solving = (kind: RequestKind) => async (request: FastifyRequest) => {
+    const prepared = prepare(kind, request.body, ctx.store, ctx.solverCapS);
+    const result = await ctx.pool.run(prepared.job, prepared.catalog, requestWork(request));
+    request.log.info(
+      { catalog: prepared.catalog.ref.key, status: result.status ?? result.stop, timeMs: result.timeMs },
+      'solved',
+    );
+    return result;
+  };
+  app.post('/v1/fix', admit, solving('fix'));
+  app.post('/v1/compress', admit, solving('compress'));
+  app.post('/v1/loop', admit, solving('loop'));
 
   app.get('/v1/health', { config: { public: true } }, async () => ({
     status: 'ok' as const,

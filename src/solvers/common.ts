@@ -9,11 +9,6 @@ export function elapsedMs(start: number): number {
   return performance.now() - start;
 }
 
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  return String(error);
-}
-
 export function errorSolution(solver: string, start: number, reason: string): Solution {
   return { status: 'error', optimal: false, reason, solver, timeMs: elapsedMs(start) };
 }

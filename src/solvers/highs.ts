@@ -6,9 +6,10 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import highsModule, { type Highs, type InitOptions, type ModelData, type OptionValue } from 'highs';
+import { errorMessage } from '../model/errors.ts';
 import type { MilpModel, Solution, SolveOptions, SolverBackend } from '../model/milp.ts';
-import { elapsedMs, errorMessage, errorSolution, precheck, solveEmptyModel, toCsr } from './common.ts';
-import { acceptPoint, continuousSet } from './verify.ts';
+import { elapsedMs, errorSolution, precheck, solveEmptyModel, toCsr } from './common.ts';
+import { continuousSet } from './verify.ts';
 
 /**
  * Options that cut the fixed cost of small 0/1 models (MIP heuristics dominate it). Names are checked
@@ -205,7 +206,7 @@ export class HighsBackend implements SolverBackend {
     try {
       runtime = await loading;
     } catch (error) {
-      return errorSolution(this.name, start, `could not load HiGHS: ${errorMessage(error)}`);
+      return errorSolution(this.name, start, `could not load HiGHS: ${errorMessage(error, true)}`);
     }
 
     try {
@@ -214,7 +215,7 @@ export class HighsBackend implements SolverBackend {
       // Any thrown error (validation, native status, WebAssembly RuntimeError) may leave the runtime in
       // a bad state: never reuse it.
       if (this.#runtime === loading) this.#runtime = undefined;
-      return errorSolution(this.name, start, `HiGHS failed: ${errorMessage(error)}`);
+      return errorSolution(this.name, start, `HiGHS failed: ${errorMessage(error, true)}`);
     }
   }
 
@@ -235,33 +236,24 @@ export class HighsBackend implements SolverBackend {
         attempt = combine(attempt, retry);
       }
     }
-    return this.#toSolution(model, attempt, start);
+    return this.#toSolution(attempt, start);
   }
 
-  #toSolution(model: MilpModel, attempt: Attempt, start: number): Solution {
+  #toSolution(attempt: Attempt, start: number): Solution {
     const solver = this.name;
     const timeMs = elapsedMs(start);
+    // The raw point: `solveGuarded` checks it on the way out of the solver layer.
+    const point = attempt.values && { values: Array.from(attempt.values), objective: attempt.objective };
     switch (attempt.modelStatus) {
       case STATUS.optimal:
-        if (!attempt.values) return errorSolution(solver, start, 'HiGHS reported optimal without a solution');
-        return acceptPoint(model, attempt.values, { solver, status: 'optimal', optimal: true, timeMs });
-      case STATUS.timeLimit:
-        if (!attempt.values) {
-          return {
-            status: 'timeout',
-            optimal: false,
-            reason: 'time limit reached without a feasible solution',
-            solver,
-            timeMs,
-          };
-        }
-        return acceptPoint(model, attempt.values, {
-          solver,
-          status: 'timeout',
-          optimal: false,
-          gap: relativeGap(attempt.objective, attempt.dualBound),
-          timeMs,
-        });
+        if (!point) return errorSolution(solver, start, 'HiGHS reported optimal without a solution');
+        return { status: 'optimal', optimal: true, ...point, solver, timeMs };
+      case STATUS.timeLimit: {
+        const reason = 'time limit reached without a feasible solution';
+        if (!point) return { status: 'timeout', optimal: false, reason, solver, timeMs };
+        const gap = relativeGap(attempt.objective, attempt.dualBound);
+        return { status: 'timeout', optimal: false, ...point, gap, solver, timeMs };
+      }
       case STATUS.infeasible:
         return { status: 'infeasible', optimal: false, solver, timeMs };
       case STATUS.unboundedOrInfeasible:

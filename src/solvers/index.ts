@@ -34,7 +34,6 @@ export {
 export { DEFAULT_TIME_LIMIT } from './common.ts';
 
 import { type SolverName } from '../model/constants.ts';
-export { SOLVER_NAMES, isSolverName, type SolverName } from '../model/constants.ts';
 
 /** A new, unshared backend. */
 export function createSolver(name: SolverName): SolverBackend {

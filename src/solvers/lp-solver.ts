@@ -1,18 +1,13 @@
 /**
  * javascript-lp-solver backend: a pure-JavaScript dense-tableau branch and bound. Fast on tiny models,
- * hopeless on large ones, hence a size cap. Its own presolve is disabled and every answer is verified.
+ * hopeless on large ones, hence a size cap. Its own presolve is disabled; its answers are checked on the way out
+ * of the solver layer (`solveGuarded`).
  */
 import lpSolverModule, { type ModelDefinition, type SolveResult } from 'javascript-lp-solver';
+import { errorMessage } from '../model/errors.ts';
 import type { MilpModel, Solution, SolveOptions, SolverBackend } from '../model/milp.ts';
-import {
-  elapsedMs,
-  errorMessage,
-  errorSolution,
-  obviousInfeasibility,
-  precheck,
-  solveEmptyModel,
-} from './common.ts';
-import { acceptPoint, continuousSet, rowName, varName } from './verify.ts';
+import { elapsedMs, errorSolution, obviousInfeasibility, precheck, solveEmptyModel } from './common.ts';
+import { continuousSet, rowName, varName } from './verify.ts';
 
 /** Default largest model (in variables) handed to this solver. */
 export const DEFAULT_LP_SOLVER_CAP = 400;
@@ -115,7 +110,7 @@ export class LpSolverBackend implements SolverBackend {
     try {
       result = lpSolver.Solve(toLpSolverModel(model, timeoutMs));
     } catch (error) {
-      return errorSolution(solver, start, `lp-solver failed: ${errorMessage(error)}`);
+      return errorSolution(solver, start, `lp-solver failed: ${errorMessage(error, true)}`);
     }
     const timeMs = elapsedMs(start);
     // It has no time-out status: a run that used up its budget may have stopped early.
@@ -164,11 +159,13 @@ export class LpSolverBackend implements SolverBackend {
       const v = result[varName(j)];
       values[j] = typeof v === 'number' ? v : 0;
     }
-    return acceptPoint(model, values, {
-      solver,
+    return {
       status: timedOut ? 'timeout' : 'optimal',
       optimal: !timedOut,
+      values,
+      ...(typeof result.result === 'number' ? { objective: result.result } : {}),
+      solver,
       timeMs,
-    });
+    };
   }
 }

@@ -4,16 +4,17 @@
  * HiGHS with the remaining time. Larger models go straight to HiGHS.
  *
  * The models compiled here are always feasible, so an 'infeasible' verdict from the small-model backend is
- * treated as a fault like any other. Every point either backend returns is verified again here; a backend
- * that throws, or that never answers, counts as a fault too. The answer's `solver` names the backend
+ * treated as a fault like any other. Each backend is run through the guard (`solveGuarded`), so a point is
+ * verified before it is compared, and a backend that throws, never answers or returns a wrong point counts
+ * as a fault too. The answer's `solver` names the backend
  * behind it (`portfolio:lp-solver`, `portfolio:highs`) and, after a fallback, its `reason` says why the
  * small-model backend was passed over.
  */
 import type { MilpModel, Solution, SolveOptions, SolverBackend } from '../model/milp.ts';
-import { elapsedMs, errorMessage, errorSolution, precheck } from './common.ts';
+import { elapsedMs, precheck } from './common.ts';
 import { HighsBackend } from './highs.ts';
 import { LpSolverBackend } from './lp-solver.ts';
-import { acceptPoint } from './verify.ts';
+import { GUARDED, solveGuarded } from './guard.ts';
 
 export const PORTFOLIO_NAME = 'portfolio';
 
@@ -40,115 +41,19 @@ export interface PortfolioBackendOptions {
 
 /** The fallback always gets at least this many seconds, even when the small attempt used up its share. */
 const MIN_FALLBACK_SECONDS = 0.05;
-/** Longest delay `setTimeout` honours (larger ones fire at once). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
-type Outcome =
-  | { readonly kind: 'answered'; readonly solution: Solution }
-  | { readonly kind: 'threw'; readonly message: string }
-  | { readonly kind: 'hung'; readonly seconds: number };
 
 function seconds(x: number): string {
   return Number.isFinite(x) ? String(Number(x.toPrecision(3))) : String(x);
 }
 
-/**
- * Runs one backend, turning a rejection (or a synchronous throw) into `threw` and a promise still pending
- * `graceSeconds` after its limit into `hung`.
- */
-async function attempt(
-  backend: SolverBackend,
-  model: MilpModel,
-  limit: number,
-  graceSeconds: number,
-): Promise<Outcome> {
-  const waitMs = (limit + graceSeconds) * 1000;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const hung = new Promise<Outcome>((resolve) => {
-    if (waitMs <= MAX_TIMER_MS) {
-      timer = setTimeout(() => resolve({ kind: 'hung', seconds: limit + graceSeconds }), waitMs);
-    }
-  });
-  const solving = (async () => backend.solve(model, { timeLimit: limit }))().then(
-    (solution): Outcome => ({ kind: 'answered', solution }),
-    (error: unknown): Outcome => ({ kind: 'threw', message: errorMessage(error) }),
-  );
-  try {
-    return await Promise.race([solving, hung]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/**
- * A backend's answer re-checked under the portfolio's name: any point passes through `acceptPoint` again,
- * so a backend that skips verification (or lies) cannot get an unchecked point through.
- */
-function recheck(
-  model: MilpModel,
-  answer: unknown,
-  backendName: string,
-  solver: string,
-  timeMs: number,
-): Solution {
-  if (typeof answer !== 'object' || answer === null) {
-    return { status: 'error', optimal: false, reason: `${backendName} returned no solution`, solver, timeMs };
-  }
-  const solution = answer as Solution;
-  const reason = solution.reason !== undefined ? { reason: solution.reason } : {};
-  switch (solution.status) {
-    case 'optimal':
-    case 'timeout': {
-      if (solution.values === undefined) {
-        if (solution.status === 'optimal') {
-          return {
-            status: 'error',
-            optimal: false,
-            reason: `${backendName} reported optimal without a point`,
-            solver,
-            timeMs,
-          };
-        }
-        return { status: 'timeout', optimal: false, ...reason, solver, timeMs };
-      }
-      const checked = acceptPoint(model, solution.values, {
-        solver,
-        status: solution.status,
-        optimal: solution.status === 'optimal',
-        gap: solution.gap,
-        timeMs,
-      });
-      return checked.status === 'error' ? checked : { ...checked, ...reason };
-    }
-    case 'infeasible':
-      return { status: 'infeasible', optimal: false, ...reason, solver, timeMs };
-    case 'error':
-      return {
-        status: 'error',
-        optimal: false,
-        reason: solution.reason ?? `${backendName} failed without a reason`,
-        solver,
-        timeMs,
-      };
-    default:
-      return {
-        status: 'error',
-        optimal: false,
-        reason: `${backendName} returned unknown status ${String(solution.status)}`,
-        solver,
-        timeMs,
-      };
-  }
-}
-
-/** Why a re-checked small-model answer (anything but 'optimal') was not taken. */
+/** Why a checked small-model answer (anything but 'optimal') was not taken. */
 function passedOverBecause(solution: Solution, backendName: string, limit: number): string {
   const detail = solution.reason !== undefined ? ` (${solution.reason})` : '';
   switch (solution.status) {
     case 'infeasible':
       return `${backendName} reported the model infeasible${detail}, taken as a fault`;
     case 'timeout':
-      return `${backendName} reached its ${seconds(limit)} s limit${solution.values ? ' with an unproven incumbent' : ''}`;
+      return `${backendName} reached its ${seconds(limit)} s limit${solution.values ? ' with an unproven incumbent' : detail}`;
     default:
       return `${backendName} failed${detail}`;
   }
@@ -166,6 +71,8 @@ function withReason(solution: Solution, reason: string | undefined, timeMs: numb
 
 export class PortfolioBackend implements SolverBackend {
   readonly name = PORTFOLIO_NAME;
+  /** Its points come from guarded solves of its backends, so the guard around it does not check them again. */
+  readonly [GUARDED] = true;
   readonly smallVars: number;
   readonly small: SolverBackend;
   readonly large: SolverBackend;
@@ -217,21 +124,10 @@ export class PortfolioBackend implements SolverBackend {
 
     const small = this.small.name;
     const smallLimit = Math.min(limit * this.#smallTimeShare, this.#smallMaxSeconds);
-    const outcome = await attempt(this.small, model, smallLimit, this.#graceSeconds);
-    let why: string;
-    let incumbent: Solution | undefined;
-    if (outcome.kind === 'answered') {
-      const solver = `${this.name}:${small}`;
-      const checked = recheck(model, outcome.solution, small, solver, elapsedMs(start));
-      if (checked.status === 'optimal') return checked;
-      why = passedOverBecause(checked, small, smallLimit);
-      if (checked.status === 'timeout' && checked.values) incumbent = checked;
-    } else if (outcome.kind === 'threw') {
-      why = `${small} threw: ${outcome.message}`;
-    } else {
-      why = `${small} gave no answer within ${seconds(outcome.seconds)} s`;
-    }
-    const passedOver = `${small} passed over: ${why}`;
+    const first = this.#named(await this.#guarded(this.small, model, smallLimit), small, start);
+    if (first.status === 'optimal') return first;
+    const passedOver = `${small} passed over: ${passedOverBecause(first, small, smallLimit)}`;
+    const incumbent = first.status === 'timeout' && first.values ? first : undefined;
 
     const remaining = Math.max(limit - elapsedMs(start) / 1000, MIN_FALLBACK_SECONDS);
     const fallback = await this.#solveLarge(model, remaining, start);
@@ -255,16 +151,16 @@ export class PortfolioBackend implements SolverBackend {
   }
 
   async #solveLarge(model: MilpModel, limit: number, start: number): Promise<Solution> {
-    const large = this.large.name;
-    const solver = `${this.name}:${large}`;
-    const outcome = await attempt(this.large, model, limit, this.#graceSeconds);
-    switch (outcome.kind) {
-      case 'answered':
-        return recheck(model, outcome.solution, large, solver, elapsedMs(start));
-      case 'threw':
-        return errorSolution(solver, start, `${large} threw: ${outcome.message}`);
-      case 'hung':
-        return errorSolution(solver, start, `${large} gave no answer within ${seconds(outcome.seconds)} s`);
-    }
+    return this.#named(await this.#guarded(this.large, model, limit), this.large.name, start);
+  }
+
+  /** One backend through the guard: throws, hangs and wrong points come back as error or time-out answers. */
+  #guarded(backend: SolverBackend, model: MilpModel, limit: number): Promise<Solution> {
+    return solveGuarded(backend, model, { timeLimit: limit, graceMs: this.#graceSeconds * 1000 });
+  }
+
+  /** The answer under the portfolio's name for the backend behind it (`portfolio:highs`). */
+  #named(solution: Solution, backendName: string, start: number): Solution {
+    return { ...solution, solver: `${this.name}:${backendName}`, timeMs: elapsedMs(start) };
   }
 }

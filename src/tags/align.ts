@@ -6,7 +6,8 @@
 import type { Catalog, Json, Sequence } from '../model/types.ts';
 import { mapReferences } from '../read/references.ts';
 import { similarity } from '../catalog/names.ts';
-import { DEFAULT_RESULT_NAME, apiByName } from '../validate/validate.ts';
+import { apiByName } from '../validate/validate.ts';
+import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { canonicalJson } from '../model/canonical.ts';
 
 export interface Alignment {

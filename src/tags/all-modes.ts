@@ -6,7 +6,8 @@
 import type { Catalog, Sequence } from '../model/types.ts';
 import { compress } from '../repair/compress.ts';
 import { repair } from '../repair/repair.ts';
-import type { RepairOptions, RepairResult, Status } from '../model/options.ts';
+import type { RepairOptions, RepairResult } from '../model/options.ts';
+import type { Status } from '../model/constants.ts';
 
 export const MODES = ['default', 'no-mappings', 'no-memory', 'given-only', 'compress'] as const;
 export type ModeName = (typeof MODES)[number];
@@ -44,16 +45,21 @@ export function modeOptions(mode: ModeName, options: RepairOptions): RepairOptio
   }
 }
 
-/** Runs every mode in turn (one solver at a time: the modes share the machine, not a pool). */
+/**
+ * Runs every mode in turn (one solver at a time: the modes share the machine, not a pool). The compress
+ * row takes `compressOptions` when given: a caller that defaults the cost model per command (the CLI,
+ * where `compress` uses the `compress` preset) prices it as that command does.
+ */
 export async function allModes(
   sequence: Sequence,
   catalog: Catalog,
   options: RepairOptions = {},
+  compressOptions: RepairOptions = options,
 ): Promise<AllModes> {
   const rows: ModeRow[] = [];
   const results: RepairResult[] = [];
   for (const mode of MODES) {
-    const opts = modeOptions(mode, options);
+    const opts = modeOptions(mode, mode === 'compress' ? compressOptions : options);
     const result =
       mode === 'compress' ? await compress(sequence, catalog, opts) : await repair(sequence, catalog, opts);
     results.push(result);

@@ -6,10 +6,12 @@
 import type { Catalog, Issue, Sequence } from '../model/types.ts';
 import { parseReferenceBody } from '../read/references.ts';
 import { levenshtein } from '../catalog/names.ts';
-import { DEFAULT_RESULT_NAME, apiByName, validate } from '../validate/validate.ts';
+import { apiByName, validate } from '../validate/validate.ts';
+import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { apiProvides } from '../validate/outputs.ts';
 import { canonicalJson } from './align.ts';
 import { fromIssue, order, type ErrorTag, type ErrorTagName, type TagOptions } from './tag-types.ts';
+import { stepNumber } from '../model/numbers.ts';
 
 /** Without a gold sequence: each validator error in the tag it evidences, plus exact repeats. */
 export function tagFromIssues(pred: Sequence, catalog: Catalog, options: TagOptions = {}): ErrorTag[] {
@@ -31,7 +33,7 @@ export function tagFromIssues(pred: Sequence, catalog: Catalog, options: TagOpti
       tags.push({
         tag: 'bad_repeat',
         step: i,
-        detail: `repeats step ${first + 1} (${step.name}, same arguments)`,
+        detail: `repeats step ${stepNumber(first)} (${step.name}, same arguments)`,
       });
   });
   return order(dedupe(tags));

@@ -1,6 +1,6 @@
 /** The error-tag vocabulary of the NESTFUL error tagger, the tag record, and helpers shared by the taggers. */
 import type { Issue, Memory, Sequence } from '../model/types.ts';
-import type { Strictness } from '../model/options.ts';
+import type { Strictness } from '../model/constants.ts';
 
 export const ERROR_TAGS = [
   'made_up_api',

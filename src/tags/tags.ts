@@ -4,7 +4,8 @@
  * docs/error-tags.md.
  */
 import type { Catalog, Issue, Sequence } from '../model/types.ts';
-import { DEFAULT_RESULT_NAME, apiByName, validate } from '../validate/validate.ts';
+import { apiByName, validate } from '../validate/validate.ts';
+import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { align, canonicalJson, inGoldLabels } from './align.ts';
 import { issueTag, tagFromIssues } from './issue-tags.ts';
 import {

@@ -21,11 +21,9 @@ export function apiByName(catalog: Catalog): Map<string, ApiSpec> {
   return index;
 }
 
-export { DEFAULT_RESULT_NAME } from '../model/constants.ts';
-import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
+import { DEFAULT_RESULT_NAME, isPseudoStep } from '../model/constants.ts';
 
 /** Pseudo-steps a repair may contain: `ask` (slot-fill, its label holds the answer) and `confirm`. */
-const PSEUDO = new Set(['ask', 'confirm']);
 
 /** True when a value holds no reference anywhere (a plain literal). */
 export function isLiteral(value: Json): boolean {
@@ -64,7 +62,7 @@ export function validate(sequence: Sequence, catalog: Catalog, options: Validate
     const api = isResult ? undefined : apis.get(step.name);
     if (isResult && i !== sequence.length - 1) {
       add('unknown_api', i, `${resultName} must be the last step`);
-    } else if (!isResult && !api && !(options.pseudoSteps && PSEUDO.has(step.name))) {
+    } else if (!isResult && !api && !(options.pseudoSteps && isPseudoStep(step))) {
       add('unknown_api', i, `unknown API ${JSON.stringify(step.name)}`);
     }
     if (api) checkArguments(step, api, i, strictness, add);

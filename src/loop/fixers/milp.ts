@@ -9,7 +9,8 @@ import type { RepairOptions } from '../../model/options.ts';
 import { errorMessage } from '../../model/errors.ts';
 import { repair } from '../../repair/repair.ts';
 import { stall, type Fixer, type Stalled } from '../engine.ts';
-import { isPseudoStep, openIssues } from '../issues.ts';
+import { isPseudoStep } from '../../model/constants.ts';
+import { openIssues } from '../issues.ts';
 
 /** The repair options of each escalation stage. */
 export const MILP_ESCALATION: readonly Pick<RepairOptions, 'givenOnly' | 'allowInsert'>[] = [

@@ -4,8 +4,8 @@ import { indexCatalog, leafOf } from '../../catalog/catalog-index.ts';
 import { errorMessage } from '../../model/errors.ts';
 import { stall, type Stalled } from '../engine.ts';
 import { parseReply } from './reply.ts';
-import { isPseudoStep } from '../issues.ts';
-import { DEFAULT_RESULT_NAME } from '../../validate/validate.ts';
+import { isPseudoStep } from '../../model/constants.ts';
+import { DEFAULT_RESULT_NAME } from '../../model/constants.ts';
 import { parseSequence } from '../../read/sequence.ts';
 
 export interface ChatMessage {

@@ -1,0 +1,89 @@
+/**
+ * The flags `refract sweep` and `refract fit` share: which labelled records (`--data`, `--catalog`,
+ * `--limit`, `--kinds`), the base cost model, the mapping tables and the solver; and their loading.
+ */
+import type { Command } from 'commander';
+import { writeFileSync } from 'node:fs';
+import { InputError } from '../../src/model/errors.ts';
+import { loadCatalog } from '../../src/read/catalog.ts';
+import { loadCostModel } from '../../src/read/cost-models.ts';
+import { SOLVER_NAMES } from '../../src/model/constants.ts';
+import { collect, integer, oneOf } from '../../src/api/flag-values.ts';
+import {
+  DEFAULT_DATA,
+  loadLabelled,
+  MAPPING_SOURCES,
+  mappingsFor,
+  type EvalOptions,
+} from '../tuning/index.ts';
+
+export interface DataFlags {
+  data?: string[];
+  catalog?: string;
+  limit?: string;
+  kinds?: string;
+  costModel: string;
+  mappings: string;
+  solver: string;
+  quiet?: boolean;
+}
+
+export function addDataOptions(cmd: Command): Command {
+  return cmd
+    .option(
+      '--data <file>',
+      'labelled JSONL {id, sequence, gold, catalog?, set?, kind?} (repeatable; default: the shipped corrupted sets)',
+      collect,
+    )
+    .option('-c, --catalog <file>', 'catalog of the records that bring none of their own')
+    .option('--limit <n>', 'at most n records per set (the first ones)')
+    .option('--kinds <list>', 'only these mistake kinds or groups (comma-separated)')
+    .option('--cost-model <name|file>', 'base cost model: preset name or JSON file', 'default')
+    .option('--mappings <source>', `mapping tables: ${MAPPING_SOURCES.join(' | ')} | a mapping file`, 'none')
+    .option('--solver <name>', SOLVER_NAMES.join(' | '), 'highs')
+    .option('--quiet', 'no progress lines on standard error');
+}
+
+/** The selected records, the evaluation options and the base cost model; bad flags are InputErrors. */
+export function loadData(flags: DataFlags, sets?: readonly string[]) {
+  const options: EvalOptions = {
+    mappingsFor: mappingsFor(flags.mappings),
+    solver: oneOf('--solver', flags.solver, SOLVER_NAMES),
+  };
+  const base = loadCostModel(flags.costModel);
+  const records = loadLabelled(flags.data ?? DEFAULT_DATA, {
+    catalog: flags.catalog ? loadCatalog(flags.catalog) : undefined,
+    limit: flags.limit === undefined ? undefined : integer('--limit', flags.limit, 1),
+    kinds: flags.kinds?.split(',').map((k) => k.trim()),
+    sets,
+  });
+  if (records.length === 0) throw new InputError('--data', 'no records selected');
+  return { records, options, base };
+}
+
+export const command = (): string => `refract ${process.argv.slice(2).join(' ')}`;
+
+export type Log = (line: string) => void;
+
+export const logger = (flags: { quiet?: boolean }): Log =>
+  flags.quiet ? () => {} : (line) => void process.stderr.write(`${line}\n`);
+
+export function write(file: string, text: string, log: Log): void {
+  try {
+    writeFileSync(file, text);
+  } catch (error) {
+    throw new InputError(
+      'output',
+      `cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+  log(`wrote ${file}`);
+}
+
+/** A number in (lo, hi]. */
+export function number(flag: string, value: string, lo: number, hi: number): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= lo || n > hi)
+    throw new InputError(flag, `expected a number in (${lo}, ${hi}], received ${JSON.stringify(value)}`);
+  return n;
+}

@@ -1,0 +1,207 @@
+/**
+ * From a request to the pipeline: `requestSettings` turns a request's fields into library options (once
+ * per request, or once per file of records), `makeCall` adds the sequence and the catalog, and `runCall`
+ * is the one place that calls the pipeline (`validate`, `repair`, `compress`, the repair loop). Every front
+ * end (CLI, HTTP, MCP, batch) is a shell around these three; the cost model is defaulted here only.
+ * Problems are `InputError`s naming the request field (`costModel`, `weights.slotFill`, `sequence[2].name`).
+ */
+import type { Catalog, Memory, Sequence } from '../model/types.ts';
+import type { Goals, RepairOptions, RepairResult, Validation } from '../model/options.ts';
+import type { CostModel } from '../model/cost.ts';
+import { WeightsSchema } from '../model/cost.ts';
+import { InputError, parseAt } from '../model/errors.ts';
+import { parseMappings } from '../read/mappings.ts';
+import { parseMemory } from '../read/memory.ts';
+import { parseSequence } from '../read/sequence.ts';
+import { loadCostModel, parseCostModel, presetNames, withWeights } from '../read/cost-models.ts';
+import { validate } from '../validate/validate.ts';
+import { DEFAULT_TIME_LIMIT } from '../solvers/index.ts';
+import { repair } from '../repair/repair.ts';
+import { compress } from '../repair/compress.ts';
+import type { FeedbackFormat } from '../feedback/index.ts';
+import { heal, type HealEdit } from '../heal/index.ts';
+import type { Fixer, LoopResult } from '../loop/engine.ts';
+import { milpFixer } from '../loop/fixers/milp.ts';
+import { loopToolCalls, type ToolCallChecks } from '../loop/toolcalls.ts';
+import type { Issue } from '../model/types.ts';
+import type { ApiRequest, RequestKind } from './request.ts';
+
+export interface RequestContext {
+  /** String values may name files (a cost model): the CLI and MCP yes, a server never. */
+  readonly files: boolean;
+  /** A server's cap on the solver time limit in seconds; the limit is then always set (default 10 s). */
+  readonly timeoutCap?: number;
+}
+
+export interface LoopSettings {
+  readonly maxRounds?: number;
+  readonly stallLimit?: number;
+  readonly feedback?: FeedbackFormat;
+  readonly escalate?: boolean;
+}
+
+/** A request's options, resolved: plain data (structured-clonable), ready for many sequences. */
+export interface Settings {
+  readonly kind: RequestKind;
+  /** Repair options; a validation uses `memory`, `types` and `resultName` only. */
+  readonly options: RepairOptions;
+  /** Heal the sequence before the optimiser (fix, compress). */
+  readonly heal?: boolean;
+  readonly loop?: LoopSettings;
+}
+
+/** One sequence to run, with everything it needs. */
+export interface Call extends Settings {
+  readonly id?: string;
+  readonly sequence: Sequence;
+  readonly catalog: Catalog;
+  /** The healing edits, when the sequence was healed. */
+  readonly healed?: readonly HealEdit[];
+}
+
+export type Answer =
+  | { readonly kind: 'validate'; readonly id?: string; readonly validation: Validation }
+  | {
+      readonly kind: 'fix' | 'compress';
+      readonly id?: string;
+      readonly result: RepairResult;
+      readonly healed?: readonly HealEdit[];
+    }
+  | { readonly kind: 'loop'; readonly id?: string; readonly result: LoopResult<Sequence, Issue> };
+
+/** The preset a kind of request repairs with when it names none. */
+export function defaultCostModel(kind: RequestKind): string {
+  return kind === 'compress' ? 'compress' : 'default';
+}
+
+function costModel(kind: RequestKind, request: ApiRequest, files: boolean): CostModel {
+  const given = request.costModel ?? defaultCostModel(kind);
+  let model: CostModel;
+  if (typeof given !== 'string') model = parseCostModel(given, 'costModel');
+  else if (files) model = loadCostModel(given);
+  else {
+    const names = presetNames();
+    if (!names.includes(given)) {
+      throw new InputError(
+        'costModel',
+        `no preset named ${JSON.stringify(given)} (presets: ${names.join(', ')})`,
+      );
+    }
+    model = loadCostModel(given);
+  }
+  if (!request.weights) return model;
+  return withWeights(model, checkWeights(request.weights, 'weights'));
+}
+
+/** Weight overrides checked against the weights' schema; `root` names them in errors (`weights.slotFill`). */
+export function checkWeights(
+  weights: Readonly<Record<string, number>>,
+  root: string,
+): Record<string, number> {
+  const known = Object.keys(WeightsSchema.shape);
+  for (const weight of Object.keys(weights)) {
+    if (!known.includes(weight))
+      throw new InputError(`${root}.${weight}`, `unknown weight (known: ${known.join(', ')})`);
+  }
+  return parseAt(WeightsSchema.partial(), weights, [root]);
+}
+
+/** The options of a request of `kind` (its fields already checked against the kind's schema). */
+export function requestSettings(kind: RequestKind, request: ApiRequest, context: RequestContext): Settings {
+  const checking: RepairOptions = {
+    ...(request.memory !== undefined ? { memory: parseMemory(request.memory, 'memory') } : {}),
+    ...(request.types !== undefined ? { types: request.types } : {}),
+    ...(request.resultName !== undefined ? { resultName: request.resultName } : {}),
+  };
+  if (kind === 'validate') return { kind, options: checking };
+  const cap = context.timeoutCap;
+  const options: RepairOptions = {
+    ...checking,
+    cost: costModel(kind, request, context.files),
+    ...(request.mappings !== undefined ? { mappings: parseMappings(request.mappings, 'mappings') } : {}),
+    ...(request.catalogMappings !== undefined ? { catalogMappings: request.catalogMappings } : {}),
+    ...(request.solver !== undefined ? { solver: request.solver } : {}),
+    ...(request.givenOnly !== undefined ? { givenOnly: request.givenOnly } : {}),
+    ...(request.allowInsert !== undefined ? { allowInsert: request.allowInsert } : {}),
+    ...(request.goals !== undefined ? { goals: request.goals as Goals } : {}),
+    ...(request.mode !== undefined ? { mode: request.mode } : {}),
+    ...(request.defensive !== undefined ? { defensive: request.defensive } : {}),
+    ...(request.fixes !== undefined ? { fixes: request.fixes } : {}),
+    ...(cap !== undefined
+      ? { timeout: Math.min(request.timeout ?? DEFAULT_TIME_LIMIT, cap) }
+      : request.timeout !== undefined
+        ? { timeout: request.timeout }
+        : {}),
+  };
+  if (kind === 'loop') {
+    const { maxRounds, stallLimit, feedback, escalate } = request;
+    return { kind, options, loop: { maxRounds, stallLimit, feedback, escalate } };
+  }
+  return { kind, options, ...(request.heal !== undefined ? { heal: request.heal } : {}) };
+}
+
+/** What a call runs on: a raw sequence (any form `parseSequence` reads) or a parsed one. */
+export type Subject = {
+  readonly id?: string;
+  readonly catalog: Catalog;
+  /** A record's own memory and goals take the place of the request's. */
+  readonly memory?: Memory;
+  readonly goals?: Goals;
+} & ({ readonly input: unknown } | { readonly sequence: Sequence });
+
+/** Settings plus one sequence: parses (or heals) the sequence; a record's memory and goals win. */
+export function makeCall(settings: Settings, subject: Subject): Call {
+  const { catalog } = subject;
+  const resultName = settings.options.resultName;
+  const options: RepairOptions = {
+    ...settings.options,
+    ...(subject.memory !== undefined ? { memory: subject.memory } : {}),
+    ...(subject.goals !== undefined && settings.kind !== 'validate' ? { goals: subject.goals } : {}),
+  };
+  const id = subject.id === undefined ? {} : { id: subject.id };
+  if ('sequence' in subject) return { ...settings, ...id, options, catalog, sequence: subject.sequence };
+  if (settings.heal) {
+    const healed = heal(subject.input, catalog, { resultName });
+    return { ...settings, ...id, options, catalog, sequence: healed.sequence, healed: healed.edits };
+  }
+  const sequence = parseSequence(subject.input, { root: 'sequence', resultName });
+  return { ...settings, ...id, options, catalog, sequence };
+}
+
+/** What only a command line can add to a loop: another fixer, checks (shell commands). */
+export interface LoopExtras {
+  readonly fixer?: Fixer<Sequence>;
+  readonly checks?: ToolCallChecks;
+}
+
+/** The pipeline call of a request: validate, repair, compress or the repair loop. */
+export async function runCall(call: Call, extras: LoopExtras = {}): Promise<Answer> {
+  const { kind, sequence, catalog, options } = call;
+  const id = call.id === undefined ? {} : { id: call.id };
+  switch (kind) {
+    case 'validate':
+      return { kind, ...id, validation: validate(sequence, catalog, options) };
+    case 'fix':
+    case 'compress': {
+      const run = kind === 'compress' ? compress : repair;
+      const result = await run(sequence, catalog, options);
+      return { kind, ...id, result, ...(call.healed ? { healed: call.healed } : {}) };
+    }
+    case 'loop': {
+      const loop = call.loop ?? {};
+      const { memory, resultName, types } = options;
+      const result = await loopToolCalls({
+        sequence,
+        catalog,
+        fixer: extras.fixer ?? milpFixer({ catalog, repair: options, escalate: loop.escalate }),
+        feedback: loop.feedback,
+        checks: extras.checks,
+        maxRounds: loop.maxRounds,
+        stallLimit: loop.stallLimit,
+        validate: { memory, resultName, types },
+        repair: options,
+      });
+      return { kind, ...id, result };
+    }
+  }
+}

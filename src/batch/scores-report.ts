@@ -1,0 +1,61 @@
+/** The scored part of a batch report: one clause for the summary line, and a Markdown table per kind. */
+import { percent, code, table } from './report-format.ts';
+import type { GroupScores, ScoresSummary } from './scores.ts';
+
+const share = (part: number, whole: number) => (whole === 0 ? '-' : `${percent(part / whole)} (${part})`);
+
+/** `restored 68.3% (75.0% modulo asks) of 60 labelled; detected 60/60`. */
+export function scoresLine(s: ScoresSummary): string {
+  const o = s.overall;
+  return (
+    `restored ${percent(o.restored / o.n)} (${percent(o.restoredModuloAsks / o.n)} modulo asks) of ` +
+    `${o.n} labelled; detected ${o.detected}/${o.corrupted}`
+  );
+}
+
+function row(name: string, g: GroupScores): (string | number)[] {
+  return [
+    name,
+    g.n,
+    share(g.detected, g.corrupted),
+    share(g.falseAlarms, g.clean),
+    share(g.valid, g.n),
+    share(g.restored, g.n),
+    share(g.restoredModuloAsks, g.n),
+    g.answered === 0 ? '-' : (g.asks / g.answered).toFixed(2),
+    share(g.unfairAsks, g.n),
+    share(g.roleCollapse, g.n),
+  ];
+}
+
+export function scoresSection(s: ScoresSummary): string[] {
+  const o = s.overall;
+  return [
+    '## Scores against the gold plans',
+    '',
+    'Judged by `src/score` (see docs/scoring.md). Detected: corrupted records not returned as',
+    'valid; false alarms: records already right that were changed; valid: a valid sequence came back;',
+    'restored: the gold’s data flow; modulo asks: also accepting an `ask` for a value the input lost.',
+    '',
+    ...table(
+      [
+        'kind',
+        'records',
+        'detected',
+        'false alarms',
+        'valid',
+        'restored',
+        'restored modulo asks',
+        'asks per answer',
+        'unfair asks',
+        'role collapse',
+      ],
+      [...Object.entries(s.byKind).map(([k, g]) => row(code(k), g)), row('**all**', o)],
+    ),
+    '',
+    `Asks (${o.asks} in all): ${o.asksForUnknownLiterals} for a value the input lost, ${o.asksForKnownLiterals} ` +
+      `for a value the input holds, ${o.asksForComputedValues} for a value the gold computes, ${o.asksUnmatched} ` +
+      'with no counterpart in the gold.',
+    '',
+  ];
+}

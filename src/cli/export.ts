@@ -1,0 +1,124 @@
+/**
+ * `refract export`: the MILP that a repair would solve, written as CPLEX LP and MPS for any other solver
+ * (HiGHS native, CBC, Gurobi…). Takes the repair flags of `refract fix`, so the exported model is the one
+ * `fix` solves under the same flags. One record goes to standard output; a file of records goes to a
+ * folder, one `.lp`/`.mps` pair per record plus `models.jsonl` (sizes and the objective offset).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { InputError } from '../model/errors.ts';
+import type { RecordItem } from '../read/records.ts';
+import { loadCatalog } from '../read/catalog.ts';
+import { compileFor } from '../repair/repair.ts';
+import { modelText, MODEL_FORMATS, type ModelFormat } from '../solvers/model-text.ts';
+import { makeCall, requestSettings, type Call } from '../api/call.ts';
+import { collect, oneOf, readInput } from '../api/flag-values.ts';
+import { parseInput } from './input.ts';
+import { addRequestOptions, requestFromFlags } from './request-flags.ts';
+
+interface Flags extends Record<string, unknown> {
+  format: string;
+  out?: string;
+  id?: string[];
+}
+
+/** One exported record: its texts and the line of the manifest. */
+interface Exported {
+  readonly texts: Partial<Record<ModelFormat, string>>;
+  readonly entry: {
+    readonly id: string;
+    readonly vars: number;
+    readonly binaries: number;
+    readonly rows: number;
+    /** Repair cost = objective + offset (the objective's constant part: argument drops charged up front). */
+    readonly offset: number;
+  };
+}
+
+/** The model `fix` would solve for `call` (a record with the request's options; its memory and goals win). */
+function exportRecord(record: RecordItem, call: Call, formats: readonly ModelFormat[]): Exported {
+  const { model, plan } = compileFor(call.sequence, call.catalog, call.options);
+  const binaries = model.numVars - (model.continuous?.length ?? 0);
+  const comments = [
+    `refract export: record ${JSON.stringify(record.id)}`,
+    `${model.numVars} variables (${binaries} binary), ${model.rows.length} rows; minimise`,
+    `repair cost = objective + ${plan.offset}`,
+  ];
+  const texts = Object.fromEntries(
+    formats.map((f) => [f, modelText(model, f, { comments, name: `refract_${record.id}` })]),
+  );
+  return {
+    texts,
+    entry: { id: record.id, vars: model.numVars, binaries, rows: model.rows.length, offset: plan.offset },
+  };
+}
+
+/** A file name from a record id: safe characters only, unique within the folder. */
+function fileStem(id: string, taken: Set<string>): string {
+  const base =
+    id
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .replace(/^\.+/, '_')
+      .slice(0, 120) || 'record';
+  let stem = base;
+  for (let k = 2; taken.has(stem); k++) stem = `${base}-${k}`;
+  taken.add(stem);
+  return stem;
+}
+
+export function registerExport(program: Command): void {
+  addRequestOptions(
+    program
+      .command('export')
+      .description('write the MILP of a repair as CPLEX LP and MPS, for any solver')
+      .argument('[file]', 'sequence or records file (default: standard input)')
+      .option('--format <format>', `lp | mps | both (both needs --out)`, 'both')
+      .option('-o, --out <dir>', 'folder for <id>.lp, <id>.mps and models.jsonl (needed for many records)')
+      .option('--id <id>', 'only this record (repeatable)', collect),
+    'fix',
+  ).action((file: string | undefined, flags: Flags) => {
+    const format = oneOf('--format', flags.format, ['lp', 'mps', 'both'] as const);
+    const formats = format === 'both' ? MODEL_FORMATS : [format];
+    const request = requestFromFlags('fix', flags);
+    const settings = requestSettings('fix', request, { files: true });
+    const catalog = request.catalogPath ? loadCatalog(request.catalogPath) : undefined;
+    const input = parseInput(readInput(file));
+    const wanted = flags.id ? new Set(flags.id) : undefined;
+    const records = input.records.filter((r) => !wanted || wanted.has(r.id));
+    const missing = flags.id?.find((id) => !input.records.some((r) => r.id === id));
+    if (missing !== undefined) throw new InputError('--id', `no record has id ${JSON.stringify(missing)}`);
+    const bad = records.find((r) => r.error || !r.sequence);
+    if (bad) throw new InputError(`record ${bad.id}`, bad.error ?? 'no sequence');
+    const callOf = (r: RecordItem) => {
+      const found = r.catalog ?? catalog;
+      if (!found) throw new InputError('--catalog', `required: record ${r.id} brings no catalog of its own`);
+      return makeCall(settings, { sequence: r.sequence!, catalog: found, memory: r.memory, goals: r.goals });
+    };
+    if (!flags.out) {
+      if (records.length !== 1 || formats.length !== 1)
+        throw new InputError(
+          '--out',
+          'needed to export more than one model (many records, or --format both); or pick one with --id and --format',
+        );
+      const [record] = records;
+      process.stdout.write(exportRecord(record, callOf(record), formats).texts[formats[0]]!);
+      return;
+    }
+    mkdirSync(flags.out, { recursive: true });
+    const taken = new Set<string>();
+    const manifest: string[] = [];
+    for (const record of records) {
+      const { texts, entry } = exportRecord(record, callOf(record), formats);
+      const stem = fileStem(record.id, taken);
+      const files: Record<string, string> = {};
+      for (const f of formats) {
+        writeFileSync(join(flags.out, `${stem}.${f}`), texts[f]!);
+        files[f] = `${stem}.${f}`;
+      }
+      manifest.push(JSON.stringify({ ...entry, ...files }));
+    }
+    writeFileSync(join(flags.out, 'models.jsonl'), manifest.length ? `${manifest.join('\n')}\n` : '');
+    process.stderr.write(`refract export: ${records.length} models written to ${flags.out}\n`);
+  });
+}

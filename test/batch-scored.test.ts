@@ -1,0 +1,93 @@
+import { appendFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { registerBatch } from '../src/cli/batch.ts';
+import type { Summary } from '../src/batch/summary.ts';
+import { runCommands } from './cli-run.ts';
+import { GOLD } from './helpers.ts';
+import { LABELLED_CATALOG, writeLabelled } from './labelled.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'refract-scored-'));
+const data = writeLabelled(dir);
+// A record that is already right: scored, but not a corrupted one.
+appendFileSync(data, `${JSON.stringify({ id: 'clean', gold: GOLD, sequence: GOLD })}\n`);
+
+const batch = (...extra: string[]) =>
+  runCommands(
+    [registerBatch],
+    [
+      'batch',
+      data,
+      '--catalog',
+      LABELLED_CATALOG,
+      '--out',
+      join(dir, 'out.jsonl'),
+      '--workers',
+      '1',
+      ...extra,
+    ],
+  );
+
+describe('scored batch on a labelled file', () => {
+  it('scores every record against its gold, overall and per kind, in JSON, markdown and a chart', async () => {
+    const stem = join(dir, 'summary');
+    const result = await batch('--summary', stem);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('restored 100.0% (100.0% modulo asks) of 5 labelled; detected 4/4');
+    expect(result.err).not.toContain('compression');
+    const summary = JSON.parse(readFileSync(`${stem}.json`, 'utf8')) as Summary;
+    const s = summary.scores!;
+    expect(s.overall).toMatchObject({ n: 5, corrupted: 4, detected: 4, clean: 1, falseAlarms: 0, valid: 5 });
+    expect(s.overall.restored).toBe(5);
+    expect(Object.keys(s.byKind).sort()).toEqual([
+      '(unlabelled)',
+      '2 mistakes',
+      'api_name',
+      'param_name',
+      'ref_label',
+    ]);
+    expect(s.byKind['2 mistakes']).toMatchObject({ n: 1, corrupted: 1, detected: 1 });
+    expect(summary.editKinds).toMatchObject({ renameApi: 1 });
+    expect(summary.asksPerRecord['0']).toBe(5);
+    const md = readFileSync(`${stem}.md`, 'utf8');
+    expect(md).toContain('## Scores against the gold plans');
+    expect(md).toContain('| **all** | 5 | 100.0% (4) | 0.0% (0) | 100.0% (5) | 100.0% (5) | 100.0% (5) |');
+    expect(md).toContain('![batch summary](summary.svg)');
+    expect(readFileSync(`${stem}.svg`, 'utf8')).toContain('Against the gold plans (5 labelled records)');
+    expect(existsSync(`${stem}.vl.json`)).toBe(true);
+  });
+
+  it('scores resumed results the same way, from the lines already written', async () => {
+    const first = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary;
+    const stem = join(dir, 'resumed');
+    const result = await batch('--resume', '--summary', stem);
+    expect(result.code).toBe(1);
+    const again = JSON.parse(readFileSync(`${stem}.json`, 'utf8')) as Summary;
+    expect(again.scores).toEqual(first.scores);
+    expect(again.editKinds).toEqual(first.editKinds);
+  });
+
+  it('leaves an unlabelled batch unscored', async () => {
+    const plain = join(dir, 'plain.jsonl');
+    appendFileSync(plain, `${JSON.stringify({ id: 'x', sequence: GOLD })}\n`);
+    const stem = join(dir, 'plain-summary');
+    const result = await runCommands(
+      [registerBatch],
+      [
+        'batch',
+        plain,
+        '--catalog',
+        LABELLED_CATALOG,
+        '--out',
+        join(dir, 'plain-out.jsonl'),
+        '--summary',
+        stem,
+      ],
+    );
+    expect(result.code).toBe(0);
+    const summary = JSON.parse(readFileSync(`${stem}.json`, 'utf8')) as Summary;
+    expect(summary.scores).toBeUndefined();
+    expect(readFileSync(`${stem}.md`, 'utf8')).not.toContain('Scores against');
+  });
+});
