@@ -11,7 +11,7 @@ import { canonicalJson } from '../model/canonical.ts';
 import { isLiteral } from '../validate/validate.ts';
 import { literalMismatch, typesCanMatch } from '../validate/literals.ts';
 import { memoryPaths } from '../validate/outputs.ts';
-import { normalisePath, segments, stepReferences } from '../read/references.ts';
+import { normalisePath, referenceSites, segments, stepReferences } from '../read/references.ts';
 import { knownLabel, type CompileContext } from './context.ts';
 import type { Call, Source } from './plan.ts';
 import { affinity, siblingFeeds } from './roles.ts';
@@ -112,15 +112,7 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
     c.rows?.(v);
     return c.make(v);
   });
-  const fields =
-    own === undefined
-      ? []
-      : stepReferences({ [p.name]: own }).map((site) => leafOf(normalisePath(site.ref.path)));
-  const cost = askCost(
-    ctx,
-    p.name,
-    fields.filter((f) => f !== ''),
-  );
+  const cost = askCost(ctx, p.name, own === undefined ? [] : referencedFields(own));
   sources.push({ kind: 'ask', v: ctx.variable(cost, 'slotFill'), cost });
   return sources;
 }
@@ -163,4 +155,11 @@ function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec): 
     });
   });
   return out;
+}
+
+/** The fields a value references (their leaves), for pricing a question about it. */
+export function referencedFields(value: Json): string[] {
+  return referenceSites('', value)
+    .map((site) => leafOf(normalisePath(site.ref.path)))
+    .filter((f) => f !== '');
 }

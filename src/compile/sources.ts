@@ -12,7 +12,8 @@ import type { CompileContext } from './context.ts';
 import type { Source } from './plan.ts';
 import { tokenPlans } from './tokens.ts';
 import { goalValue } from './goals.ts';
-import { fillSources } from './fills.ts';
+import { fillSources, referencedFields } from './fills.ts';
+import { askCost } from './asks.ts';
 
 /** Builds every call's parameter and token plans, and the rows that tie them together. */
 export function parameterSources(ctx: CompileContext): number {
@@ -66,7 +67,7 @@ export function parameterSources(ctx: CompileContext): number {
         } else if (p.required && usable(ctx, call.origin, p)) {
           // The step passes `p` a usable value: keeping it costs nothing, so only `ask` backs it up (in
           // optimal mode a call may go, and its consumers refill from elsewhere).
-          const cost = ctx.weights.slotFill;
+          const cost = askCost(ctx, p.name, referencedFields(step!.arguments[p.name]));
           sources.push({ kind: 'ask', v: ctx.variable(cost, 'slotFill'), cost });
         } else if (p.required) sources.push(...fillSources(ctx, call, choice.api, p));
         if (sources.length === 0) continue;
