@@ -9,6 +9,7 @@ import type { Plan } from '../src/compile/plan.ts';
 import { decode } from '../src/decode/decode.ts';
 import { leafOf } from '../src/catalog/catalog-index.ts';
 import { words } from '../src/catalog/names.ts';
+import { describedAlike } from '../src/catalog/context-match.ts';
 import { normalisePath, stepReferences } from '../src/read/references.ts';
 import type { Catalog, Memory, PathSegment } from '../src/model/types.ts';
 import { validate } from '../src/validate/validate.ts';
@@ -22,8 +23,8 @@ interface Choice {
 
 /**
  * One source per role, read from the chosen sources of each call: two parameters do not read one producer
- * for the same field; nor parameters in parallel roles (`originX`/`destinationX`) through fields that do
- * not name their role; nor two keys of the answer step at all. Exempt: both keep references the input
+ * for the same field; nor parameters in parallel roles (`originX`/`destinationX`, or described alike)
+ * through fields that do not name their role; nor two keys of the answer step at all. Exempt: both keep references the input
  * wrote, or (other than for the same field) the input read that producer's label for both.
  */
 export function collapsesRoles(plan: Plan, on: ReadonlySet<number>): boolean {
@@ -77,20 +78,25 @@ export function collapsesRoles(plan: Plan, on: ReadonlySet<number>): boolean {
     if (c.origin >= 0)
       for (const site of stepReferences(plan.steps[c.origin].arguments))
         if (site.whole && site.at.length === 0) inputs.set(site.param, site.ref.label);
+    // A field that names its parameter's role (or every word of it) is not shared.
     const named = (r: (typeof read)[number]) => {
       const w = roleWord(r.slot);
-      return w !== undefined && words(r.leaf).includes(w);
+      const field = words(r.leaf);
+      return (w !== undefined && field.includes(w)) || words(r.slot).every((x) => field.includes(x));
     };
+    const spec = (name: string) => c.apis.flatMap((a) => a.api?.params ?? []).find((p) => p.name === name);
     for (const a of read)
       for (const b of read) {
         if (a.slot >= b.slot || a.producer !== b.producer || (a.kept && b.kept)) continue;
         if (a.leaf === b.leaf) return true;
         if (a.label !== '' && inputs.get(a.slot) === a.label && inputs.get(b.slot) === a.label) continue;
+        const [x, y] = [spec(a.slot), spec(b.slot)];
         const parallel =
-          roleWord(a.slot) !== undefined &&
-          roleWord(a.slot) !== roleWord(b.slot) &&
-          roleWord(b.slot) !== undefined &&
-          rest(a.slot) === rest(b.slot);
+          (roleWord(a.slot) !== undefined &&
+            roleWord(a.slot) !== roleWord(b.slot) &&
+            roleWord(b.slot) !== undefined &&
+            rest(a.slot) === rest(b.slot)) ||
+          (x !== undefined && y !== undefined && describedAlike(x, y));
         if (c.kind === 'result' || (parallel && !named(a) && !named(b))) return true;
       }
   }

@@ -111,6 +111,20 @@ function describedEntity(param: ParamSpec): string[] {
   return attribute && !described.some((w) => ID_WORDS.has(w)) ? [] : rest;
 }
 
+/**
+ * Two parameters in parallel roles by their descriptions: each names the same entity beyond its own words
+ * ("Which place (start)." and "Which place (end)."), under different names.
+ */
+export function describedAlike(a: ParamSpec, b: ParamSpec): boolean {
+  if (a.name === b.name) return false;
+  const extra = (p: ParamSpec) => {
+    const own = new Set(terms(p.name));
+    return [...new Set(textTerms(p.description))].filter((w) => !own.has(w)).join(' ');
+  };
+  const x = extra(a);
+  return x !== '' && x === extra(b) && x.split(' ').length <= 2;
+}
+
 /** An identifier field naming every word of `entity` (`the_unique_identifier_of_the_airport`). */
 function identifies(f: FieldWords, entity: readonly string[]): boolean {
   return (

@@ -10,7 +10,7 @@
 import type { ApiSpec, Json, PathSegment, Step } from '../model/types.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
 import { tieDistance } from '../catalog/names.ts';
-import { apisNaming, nameCoverage } from '../catalog/name-terms.ts';
+import { apisNaming, apisOutputting, nameCoverage } from '../catalog/name-terms.ts';
 import { nameTerms } from '../catalog/text.ts';
 import { normalisePath } from '../read/references.ts';
 import { apiProvides, outputField } from '../validate/outputs.ts';
@@ -58,6 +58,37 @@ function usesOf(ctx: CompileContext, label: string): Uses {
   return { paths: [...paths.values()], names: [...names], feeds, first };
 }
 
+/**
+ * The words a referenced field is known by, and the shorter forms it may stand for: its words, and their
+ * endings of two words or more (`end_the_unique_identifier_of_the_place` stands for
+ * `the_unique_identifier_of_the_place`; `theUniqueIdentifierOfTheAccount` reads as its snake-case twin).
+ */
+function readings(path: readonly PathSegment[]): string[] {
+  const words = nameTerms(leafOf(normalisePath(path)));
+  const out: string[] = [];
+  for (let k = words.length; k >= Math.min(2, words.length); k--)
+    out.push(words.slice(words.length - k).join(' '));
+  return out;
+}
+
+/**
+ * The API outputs the path, or, for a top-level field, a top-level field that reads as it (see `readings`):
+ * a nested path (`location.name`) must match as written.
+ */
+function nearlyProvides(api: ApiSpec, path: readonly PathSegment[]): boolean {
+  if (apiProvides(api, path) === 'yes') return true;
+  if (path.length !== 1) return false;
+  const wanted = new Set(readings(path));
+  return (api.outputs ?? []).some((f) => !/[.[]/.test(f.path) && wanted.has(nameTerms(f.path).join(' ')));
+}
+
+/** Catalog APIs that output the path or a field that reads as it, in catalog order. */
+function nearProducers(ctx: CompileContext, path: readonly PathSegment[]): ApiSpec[] {
+  const exact = ctx.index.producersOf(leafOf(normalisePath(path))).map((p) => p.api);
+  const near = path.length === 1 ? readings(path).flatMap((r) => apisOutputting(ctx.catalog, r)) : [];
+  return [...new Set([...exact, ...near])].filter((api) => nearlyProvides(api, path));
+}
+
 interface StandIn {
   readonly api: ApiSpec;
   /** How well the API's name matches the names its output is used under (1 when there are none). */
@@ -77,9 +108,8 @@ function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
     // among them is fixed on the restored call like on any other).
     const provided = new Map<ApiSpec, number>();
     for (const path of uses.paths) {
-      for (const { api } of ctx.index.producersOf(leafOf(normalisePath(path)))) {
-        if (!provided.has(api) && apiProvides(api, path) === 'yes')
-          provided.set(api, uses.paths.filter((p) => apiProvides(api, p) === 'yes').length);
+      for (const api of nearProducers(ctx, path)) {
+        if (!provided.has(api)) provided.set(api, uses.paths.filter((p) => nearlyProvides(api, p)).length);
       }
     }
     const most = Math.max(0, ...provided.values());

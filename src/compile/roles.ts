@@ -7,7 +7,8 @@
 import { leafOf } from '../catalog/catalog-index.ts';
 import { role, words } from '../catalog/names.ts';
 import { normalisePath } from '../read/references.ts';
-import type { PathSegment } from '../model/types.ts';
+import type { ParamSpec, PathSegment } from '../model/types.ts';
+import { describedAlike } from '../catalog/context-match.ts';
 import { knownLabel, type CompileContext } from './context.ts';
 import type { Call } from './plan.ts';
 
@@ -114,24 +115,38 @@ function inputLabels(ctx: CompileContext, call: Call): Map<string, string> {
   return labels;
 }
 
-/** A field that names the parameter's own role (`departure_date` for `departure_date`) is not shared. */
+/**
+ * A field that names the parameter's own role is not shared: `departure_date` for `departure_date`, `origin`
+ * for `origin` (the field carries the role word, or every word of the parameter).
+ */
 function roleBound(f: Feed): boolean {
+  const own = words(f.slot);
+  const field = words(f.leaf);
   const r = role(f.slot);
-  return r !== undefined && words(f.leaf).includes(r);
+  return (r !== undefined && field.includes(r)) || own.every((w) => field.includes(w));
 }
 
 /**
  * Whether two feeds of one call may not both be on: different parameters reading one producer for the same
- * field, or in parallel roles through fields that do not name their roles, or (in the answer step, whose
- * keys each name a result) at all. Unless the input already had them share it: both keep the references
- * the input wrote, or (for a producer) the input read that label for both.
+ * field, or in parallel roles (by name, or described alike) through fields that do not name their roles, or
+ * (in the answer step, whose keys each name a result) at all. Unless the input already had them share it:
+ * both keep the references the input wrote, or (for a producer) the input read that label for both.
  */
-function conflict(answer: boolean, inputs: Map<string, string>, a: Feed, b: Feed): boolean {
+function conflict(
+  answer: boolean,
+  inputs: Map<string, string>,
+  specs: Map<string, ParamSpec>,
+  a: Feed,
+  b: Feed,
+): boolean {
   if (a.slot === b.slot || a.producer !== b.producer || (a.kept && b.kept)) return false;
   if (a.leaf === b.leaf) return true;
   const sharedLabel = a.label !== '' && inputs.get(a.slot) === a.label && inputs.get(b.slot) === a.label;
   if (sharedLabel) return false;
-  return answer || (parallel(a.slot, b.slot) && !roleBound(a) && !roleBound(b));
+  if (answer) return true;
+  const [x, y] = [specs.get(a.slot), specs.get(b.slot)];
+  const alike = parallel(a.slot, b.slot) || (x !== undefined && y !== undefined && describedAlike(x, y));
+  return alike && !roleBound(a) && !roleBound(b);
 }
 
 /** The rows of one source per role, for every call. */
@@ -145,10 +160,12 @@ export function roleRows(ctx: CompileContext): void {
     }
     const answer = call.kind === 'result';
     const inputs = inputLabels(ctx, call);
+    const specs = new Map(call.apis.flatMap((c) => c.api?.params ?? []).map((p) => [p.name, p]));
     for (const group of byProducer.values()) {
       for (let x = 0; x < group.length; x++)
         for (let y = x + 1; y < group.length; y++)
-          if (conflict(answer, inputs, group[x], group[y])) ctx.builder.atMost([group[x].v, group[y].v], 1);
+          if (conflict(answer, inputs, specs, group[x], group[y]))
+            ctx.builder.atMost([group[x].v, group[y].v], 1);
     }
   }
 }
