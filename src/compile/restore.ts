@@ -135,9 +135,14 @@ function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
   const evidence = named;
   const family = (api: ApiSpec) => Math.max(0, ...ctx.steps.map((s) => 1 - tieDistance(s.name, api.name)));
   const required = (api: ApiSpec) => api.params.filter((p) => p.required).length;
+  // Named by its uses alone, the API is one of those whose name covers the most of them: a name that
+  // covers less (`Instagram_Posts_Reels` for `reddit_posts`) is no evidence of that step.
+  const top = byName
+    ? Math.max(MIN_COVERAGE, ...candidates.filter((api) => support(api) === best).map(evidence))
+    : 0;
   return candidates
     .map((api) => ({ api, evidence: evidence(api), family: family(api) }))
-    .filter((s) => (!byName || s.evidence >= MIN_COVERAGE) && support(s.api) === best)
+    .filter((s) => (!byName || s.evidence >= top) && support(s.api) === best)
     .sort(
       (a, b) =>
         b.evidence - a.evidence ||
