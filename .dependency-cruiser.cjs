@@ -21,6 +21,7 @@ const LAYERS = [
   'api',
   'workers',
   'batch',
+  'cluster',
   'server',
   'mcp',
   'agents',

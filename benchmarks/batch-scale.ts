@@ -5,8 +5,7 @@
  *
  *   npx tsx benchmarks/batch-scale.ts [--records 200000] [--workers N] [--broken-every 1000] [--input FILE]
  */
-import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { once } from 'node:events';
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -14,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { runBatch } from '../src/batch/run.ts';
 import { createProgress } from '../src/batch/progress.ts';
 import { summaryLine } from '../src/batch/summary-report.ts';
+import { generate } from './batch-dataset.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -26,39 +26,6 @@ const { values: args } = parseArgs({
 });
 
 const CATALOG = 'data/nestful/executable-spec.json';
-const BROKEN = 'benchmarks/data/corrupted-executable.jsonl';
-
-function jsonLines(path: string): Record<string, unknown>[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
-/** Writes `count` records, streaming, so generation itself stays small in memory. */
-async function generate(path: string, count: number, brokenEvery: number): Promise<void> {
-  const samples = (
-    JSON.parse(readFileSync('data/nestful/executable-data.json', 'utf8')) as { output: unknown }[]
-  ).map((s) => s.output);
-  const broken = (() => {
-    try {
-      return jsonLines(BROKEN).map((r) => r.sequence);
-    } catch {
-      return jsonLines('samples/broken-nestful.jsonl').map((r) => r.sequence);
-    }
-  })();
-  const out = createWriteStream(path);
-  for (let i = 0; i < count; i++) {
-    const isBroken = brokenEvery > 0 && i % brokenEvery === brokenEvery - 1;
-    const sequence = isBroken
-      ? broken[Math.floor(i / brokenEvery) % broken.length]
-      : samples[i % samples.length];
-    if (!out.write(JSON.stringify({ id: `rec-${i}`, sequence }) + '\n')) await once(out, 'drain');
-  }
-  out.end();
-  await once(out, 'finish');
-}
-
 const dir = mkdtempSync(join(tmpdir(), 'refract-batch-scale-'));
 try {
   const records = Number(args.records);

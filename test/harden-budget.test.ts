@@ -191,7 +191,7 @@ describe('one deadline and the size caps while building', () => {
     const out = tmp.file('deadline.jsonl');
     const records = [
       // Heavy enough to compile far past the deadline; the watchdog leaves room for a loaded machine.
-      JSON.stringify({ id: 'heavy', sequence: heavy(40, 200) }),
+      JSON.stringify({ id: 'heavy', sequence: heavy(150, 250) }),
       JSON.stringify({ id: 'light', sequence: sequence.slice(0, 1) }),
     ];
     const report = await runBatch({

@@ -16,10 +16,12 @@ import type { Progress } from './progress.ts';
 import { ReorderBuffer } from './reorder.ts';
 import { cutTornLine, PriorResults } from './resume.ts';
 import { outcomeOf, SummaryAccumulator, type Summary } from './summary.ts';
-import type { Done, InjectedFault, Task, WorkerResult } from './types.ts';
+import type { Done, InjectedFault, Task, WorkerResult, WorkerSetup } from './types.ts';
 
 export interface BatchOptions {
-  readonly input: NodeJS.ReadableStream;
+  /** The records file or stream; or `records`, already read (a slice of a file, say). */
+  readonly input?: NodeJS.ReadableStream;
+  readonly records?: AsyncIterable<RecordItem>;
   /** The input's file, when it is one (lets the progress count records for an ETA). */
   readonly inputPath?: string;
   /** Output file; without it, results go to `output` (default standard output). */
@@ -40,7 +42,14 @@ export interface BatchOptions {
   readonly window?: number;
   /** Faults to inject into the workers (tests of the retry path). */
   readonly faults?: readonly InjectedFault[];
+  /**
+   * Workers started by the caller (`createBatchPool`, with the same flags), kept across runs: the run
+   * neither starts nor shuts down workers of its own.
+   */
+  readonly pool?: BatchPool;
 }
+
+export type BatchPool = WorkerPool<Task, WorkerResult>;
 
 export interface BatchReport {
   readonly summary: Summary;
@@ -61,6 +70,23 @@ const ATTEMPTS = 2;
 
 /** Records sent ahead to one worker, so it never waits for the next message. */
 const DEPTH = 2;
+
+/** Batch workers: each loads the repair flags once, then repairs the records it is sent. */
+export function createBatchPool(
+  setup: WorkerSetup,
+  size: number,
+  onBroken?: (reason: string) => void,
+): BatchPool {
+  return new WorkerPool<Task, WorkerResult>({
+    entry: new URL('./worker.ts', import.meta.url),
+    size,
+    data: setup,
+    depth: DEPTH,
+    // A worker that cannot start (a bad catalog, say) will not start the next time either.
+    bootFailures: 1,
+    onBroken,
+  });
+}
 
 async function openSink(options: BatchOptions): Promise<{ sink: LineSink; prior?: PriorResults }> {
   if (!options.out) {
@@ -104,25 +130,22 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
     wake();
   };
   // Started on the first record that needs a worker: a resumed-to-the-end or refused run starts none.
-  let pool: WorkerPool<Task, WorkerResult> | undefined;
+  let pool: BatchPool | undefined;
   const workers = () =>
-    (pool ??= new WorkerPool<Task, WorkerResult>({
-      entry: new URL('./worker.ts', import.meta.url),
-      size: options.workers,
-      data: {
+    options.pool ??
+    (pool ??= createBatchPool(
+      {
         request: options.request,
         stepByStep: options.stepByStep ?? false,
         faults: options.faults,
         recordTimeoutMs: options.recordTimeoutMs ?? 60_000,
       },
-      depth: DEPTH,
-      // A worker that cannot start (a bad catalog, say) will not start the next time either.
-      bootFailures: 1,
-      onBroken: (reason) => {
+      options.workers,
+      (reason) => {
         failure ??= new Error(`a batch worker failed to start: ${reason}`);
         wake();
       },
-    }));
+    ));
   const recordTimeoutMs = options.recordTimeoutMs ?? 60_000;
   // The watchdog counts from when the record reaches the head of its worker's queue.
   const send = (task: Task, first = false) => {
@@ -136,8 +159,13 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
             wake();
             return;
           }
-          // Shut down (the run is ending) or unable to start workers (`onBroken` has the reason).
-          if (error.kind === 'closed' || error.kind === 'broken') return;
+          // Shut down, or unable to start workers: the run cannot finish (it is ending already when its
+          // own pool shuts down, and `onBroken` has told why when its own workers do not start).
+          if (error.kind === 'closed' || error.kind === 'broken') {
+            failure ??= error;
+            wake();
+            return;
+          }
           if (task.attempt + 1 < ATTEMPTS) {
             send({ ...task, attempt: task.attempt + 1 }, true);
             return;
@@ -157,7 +185,9 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
 
   let seq = 0;
   try {
-    const records = readRecords(options.input)[Symbol.asyncIterator]();
+    const source = options.records ?? (options.input && readRecords(options.input));
+    if (!source) throw new Error('internal: runBatch needs input or records');
+    const records = source[Symbol.asyncIterator]();
     let reading: Promise<IteratorResult<RecordItem>> | undefined;
     while (!stopped()) {
       // Raced with wake-ups so that an abort is seen even while the input is idle (a terminal, a pipe).
@@ -205,6 +235,6 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
     await pool?.terminate();
     await sink.close();
     progress?.stop();
-    if (signal?.aborted) (options.input as Partial<NodeJS.ReadStream>).destroy?.();
+    if (signal?.aborted) (options.input as Partial<NodeJS.ReadStream> | undefined)?.destroy?.();
   }
 }

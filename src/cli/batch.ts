@@ -3,16 +3,14 @@
  * order. Exit codes: 0 all valid, 1 some repaired (or timed out), 2 input or internal errors, 130 when
  * interrupted (rerun with --resume to finish).
  */
-import { createReadStream, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { InputError } from '../model/errors.ts';
 import { createProgress } from '../batch/progress.ts';
 import { runBatch, type BatchReport } from '../batch/run.ts';
-import { summaryLine, summaryMarkdown } from '../batch/summary-report.ts';
-import { summaryChart } from '../batch/summary-chart.ts';
-import { figureFiles } from '../batch/plot.ts';
-import { basename } from 'node:path';
+import { summaryLine } from '../batch/summary-report.ts';
+import { interruptible, statusExitCode, writeSummary } from './batch-shared.ts';
 import { loadCatalog } from '../read/catalog.ts';
 import { requestSettings } from '../api/call.ts';
 import { integer, seconds } from '../api/flag-values.ts';
@@ -56,44 +54,7 @@ function recordTimeoutMs(flags: Flags, solveSeconds: number | undefined): number
 
 function exitCode(report: BatchReport): number {
   if (report.interrupted) return 130;
-  const s = report.summary.statuses;
-  if (s.error > 0) return 2;
-  if (s.partial > 0) return 3;
-  return s.repaired + s.timeout > 0 ? 1 : 0;
-}
-
-/** FILE.json, FILE.md and the chart (FILE.svg with its Vega-Lite spec FILE.vl.json). */
-async function writeSummary(base: string, report: BatchReport): Promise<void> {
-  const stem = base.replace(/\.(json|md)$/, '');
-  const chart = await figureFiles(stem, summaryChart(report.summary));
-  try {
-    writeFileSync(`${stem}.json`, JSON.stringify(report.summary, null, 2) + '\n');
-    writeFileSync(`${stem}.md`, summaryMarkdown(report.summary, `${basename(stem)}.svg`));
-    for (const [file, text] of Object.entries(chart)) writeFileSync(file, text);
-  } catch (error) {
-    throw new InputError(
-      '--summary',
-      `cannot write ${stem}.json/.md/.svg (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
-  }
-}
-
-/** First Ctrl-C: stop reading and write what is finished; a second one exits at once. */
-function interruptible(): { signal: AbortSignal; release: () => void } {
-  const controller = new AbortController();
-  const onSignal = () => {
-    if (controller.signal.aborted) process.exit(130);
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return {
-    signal: controller.signal,
-    release: () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
-  };
+  return statusExitCode(report.summary.statuses);
 }
 
 export function registerBatch(program: Command): void {
@@ -143,7 +104,7 @@ export function registerBatch(program: Command): void {
     } finally {
       release();
     }
-    if (flags.summary) await writeSummary(flags.summary, report);
+    if (flags.summary) await writeSummary(flags.summary, report.summary);
     if (!flags.quiet) {
       const note = report.interrupted ? ' (interrupted: rerun with --resume to finish)' : '';
       process.stderr.write(`refract batch: ${summaryLine(report.summary)}${note}\n`);

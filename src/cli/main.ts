@@ -12,6 +12,7 @@ import { registerMaps } from './maps.ts';
 import { registerModes, registerTags } from './tags.ts';
 import { registerMcp } from './mcp.ts';
 import { registerBatch } from './batch.ts';
+import { registerBatchCluster } from './batch-cluster.ts';
 import { registerExport } from './export.ts';
 
 export type Register = (program: Command) => unknown;
@@ -28,6 +29,7 @@ export function buildProgram(extra: readonly Register[] = []): Command {
   for (const register of [
     registerFix,
     registerBatch,
+    registerBatchCluster,
     registerLoop,
     registerPick,
     registerServe,

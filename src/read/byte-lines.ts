@@ -17,11 +17,11 @@ function decoded(bytes: Buffer, offset: number): ByteLine {
   }
 }
 
-export async function* byteLines(stream: NodeJS.ReadableStream): AsyncGenerator<ByteLine> {
+/** `offset`: where the stream starts in its file (a slice of it), for the offsets errors name. */
+export async function* byteLines(stream: NodeJS.ReadableStream, offset = 0): AsyncGenerator<ByteLine> {
   let held: Buffer[] = [];
   let heldBytes = 0;
-  // Offset of the first byte of the line being assembled.
-  let offset = 0;
+  // `offset` is that of the first byte of the line being assembled.
   for await (const chunk of stream) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     let start = 0;

@@ -101,10 +101,27 @@ function recordFrom(value: unknown, index: number, where?: string): RecordItem {
  * (a record, a sample, a step array) is one record.
  */
 function valueRecords(value: unknown, index: number, where?: string): RecordItem[] {
-  if (Array.isArray(value) && value.length > 0 && !value.every(isStep)) {
-    return value.map((item, i) => recordFrom(item, index + i, where));
-  }
+  if (isRecordList(value)) return value.map((item, i) => recordFrom(item, index + i, where));
   return [recordFrom(value, index, where)];
+}
+
+function isRecordList(value: unknown): value is unknown[] {
+  return Array.isArray(value) && value.length > 0 && !value.every(isStep);
+}
+
+/**
+ * The number of records a JSONL line holds (what `jsonlRecords` yields for it) without reading them: 0 for a
+ * blank line, the length of a list of records, else 1 (a record, a sample, a step array, or an error item).
+ */
+export function lineRecordCount(line: string): number {
+  if (line.trim() === '') return 0;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return 1;
+  }
+  return isRecordList(value) ? value.length : 1;
 }
 
 /** Records of one JSONL line. */
@@ -118,7 +135,7 @@ function lineRecords(line: string, lineNo: number, index: number): RecordItem[] 
   return valueRecords(value, index, `line ${lineNo}`);
 }
 
-function stripBom(text: string): string {
+export function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
@@ -126,7 +143,7 @@ function stripBom(text: string): string {
  * True when a line holds a whole record: a non-empty JSON object or array. Such a line marks the input as JSONL;
  * a pretty-printed JSON document never has one (its non-empty containers span several lines).
  */
-function isRecordLine(line: string): boolean {
+export function isRecordLine(line: string): boolean {
   const text = line.trim();
   if (text.length < 3 || (text[0] !== '{' && text[0] !== '[')) return false;
   try {
@@ -137,8 +154,12 @@ function isRecordLine(line: string): boolean {
   }
 }
 
-/** JSONL: every non-blank line is a record (or an error item); `first` is the number of the first line. */
-function* jsonlRecords(lines: Iterable<string>, first = 1, start = 0): Generator<RecordItem> {
+/**
+ * JSONL: every non-blank line is a record (or an error item); `first` is the number of the first line and
+ * `start` the index of the first record (a slice of a file read on its own numbers its records as the whole
+ * file does).
+ */
+export function* jsonlRecords(lines: Iterable<string>, first = 1, start = 0): Generator<RecordItem> {
   let lineNo = first;
   let index = start;
   for (const line of lines) {
@@ -176,6 +197,37 @@ export function parseRecords(text: string): RecordItem[] {
   if (lines.filter((line) => line.trim() !== '').length === 1) return [...jsonlRecords(lines)];
   if (Array.isArray(document) && document.length === 0) return [];
   return valueRecords(document, 0);
+}
+
+/** Where a slice of a JSONL file starts: its first line's number, first record's index, first byte's offset. */
+export interface SliceStart {
+  readonly line: number;
+  readonly index: number;
+  readonly offset: number;
+}
+
+/**
+ * The records of a slice of a JSONL file that starts at a line boundary, read alone: lines, records and byte
+ * offsets are numbered from `start`, so the items (ids, error messages) are those `readRecords` gives for
+ * these lines of the whole file, once that file is known to be JSONL.
+ */
+export async function* readJsonlSlice(
+  stream: NodeJS.ReadableStream,
+  start: SliceStart,
+): AsyncGenerator<RecordItem> {
+  let lineNo = start.line - 1;
+  let index = start.index;
+  for await (const read of byteLines(stream, start.offset)) {
+    lineNo++;
+    if ('error' in read) {
+      yield { id: String(index++), error: `line ${lineNo}: ${read.error}` };
+      continue;
+    }
+    for (const item of jsonlRecords([lineNo === 1 ? stripBom(read.text) : read.text], lineNo, index)) {
+      index++;
+      yield item;
+    }
+  }
 }
 
 /**

@@ -1,0 +1,55 @@
+/**
+ * What `refract batch` and its distributed subcommands share: the summary files, the exit code a batch's
+ * statuses give, and the stop signals.
+ */
+import { writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { InputError } from '../model/errors.ts';
+import type { Summary } from '../batch/summary.ts';
+import { summaryMarkdown } from '../batch/summary-report.ts';
+import { summaryChart } from '../batch/summary-chart.ts';
+import { figureFiles } from '../batch/plot.ts';
+
+/** FILE.json, FILE.md and the chart (FILE.svg with its Vega-Lite spec FILE.vl.json). */
+export async function writeSummary(base: string, summary: Summary): Promise<void> {
+  const stem = base.replace(/\.(json|md)$/, '');
+  const chart = await figureFiles(stem, summaryChart(summary));
+  try {
+    writeFileSync(`${stem}.json`, JSON.stringify(summary, null, 2) + '\n');
+    writeFileSync(`${stem}.md`, summaryMarkdown(summary, `${basename(stem)}.svg`));
+    for (const [file, text] of Object.entries(chart)) writeFileSync(file, text);
+  } catch (error) {
+    throw new InputError(
+      '--summary',
+      `cannot write ${stem}.json/.md/.svg (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+}
+
+/**
+ * The exit code of a finished batch: 2 any error, 3 any record repaired only in part (a call had to go),
+ * 1 any repaired or timed out, 0 every record valid.
+ */
+export function statusExitCode(statuses: Summary['statuses']): number {
+  if (statuses.error > 0) return 2;
+  if (statuses.partial > 0) return 3;
+  return statuses.repaired + statuses.timeout > 0 ? 1 : 0;
+}
+
+/** First Ctrl-C or SIGTERM aborts the signal (finish what is in hand); a second one exits at once. */
+export function interruptible(): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (controller.signal.aborted) process.exit(130);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    release: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * `status`: where a run stands, from the queue alone (any machine can ask): chunks waiting, active, done and
+ * failed, records done, the rate since the first chunk started, an ETA, and the failed chunks with their
+ * errors. Done counts come from the run's done bitmap, so a chunk delivered twice counts once. A run's
+ * counts start afresh when it is resubmitted (`--resume`), seeded from the result store.
+ */
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { InputError } from '../model/errors.ts';
+import { progressText } from '../batch/progress.ts';
+import { connect, loadQueueLibraries, QUEUE_NAME, runKeys } from './redis.ts';
+
+export interface RunStatus {
+  readonly run: string;
+  readonly results: string;
+  readonly input: string;
+  readonly records: number;
+  readonly chunks: number;
+  readonly waiting: number;
+  readonly active: number;
+  readonly done: number;
+  readonly failed: number;
+  readonly recordsDone: number;
+  /** Records per second since the first chunk of this submission started (resumed records excluded). */
+  readonly rate: number;
+  /** Seconds left at that rate (null: unknown or finished). */
+  readonly etaSeconds: number | null;
+  readonly complete: boolean;
+  readonly failures: readonly { readonly chunk: number; readonly reason: string }[];
+  /** The whole queue (every run): jobs waiting (and delayed for a retry), active, failed. */
+  readonly queue: {
+    readonly waiting: number;
+    readonly active: number;
+    readonly delayed: number;
+    readonly failed: number;
+  };
+}
+
+/** Failed chunks listed with their errors (all are counted). */
+const MAX_FAILURES = 20;
+
+/**
+ * The run's failed chunks: those its workers marked (final attempt failed), and those BullMQ failed itself
+ * (stalled more than `--max-stalled` times, which no worker is told of), from its bounded failed list.
+ */
+async function failedChunks(redis: Redis, queue: Queue, run: string): Promise<Map<number, string>> {
+  const failed = new Map<number, string>();
+  const prefix = `${run}.`;
+  for (const job of await queue.getFailed(0, -1)) {
+    if (job.id?.startsWith(prefix)) failed.set(Number(job.id.slice(prefix.length)), job.failedReason);
+  }
+  const marked = await redis.hgetall(runKeys(run).failed);
+  for (const [chunk, reason] of Object.entries(marked)) failed.set(Number(chunk), reason);
+  return failed;
+}
+
+async function readStatus(redis: Redis, queue: Queue, run: string): Promise<RunStatus> {
+  const k = runKeys(run);
+  const [meta, done, active, failed, counts] = await Promise.all([
+    redis.hgetall(k.meta),
+    redis.bitcount(k.done),
+    redis.zcard(k.active),
+    failedChunks(redis, queue, run),
+    queue.getJobCounts('waiting', 'active', 'delayed', 'failed'),
+  ]);
+  if (!meta.results) {
+    throw new InputError(
+      '--run',
+      `no run ${run} on this queue: submit it (after a Redis restart: submit --resume)`,
+    );
+  }
+  const num = (key: string) => Number(meta[key] ?? 0);
+  const chunks = num('chunks');
+  const records = num('records');
+  const recordsDone = num('doneRecords');
+  const startedAt = num('startedAt');
+  const end = recordsDone >= records && meta.lastDoneAt ? num('lastDoneAt') : Date.now();
+  const seconds = startedAt > 0 ? Math.max(0.001, (end - startedAt) / 1000) : 0;
+  const rate = seconds > 0 ? (recordsDone - num('resumedRecords')) / seconds : 0;
+  const failures = [...failed]
+    .sort((a, b) => a[0] - b[0])
+    .slice(0, MAX_FAILURES)
+    .map(([chunk, reason]) => ({ chunk, reason }));
+  return {
+    run,
+    results: meta.results,
+    input: meta.input,
+    records,
+    chunks,
+    waiting: Math.max(0, chunks - done - active - failed.size),
+    active,
+    done,
+    failed: failed.size,
+    recordsDone,
+    rate,
+    etaSeconds: rate > 0 && recordsDone < records ? (records - recordsDone) / rate : null,
+    complete: done >= chunks,
+    failures,
+    queue: {
+      waiting: counts.waiting ?? 0,
+      active: counts.active ?? 0,
+      delayed: counts.delayed ?? 0,
+      failed: counts.failed ?? 0,
+    },
+  };
+}
+
+export async function runStatus(url: string, run: string): Promise<RunStatus> {
+  const libraries = await loadQueueLibraries();
+  const redis = await connect(libraries, url, false);
+  const queue = new libraries.bullmq.Queue(QUEUE_NAME, { connection: redis });
+  try {
+    return await readStatus(redis, queue, run);
+  } finally {
+    await queue.close();
+    redis.disconnect();
+  }
+}
+
+/** The progress line (with a bar on a terminal): `[####----] 45% 9000/20000 records 1234 rec/s ETA 0:09`. */
+export function statusLine(s: RunStatus, bar: boolean): string {
+  return `run ${s.run}: ${progressText({ done: s.recordsDone, total: s.records, rate: s.rate }, bar)}`;
+}
+
+export function statusText(s: RunStatus, bar: boolean): string {
+  const lines = [
+    statusLine(s, bar),
+    `chunks: ${s.waiting} waiting, ${s.active} active, ${s.done} done, ${s.failed} failed (of ${s.chunks})`,
+    `results: ${s.results}`,
+    `queue (all runs): ${s.queue.waiting} waiting, ${s.queue.delayed} delayed, ${s.queue.active} active, ${s.queue.failed} failed`,
+  ];
+  if (s.failures.length > 0) {
+    lines.push('failed chunks:', ...s.failures.map((f) => `  chunk ${f.chunk}: ${f.reason}`));
+    if (s.failed > s.failures.length) lines.push(`  … and ${s.failed - s.failures.length} more`);
+    lines.push('(fix the cause, then submit --resume to enqueue them again)');
+  }
+  if (s.complete)
+    lines.push(
+      `complete: collect the output with refract batch collect --run ${s.run} --results ${s.results}`,
+    );
+  return lines.join('\n');
+}
