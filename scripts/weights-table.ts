@@ -9,5 +9,5 @@ for (const [k, s] of Object.entries(WeightsSchema.shape)) {
     `| \`${k}\` | ${(s as any).description} | ${models.map((m) => (m.weights as any)[k]).join(' | ')} |`,
   );
 }
-for (const k of ['minSimilarity', 'apiCandidates', 'insertDepth', 'insertLimit'])
+for (const k of ['minSimilarity', 'apiCandidates', 'insertDepth', 'insertLimit', 'keepCalls'])
   console.log(`| \`${k}\` | | ${models.map((m) => (m as any)[k]).join(' | ')} |`);

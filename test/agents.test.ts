@@ -86,14 +86,17 @@ describe('checkToolCalls', () => {
       });
     const calls = [
       call('a', 'TripadvisorSearchLocation', { query: 'London' }),
+      call('d', 'SkyScrapperSearchAirport', { query: 'Paris' }),
       hotels('b', 'var7'),
       hotels('c', 'var9'),
     ];
     const cost = withWeights(loadCostModel('default'), { slotFill: 20, reassign: 10 });
     const check = await checkToolCalls(calls, { catalog: executable, cost });
     expect(check.executable).toBe(true);
-    expect(check.calls.map((c) => c.id)).toEqual(['a', 'call_refract_1', 'b', 'c']);
-    expect(check.sequence.map((s) => s.label)).toEqual(['var7', 'var9', 'var2', 'var3']);
+    // One location search is relabelled (var9), the other comes back as a deleted step (var7) with a fresh
+    // id; its query is "Paris", from the airport search, never "London", a copy of its sibling.
+    expect(check.calls.map((c) => c.id)).toEqual(['a', 'd', 'call_refract_1', 'b', 'c']);
+    expect(check.sequence.map((s) => s.label)).toEqual(['var9', 'var2', 'var7', 'var3', 'var4']);
   });
 
   it('is not executable when a value must come from the user', async () => {

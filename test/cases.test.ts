@@ -1,10 +1,10 @@
 /**
  * Repair cases as data: every `test/cases/*.json` is one input with its expected repair. Add a file to add a
  * case: `{description, catalog, input: [string-form lines], options: <fix request fields>, expect: {status,
- * sequence: [lines], edits: [kinds in order]}}`. `options` speaks the request vocabulary of src/api (as an
+ * sequence: [lines], edits: [kinds in order], dropped?: [input step indexes of a partial repair]}}`. `options` speaks the request vocabulary of src/api (as an
  * HTTP body does: `costModel`, `weights`, `memory`, `givenOnly`, `goals`, `mode`, …), except that
  * `mappings` may name a file, as `--mappings` does. The cases run through the same functions as every
- * front end.
+ * front end. Every case is also solved by javascript-lp-solver, which must return the same repair.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -31,6 +31,7 @@ const CaseSchema = z
         status: z.enum(STATUSES),
         sequence: z.array(z.string()),
         edits: z.array(z.string()),
+        dropped: z.array(z.number().int()).optional(),
       })
       .strict(),
   })
@@ -55,13 +56,19 @@ describe('repair cases (test/cases/*.json)', () => {
           ? {}
           : { mappings: typeof mappings === 'string' ? loadMappings(mappings) : mappings }),
       };
-      const settings = requestSettings('fix', request, { files: true });
-      const answer = await runCall(makeCall(settings, { input: spec.input.join('\n'), catalog }));
-      if (answer.kind !== 'fix') throw new Error('expected the answer of a fix');
-      const { result } = answer;
+      const solve = async (solver: 'highs' | 'lp-solver') => {
+        const settings = requestSettings('fix', { ...request, solver }, { files: true });
+        const answer = await runCall(makeCall(settings, { input: spec.input.join('\n'), catalog }));
+        if (answer.kind !== 'fix') throw new Error('expected the answer of a fix');
+        return { settings, result: answer.result };
+      };
+      const { settings, result } = await solve('highs');
       expect(result.status).toBe(spec.expect.status);
       expect(formatStringForm(result.sequence).split('\n')).toEqual(spec.expect.sequence);
       expect(result.edits.map((e) => e.kind)).toEqual(spec.expect.edits);
+      expect((result.dropped ?? []).map((d) => d.step)).toEqual(spec.expect.dropped ?? []);
+      const other = await solve('lp-solver');
+      expect(formatStringForm(other.result.sequence)).toBe(formatStringForm(result.sequence));
       const { memory } = settings.options;
       expect(validate(result.sequence, catalog, { pseudoSteps: true, memory }).valid).toBe(true);
     });

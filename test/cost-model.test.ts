@@ -60,24 +60,43 @@ describe('cost models', () => {
 });
 
 describe('the documented worked examples', () => {
-  it('a wrong label: relabel by default, delete under allow-deletes', async () => {
+  it('a wrong label: relabel by default; under allow-deletes the references move, never to the origin', async () => {
     const byDefault = await repair(seq(WRONG_LABEL), executable);
     expect(byDefault.edits.map((e) => e.kind)).toEqual(['relabel']);
     const deletes = await repair(seq(WRONG_LABEL), executable, { cost: loadCostModel('allow-deletes') });
-    expect(deletes.edits.map((e) => e.kind)).toEqual(['deleteStep', 'reassign', 'reassign']);
-    expect(deletes.sequence[1].arguments).toMatchObject({
-      destinationSkyId: '$var1.skyId$',
-      destinationEntityId: '$var1.entityId$',
+    // Relabelling costs 3 there; deleting var20 would leave only var1, which already feeds the origin.
+    expect(deletes.edits.map((e) => e.kind)).toEqual(['reassign', 'reassign']);
+    expect(deletes.sequence[2].arguments).toMatchObject({
+      destinationSkyId: '$var20.skyId$',
+      destinationEntityId: '$var20.entityId$',
     });
   });
 
-  it('a made-up parameter: rename, then ask when renames cost 6, then map when a mapping exists', async () => {
+  it('deleting stays possible through presets: allow-deletes drops a misspelt call the default renames', async () => {
+    const input = seq(`var1 = SkyScrapperSearchAirport(query="New York")
+var9 = TripadvisorSearchLocatoin(query="London")
+var_result(airport="$var1$")`);
+    const renamed = await repair(input, executable);
+    expect(renamed.edits.map((e) => e.kind)).toEqual(['renameApi']);
+    const deleted = await repair(input, executable, { cost: loadCostModel('allow-deletes') });
+    expect(deleted.status).toBe('repaired');
+    expect(deleted.edits.map((e) => e.kind)).toEqual(['deleteStep']);
+  });
+
+  it("a made-up parameter: rename, then (renames at 6) map through the catalog's mappings, or ask without them", async () => {
     const renamed = await repair(seq(MADE_UP), executable);
     expect(renamed.edits.map((e) => e.kind)).toEqual(['renameParam']);
     const cost = withWeights(loadCostModel('default'), { renameParam: 6 });
-    const asked = await repair(seq(MADE_UP), executable, { cost });
+    const asked = await repair(seq(MADE_UP), executable, { cost, catalogMappings: false });
     expect(asked.edits.map((e) => e.kind)).toEqual(['dropParam', 'slotFill']);
-    const mapped = await repair(seq(MADE_UP), executable, { cost, mappings: AIRPORT_MAPPINGS });
+    const computed = await repair(seq(MADE_UP), executable, { cost });
+    expect(computed.edits.map((e) => e.kind)).toEqual(['dropParam', 'newMap']);
+    expect(computed.sequence[2].arguments.originSkyId).toBe('$var1.skyId$');
+    const mapped = await repair(seq(MADE_UP), executable, {
+      cost,
+      catalogMappings: false,
+      mappings: AIRPORT_MAPPINGS,
+    });
     expect(mapped.edits.map((e) => e.kind)).toEqual(['dropParam', 'newMap']);
     expect(mapped.sequence[2].arguments.originSkyId).toBe('$var1.skyId$');
   });

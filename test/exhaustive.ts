@@ -1,17 +1,106 @@
 /**
  * Exhaustive search over a compiled plan's edits, independent of the MILP rows: every combination of
  * call existence, API, label, parameter source and reference option is decoded and judged by the validator
- * alone; the cheapest valid one is the optimum the solver must match. Branch and bound on the (non-negative)
- * edit costs keeps tiny instances fast.
+ * and by the intent rules of the model (one source per role, read from the plan's own sources), an ask
+ * shared by its references costing once; the cheapest valid one is the optimum the solver must match.
+ * Branch and bound on the (non-negative) edit costs keeps tiny instances fast.
  */
 import type { Plan } from '../src/compile/plan.ts';
 import { decode } from '../src/decode/decode.ts';
-import type { Catalog, Memory } from '../src/model/types.ts';
+import { leafOf } from '../src/catalog/catalog-index.ts';
+import { words } from '../src/catalog/names.ts';
+import { describedAlike } from '../src/catalog/context-match.ts';
+import { normalisePath, stepReferences } from '../src/read/references.ts';
+import type { Catalog, Memory, PathSegment } from '../src/model/types.ts';
 import { validate } from '../src/validate/validate.ts';
 
 interface Choice {
   vars: number[];
   cost: number;
+  /** A shared ask this choice reads (charged once, however many choices read it). */
+  ask?: number;
+}
+
+/**
+ * One source per role, read from the chosen sources of each call: two parameters do not read one producer
+ * for the same field; nor parameters in parallel roles (`originX`/`destinationX`, or described alike)
+ * through fields that do not name their role; nor two keys of the answer step at all. Exempt: both keep references the input
+ * wrote, or (other than for the same field) the input read that producer's label for both.
+ */
+export function collapsesRoles(plan: Plan, on: ReadonlySet<number>): boolean {
+  const labelOf = (call: number) => {
+    const c = plan.calls[call];
+    return c.restores ?? (c.origin >= 0 ? (plan.steps[c.origin].label ?? '') : '');
+  };
+  const roleWord = (name: string) => {
+    const w = words(name);
+    return w.length > 1 ? w[0] : undefined;
+  };
+  const rest = (name: string) => words(name).slice(1).join(' ');
+  for (const c of plan.calls) {
+    const read: { slot: string; producer: string; label: string; leaf: string; kept: boolean }[] = [];
+    const leaf = (path: readonly PathSegment[]) => leafOf(normalisePath(path));
+    for (const p of c.params)
+      for (const s of p.sources) {
+        if (!on.has(s.v)) continue;
+        if (s.kind === 'output')
+          read.push({
+            slot: p.param,
+            producer: `c${s.call}`,
+            label: labelOf(s.call),
+            leaf: leaf(s.path),
+            kept: false,
+          });
+        if (s.kind === 'memory')
+          read.push({
+            slot: p.param,
+            producer: `m${s.label}`,
+            label: s.label,
+            leaf: leaf(s.path),
+            kept: false,
+          });
+      }
+    for (const t of c.tokens) {
+      if (!t.site.whole || t.site.at.length > 0) continue;
+      for (const o of t.options) {
+        if (!on.has(o.v) || o.kind === 'ask') continue;
+        const memory = o.kind === 'keep' ? t.site.ref.label : (o.memoryLabel ?? '');
+        read.push({
+          slot: t.arg,
+          producer: o.call === null ? `m${memory}` : `c${o.call}`,
+          label: o.call === null ? memory : labelOf(o.call),
+          leaf: leaf(o.kind === 'keep' ? t.site.ref.path : o.path),
+          kept: o.kind === 'keep',
+        });
+      }
+    }
+    const inputs = new Map<string, string>();
+    if (c.origin >= 0)
+      for (const site of stepReferences(plan.steps[c.origin].arguments))
+        if (site.whole && site.at.length === 0) inputs.set(site.param, site.ref.label);
+    // A field that names its parameter's role (or every word of it) is not shared.
+    const named = (r: (typeof read)[number]) => {
+      const w = roleWord(r.slot);
+      const field = words(r.leaf);
+      return (w !== undefined && field.includes(w)) || words(r.slot).every((x) => field.includes(x));
+    };
+    const spec = (name: string) => c.apis.flatMap((a) => a.api?.params ?? []).find((p) => p.name === name);
+    for (const a of read)
+      for (const b of read) {
+        if (a.slot >= b.slot || a.producer !== b.producer || (a.kept && b.kept)) continue;
+        if (a.leaf === b.leaf) return true;
+        if (a.label !== '' && inputs.get(a.slot) === a.label && inputs.get(b.slot) === a.label) continue;
+        const [x, y] = [spec(a.slot), spec(b.slot)];
+        const parallel =
+          (roleWord(a.slot) !== undefined &&
+            roleWord(a.slot) !== roleWord(b.slot) &&
+            roleWord(b.slot) !== undefined &&
+            rest(a.slot) === rest(b.slot)) ||
+          (x !== undefined && y !== undefined && describedAlike(x, y));
+        if (c.kind === 'result' || (parallel && !named(a) && !named(b))) return true;
+      }
+  }
+  return false;
 }
 
 export interface Exhaustive {
@@ -42,7 +131,8 @@ export function exhaustiveOptimum(
       const copy = calls.find((m) => m.kind === 'moved' && m.origin === c.origin);
       copy?.apis.forEach((a, k) => options.push({ call: copy.id, api: k, cost: a.cost, vars: [a.v] }));
       const drops = Object.keys(plan.steps[c.origin].arguments).length * plan.dropCost;
-      options.push({ call: -1, api: -1, cost: plan.costs[c.deleteVar!] + drops, vars: [c.deleteVar!] });
+      if (c.deleteVar !== undefined)
+        options.push({ call: -1, api: -1, cost: plan.costs[c.deleteVar] + drops, vars: [c.deleteVar] });
     }
     if (c.kind === 'inserted') options.push({ call: -1, api: -1, cost: 0, vars: [] });
     groups.push({ options });
@@ -58,6 +148,7 @@ export function exhaustiveOptimum(
     for (const v of chosen) values[v] = 1;
     const decoded = decode(plan, values);
     if (!validate(decoded.sequence, catalog, { pseudoSteps: true, memory }).valid) return;
+    if (collapsesRoles(plan, new Set(chosen))) return;
     if (cost < best) best = cost;
   };
 
@@ -100,14 +191,19 @@ export function exhaustiveOptimum(
   };
 
   /** Every combination of one option per decision, bounded by the best cost so far. */
+  const asked = new Array<number>(plan.asks.length).fill(0);
   const choose = (decisions: Choice[][], cost: number, done: (cost: number) => void) => {
     const inner = (d: number, c: number) => {
       if (c >= best - 1e-9) return;
       if (d === decisions.length) return done(c);
       for (const o of decisions[d]) {
-        chosen.push(...o.vars);
-        inner(d + 1, c + o.cost);
-        chosen.length -= o.vars.length;
+        // A shared ask is on, and charged, once for all the references that read it.
+        const first = o.ask !== undefined && asked[o.ask]++ === 0;
+        const vars = first ? [...o.vars, plan.asks[o.ask!].v] : o.vars;
+        chosen.push(...vars);
+        inner(d + 1, c + o.cost + (first ? plan.asks[o.ask!].cost : 0));
+        chosen.length -= vars.length;
+        if (o.ask !== undefined) asked[o.ask]--;
       }
     };
     inner(0, cost);
@@ -131,7 +227,10 @@ export function exhaustiveOptimum(
         if (!used.has(arg)) drops += c.kind === 'result' ? plan.dropResultCost : plan.dropCost;
       }
       for (const t of c.tokens)
-        if (used.has(t.arg)) decisions.push(t.options.map((o) => ({ vars: [o.v], cost: o.cost })));
+        if (used.has(t.arg))
+          decisions.push(
+            t.options.map((o) => ({ vars: [o.v], cost: o.cost, ask: o.kind === 'ask' ? o.ask : undefined })),
+          );
     }
     choose(decisions, cost + drops, leaf);
   };

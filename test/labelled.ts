@@ -12,7 +12,7 @@ const MISTAKES = [
   {
     id: 'typo',
     kinds: ['param_name'],
-    edits: [['var2 = SkyScrapperSearchAirport(query=', 'var2 = SkyScrapperSearchAirport(qery=']],
+    edits: [['var1 = SkyScrapperSearchAirport(query=', 'var1 = SkyScrapperSearchAirport(qery=']],
   },
   {
     id: 'api',

@@ -46,15 +46,57 @@ describe('goals and optimal mode', () => {
   it('a valid sequence meeting its goals in valid mode is valid, with no edits', async () => {
     const r = await repair(seq(HR_SEQUENCE), HR, { goals: { apis: ['concur'] }, mode: 'valid' });
     expect(r.status).toBe('valid');
+    expect(r.determination).toBe(true);
     expect(r.edits).toEqual([]);
   });
 
-  it('valid mode inserts a call an API goal requires', async () => {
+  it('unmet field and step goals make the determination false in valid and optimal mode', async () => {
+    for (const mode of ['valid', 'optimal'] as const) {
+      const fields = await repair(seq(HR_SEQUENCE), HR, { goals: { fields: ['nothing_like_it'] }, mode });
+      expect(fields.determination).toBe(false);
+      const steps = await repair(seq(HR_SEQUENCE), HR, {
+        goals: { steps: [{ name: 'w3', arguments: { email: 'al@example.com' } }] },
+        mode,
+      });
+      expect(steps.determination).toBe(false);
+      const met = await repair(seq(HR_SEQUENCE), HR, {
+        goals: { steps: [{ name: 'w3', arguments: { email: 'jo@example.com' } }], fields: ['papers'] },
+        mode,
+      });
+      expect(met.determination).toBe(true);
+    }
+  });
+
+  it('a memory item labelled like a step: the step shadows it, in every mode', async () => {
+    // GetDetails(var1) has no output `city`; memory var1 has one, but the step named var1 hides it.
+    const catalog: Catalog = {
+      apis: [
+        { name: 'GetDetails', description: '', params: [p('query')], outputs: [o('name')] },
+        { name: 'BookTrip', description: '', params: [p('city'), p('name')], outputs: [o('id')] },
+      ],
+    };
+    const input = seq(`var1 = GetDetails(query="v0")
+var2 = BookTrip(city="$var1.city$", name="$var1.name$")`);
+    for (const mode of ['sound', 'valid', 'optimal'] as const) {
+      const r = await repair(input, catalog, {
+        memory: { var1: { city: 'Rome', id: 'x' } },
+        mode,
+        goals: mode === 'sound' ? undefined : { fields: ['id'] },
+      });
+      expect(r.status).not.toBe('error');
+      expect(
+        validate(r.sequence, catalog, { pseudoSteps: true, memory: { var1: { city: 'Rome' } } }).valid,
+      ).toBe(true);
+    }
+  });
+
+  it('valid mode inserts a call an API goal requires; the input misses the goal: determination false', async () => {
     const r = await repair(seq(GOLD), executable, {
       goals: { apis: ['TripadvisorSearchRestaurants'] },
       mode: 'valid',
     });
     expect(r.status).toBe('repaired');
+    expect(r.determination).toBe(false);
     expect(r.sequence.some((s) => s.name === 'TripadvisorSearchRestaurants')).toBe(true);
     expect(validate(r.sequence, executable, { pseudoSteps: true }).valid).toBe(true);
   });
@@ -91,9 +133,9 @@ var4 = concur(employee_info="$var3.info$", travel_justification="$var2.papers$")
     );
   });
 
-  it('an impossible goal is an error with the reason, not a crash', async () => {
+  it('an impossible goal is an error with the reason, not a crash; the valid input misses it', async () => {
     const r = await repair(seq(HR_SEQUENCE), HR, { goals: { apis: ['nope'] }, mode: 'valid' });
-    expect(r).toMatchObject({ status: 'error', determination: true });
+    expect(r).toMatchObject({ status: 'error', determination: false });
     expect(r.reason).toMatch(/nope/);
   });
 });
@@ -236,23 +278,33 @@ describe('inserted calls', () => {
     ],
   };
 
-  it('inserts a chain two deep: the producer of hotel_id needs city_id, produced by another inserted call', async () => {
+  it('a deleted producer comes back under its label; its own input comes from a call inserted for it', async () => {
     const broken = seq(`var1 = book(hotel_id="$var7.hotel_id$", name="Rome")
 var_result(booking="$var1.booking$")`);
-    const cost = withWeights(loadCostModel('default'), { insertCall: 1 });
-    const r = await repair(broken, TRAVEL, { cost });
-    // The missing producer takes the label the reference names (var7); the new one the next free label.
-    expect(text(r.sequence)).toBe(`var8 = find_city(name="Rome")
+    for (const cost of [loadCostModel('default'), withWeights(loadCostModel('default'), { insertCall: 1 })]) {
+      const r = await repair(broken, TRAVEL, { cost });
+      // The deleted step is restored under the label the reference names (var7); the new call takes the
+      // next free label.
+      expect(text(r.sequence)).toBe(`var8 = find_city(name="Rome")
 var7 = search_hotels(city_id="$var8.city_id$")
 var1 = book(hotel_id="$var7.hotel_id$", name="Rome")
 var_result(booking="$var1.booking$")`);
-    expect(r.edits.filter((e) => e.kind === 'insertCall')).toHaveLength(2);
+      expect(r.edits.map((e) => e.kind).sort()).toEqual([
+        'insertCall',
+        'reassign',
+        'restoreStep',
+        'reuseLiteral',
+      ]);
+    }
   });
 
-  it('with inserts off (--no-insert) the same input is asked for instead', async () => {
+  it('with inserts off (--no-insert) the missing value is asked for in place', async () => {
     const broken = seq(`var1 = book(hotel_id="$var7.hotel_id$", name="Rome")
 var_result(booking="$var1.booking$")`);
     const r = await repair(broken, TRAVEL, { allowInsert: false });
-    expect(r.edits.map((e) => e.kind)).toEqual(['dropParam', 'slotFill']);
+    expect(r.edits.map((e) => e.kind)).toEqual(['slotFill']);
+    expect(text(r.sequence)).toBe(`hotel_id = ask(slot="hotel_id")
+var1 = book(hotel_id="$hotel_id$", name="Rome")
+var_result(booking="$var1.booking$")`);
   });
 });

@@ -170,7 +170,8 @@ describe('perceptron', () => {
 
   it('steps towards mapping when the model asks but the gold maps', async () => {
     const record = missingOriginRecord();
-    const cost = withWeights(base, { newMap: 5 });
+    // Asking for an id costs no premium here, so that asking (4) beats a dear map (5).
+    const cost = withWeights(base, { newMap: 5, askProduced: 0 });
     const predicted = await repairRecord(record, cost, mapSkyId);
     expect(predicted.restored).toBe(false);
     expect(predicted.edits.map((e) => e.kind)).toEqual(['slotFill']);
@@ -187,7 +188,7 @@ describe('perceptron', () => {
 
   it('fits a model that validates and restores the record it learned from', async () => {
     const record = missingOriginRecord();
-    const start = withWeights(base, { newMap: 5 });
+    const start = withWeights(base, { newMap: 5, askProduced: 0 });
     const result = await fitWeights([record], {}, start, {
       ...mapSkyId,
       epochs: 2,

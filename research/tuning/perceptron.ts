@@ -23,6 +23,7 @@ export const EDIT_WEIGHTS: readonly WeightName[] = [
   'fromMemory',
   'reuseLiteral',
   'insertCall',
+  'restoreStep',
   'relabel',
   'addLabel',
   'moveStep',

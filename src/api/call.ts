@@ -119,6 +119,7 @@ export function requestSettings(kind: RequestKind, request: ApiRequest, context:
     ...checking,
     cost: costModel(kind, request, context.files),
     ...(request.mappings !== undefined ? { mappings: parseMappings(request.mappings, 'mappings') } : {}),
+    ...(request.catalogMappings !== undefined ? { catalogMappings: request.catalogMappings } : {}),
     ...(request.solver !== undefined ? { solver: request.solver } : {}),
     ...(request.givenOnly !== undefined ? { givenOnly: request.givenOnly } : {}),
     ...(request.allowInsert !== undefined ? { allowInsert: request.allowInsert } : {}),

@@ -53,6 +53,7 @@ export function resultJson(result: RepairResult, id?: string): Record<string, un
     solver: result.solver,
     timeMs: round(result.timeMs, SHORT_DIGITS),
     isExecutable: result.isExecutable,
+    ...(result.dropped ? { dropped: result.dropped.map(numbered) } : {}),
     ...(result.reason ? { reason: result.reason } : {}),
     ...(result.gap !== undefined ? { gap: result.gap } : {}),
     ...(result.model ? { model: result.model } : {}),
@@ -82,6 +83,8 @@ export function resultText(result: RepairResult): string {
   if (result.model) head.push(`${result.model.vars} vars x ${result.model.rows} rows`);
   lines.push(head.join(', '));
   if (result.reason) lines.push(`reason: ${result.reason}`);
+  for (const d of result.dropped ?? [])
+    lines.push(`dropped: step ${stepNumber(d.step)} (${d.name}): ${d.reason}`);
   if (result.issues.length) lines.push('issues:', ...result.issues.map((x) => `  ${issueLine(x)}`));
   if (result.edits.length)
     lines.push(

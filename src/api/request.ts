@@ -68,6 +68,10 @@ const repairing = {
     .union([z.array(z.unknown()), json])
     .optional()
     .describe('mapping table: [{from, to, score}] or {to: [from, ...]}'),
+  catalogMappings: z
+    .boolean()
+    .optional()
+    .describe('compute mappings from the catalog itself and use them under `mappings` (default true)'),
   costModel: z
     .union([z.string(), json])
     .optional()

@@ -64,6 +64,10 @@ export const RepairJsonSchema = z
     solver: z.string(),
     timeMs: z.number(),
     isExecutable: z.boolean().optional(),
+    dropped: z
+      .array(z.object({ step: z.number().int(), name: z.string(), reason: z.string() }))
+      .optional()
+      .describe('status partial: the input calls that could not be kept, and why'),
     reason: z.string().optional(),
     gap: z.number().optional(),
     model: z.object({ vars: z.number(), rows: z.number() }).optional(),

@@ -14,7 +14,7 @@ export function lengthChange(ratio: number): string {
   return `${percent(change)} ${ratio > 1 ? 'longer' : 'shorter'}`;
 }
 
-/** `1000 records: 700 valid, 290 repaired, 0 timeout, 10 error; success 98.5%; …`. */
+/** `1000 records: 700 valid, 290 repaired, 0 partial, 0 timeout, 10 error; success 98.5%; …`. */
 export function summaryLine(s: Summary): string {
   const counts = Object.entries(s.statuses)
     .map(([status, n]) => `${n} ${status}`)

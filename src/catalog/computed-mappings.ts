@@ -2,15 +2,21 @@
  * Computed mappings: which output field may feed an input parameter of another name, judged from the
  * catalog alone (names and descriptions, offline). Every (output leaf of API A, input of API B ≠ A) pair
  * with different names is scored; the best score per name pair is kept, then the top k per input above
- * a threshold.
+ * a threshold. Repairs read the table one parameter at a time (`mappingsInto`), so a large catalog costs
+ * only the parameters a repair touches.
  */
-import type { ApiSpec, Catalog, Mapping, ValueType } from '../model/types.ts';
-import { leafOf } from './catalog-index.ts';
-import { Idf, cosine, nameTerms, spaced, textTerms, vector, type Vector } from './text.ts';
+import type { Catalog, Mapping } from '../model/types.ts';
+import { scoreSides, weighCatalog, type Weighted } from './mapping-sides.ts';
 import { round, SHORT_DIGITS } from '../model/numbers.ts';
 
 export const DEFAULT_THRESHOLD = 0.6;
 export const DEFAULT_TOP = 3;
+
+/**
+ * Without a shared name word or the input's description naming the field, a pair scores at most 0.55 (the
+ * description evidence alone): at or above this threshold only such pairs need scoring.
+ */
+const NAMED_ONLY = 0.55;
 
 export interface ComputeOptions {
   /** Keep pairs scoring at least this (default 0.6). */
@@ -29,98 +35,6 @@ export interface ScoredPair extends Mapping {
   readonly mention: boolean;
 }
 
-interface Side {
-  readonly api: string;
-  readonly name: string;
-  readonly type: ValueType;
-  readonly nameTerms: readonly string[];
-  readonly descTerms: readonly string[];
-}
-
-/** A side with what scoring reads: weighted vectors, and its name and description as spaced word runs. */
-interface Weighted extends Side {
-  readonly nameVector: Vector;
-  readonly textVector: Vector;
-  readonly nameRun: string;
-  readonly descText: string;
-  /** How telling the name is when written in a description (outputs only). */
-  readonly rarity: number;
-}
-
-/** Output fields by leaf (first path wins: `entityId` before `navigation.entityId`), with parent words. */
-function outputSides(api: ApiSpec): Side[] {
-  const seen = new Map<string, Side>();
-  for (const f of api.outputs ?? []) {
-    const leaf = leafOf(f.path);
-    if (leaf === '' || seen.has(leaf)) continue;
-    const parents = f.path.replace(/\[\]/g, '').split('.').slice(0, -1).join(' ');
-    seen.set(leaf, {
-      api: api.name,
-      name: leaf,
-      type: f.type,
-      nameTerms: nameTerms(leaf),
-      descTerms: [...textTerms(parents), ...textTerms(f.description)],
-    });
-  }
-  return [...seen.values()];
-}
-
-function inputSides(api: ApiSpec): Side[] {
-  return api.params.map((p) => ({
-    api: api.name,
-    name: p.name,
-    type: p.type,
-    nameTerms: nameTerms(p.name),
-    descTerms: textTerms(p.description),
-  }));
-}
-
-const SCALAR = new Set<ValueType>(['string', 'number', 'integer', 'boolean']);
-
-/** How plausible it is that a value of type `from` fits an input of type `to`. */
-function typeFit(from: ValueType, to: ValueType): number {
-  if (from === 'any' || to === 'any' || from === to) return 1;
-  if (SCALAR.has(from) && SCALAR.has(to)) return 0.85;
-  if (SCALAR.has(from) !== SCALAR.has(to)) return 0.6;
-  return 0.8;
-}
-
-/**
- * The score of one output/input pair: a noisy-or of name likeness, description likeness and the input's
- * description naming the field, scaled by type fit. Null when nothing relates them (most pairs).
- */
-function scoreSides(out: Weighted, inp: Weighted) {
-  const mentioned = out.rarity > 0 && inp.descText.includes(out.nameRun);
-  let name = cosine(out.nameVector, inp.nameVector);
-  let description = cosine(out.textVector, inp.textVector);
-  if (name === 0 && description === 0 && !mentioned) return null;
-  // The last word names the kind of value (`id`, `code`, `date`): `author` is no `authorID`.
-  const head = out.nameTerms.at(-1) === inp.nameTerms.at(-1) ? 1 : 0.6;
-  // The names share a word and each has one the other lacks: they differ by a modifier
-  // (`check_in_date`, `check_out_date`), and their descriptions read alike for the same reason.
-  const contrast = modifierOnly(out.nameTerms, inp.nameTerms) ? 0.5 : 1;
-  name *= head * contrast;
-  description *= contrast;
-  // A compound name written out in the input's description (`location geoId of a place`) is strong
-  // evidence; a single plain word (`period`, `state`) is weak.
-  const mention = mentioned ? out.rarity * (out.nameTerms.length > 1 ? 0.7 : 0.35) : 0;
-  const miss = (1 - 0.8 * name) * (1 - 0.55 * description) * (1 - mention);
-  return { name, description, mention: mentioned, score: (1 - miss) * typeFit(out.type, inp.type) };
-}
-
-/** The names share a word and each has a word the other lacks. */
-function modifierOnly(a: readonly string[], b: readonly string[]): boolean {
-  return a.some((w) => b.includes(w)) && a.some((w) => !b.includes(w)) && b.some((w) => !a.includes(w));
-}
-
-/** How telling a name is when written in a description: 0 for common words (`code`, `date`), up to 1. */
-function rarity(terms: readonly string[], idf: Idf): number {
-  if (terms.length === 0) return 0;
-  const max = idf.weight('\u0000');
-  const best = Math.max(...terms.map((t) => idf.weight(t))) / max;
-  return Math.min(1, Math.max(0, (best - 0.5) / 0.3));
-}
-
 const scored = new WeakMap<Catalog, readonly ScoredPair[]>();
 
 /**
@@ -134,33 +48,11 @@ export function scorePairs(catalog: Catalog): ScoredPair[] {
 }
 
 function rawScorePairs(catalog: Catalog): ScoredPair[] {
-  const outSides = catalog.apis.flatMap(outputSides);
-  const inSides = catalog.apis.flatMap(inputSides);
-  // Name words are weighed by how many names use them, description words by how many texts do.
-  const names = new Idf();
-  const texts = new Idf();
-  for (const s of [...outSides, ...inSides]) {
-    names.add(s.nameTerms);
-    texts.add([...s.nameTerms, ...s.descTerms]);
-  }
-  const weigh = (s: Side): Weighted => ({
-    ...s,
-    nameVector: vector([...new Set(s.nameTerms)], names),
-    textVector: vector([...s.nameTerms, ...s.descTerms], texts),
-    nameRun: spaced(s.nameTerms),
-    descText: spaced(s.descTerms),
-    rarity: rarity(s.nameTerms, texts),
-  });
-  const outs = outSides.map(weigh);
-  const ins = inSides.map(weigh);
+  const { outs, ins } = weighCatalog(catalog);
   // Only outputs sharing a word with an input can relate to it (a written name shares its words too).
   const byTerm = new Map<string, number[]>();
   outs.forEach((out, k) => {
-    for (const t of out.textVector.weights.keys()) {
-      const list = byTerm.get(t);
-      if (list) list.push(k);
-      else byTerm.set(t, [k]);
-    }
+    for (const t of out.textVector.weights.keys()) push(byTerm, t, k);
   });
   const best = new Map<string, ScoredPair>();
   for (const inp of ins) {
@@ -195,6 +87,10 @@ function rawScorePairs(catalog: Catalog): ScoredPair[] {
 export function computeMappings(catalog: Catalog, options: ComputeOptions = {}): Mapping[] {
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   const top = options.top ?? DEFAULT_TOP;
+  if (threshold >= NAMED_ONLY) {
+    const names = [...new Set(weighCatalog(catalog).ins.map((s) => s.name))];
+    return names.flatMap((name) => mappingsInto(catalog, name, options)).sort(byTarget);
+  }
   const perInput = new Map<string, number>();
   const kept: Mapping[] = [];
   for (const p of scorePairs(catalog)) {
@@ -207,6 +103,100 @@ export function computeMappings(catalog: Catalog, options: ComputeOptions = {}):
   return kept.sort(byTarget);
 }
 
+/** What the one-parameter lookups share per catalog: outputs by name word, inputs by name, answers. */
+interface TargetIndex {
+  readonly byNameTerm: Map<string, number[]>;
+  readonly inputsNamed: Map<string, number[]>;
+  readonly answers: Map<string, readonly Mapping[]>;
+}
+
+const targets = new WeakMap<Catalog, TargetIndex>();
+/** Answers kept per catalog; the cache starts over beyond this (parameter names of a catalog are few). */
+const ANSWERS_LIMIT = 20_000;
+
+function targetIndex(catalog: Catalog): TargetIndex {
+  let index = targets.get(catalog);
+  if (!index) {
+    const { outs, ins } = weighCatalog(catalog);
+    const byNameTerm = new Map<string, number[]>();
+    outs.forEach((out, k) => {
+      for (const t of new Set(out.nameTerms)) push(byNameTerm, t, k);
+    });
+    const inputsNamed = new Map<string, number[]>();
+    ins.forEach((inp, k) => push(inputsNamed, inp.name, k));
+    index = { byNameTerm, inputsNamed, answers: new Map() };
+    targets.set(catalog, index);
+  }
+  return index;
+}
+
+/**
+ * The computed mappings into one parameter name: the same pairs `computeMappings` keeps for it (threshold
+ * at least 0.55), found from the outputs that share a name word with the parameter or are named in its
+ * description. Sides that read alike (same name, type and description words) are scored once. Best first.
+ */
+export function mappingsInto(catalog: Catalog, param: string, options: ComputeOptions = {}): Mapping[] {
+  const threshold = Math.max(options.threshold ?? DEFAULT_THRESHOLD, NAMED_ONLY);
+  const top = options.top ?? DEFAULT_TOP;
+  const index = targetIndex(catalog);
+  const key = `${threshold}\u0000${top}\u0000${param}`;
+  const known = index.answers.get(key);
+  if (known) return [...known];
+  const { outs, ins } = weighCatalog(catalog);
+  const inputs = groupSides((index.inputsNamed.get(param) ?? []).map((k) => ins[k]));
+  const candidates = new Set<number>();
+  for (const group of inputs) {
+    for (const t of [...group.side.nameTerms, ...group.side.descTerms])
+      for (const k of index.byNameTerm.get(t) ?? []) candidates.add(k);
+  }
+  const outputs = groupSides([...candidates].sort((a, b) => a - b).map((k) => outs[k]));
+  const best = new Map<string, number>();
+  for (const inp of inputs) {
+    for (const out of outputs) {
+      if (out.side.name === param) continue;
+      // Only one API on each side, the same one: an API never maps onto itself.
+      if (inp.apis.size === 1 && out.apis.size === 1 && inp.apis.has([...out.apis][0])) continue;
+      const s = scoreSides(out.side, inp.side);
+      if (!s) continue;
+      const score = round(s.score, SHORT_DIGITS);
+      if (score > (best.get(out.side.name) ?? 0)) best.set(out.side.name, score);
+    }
+  }
+  const answer = [...best]
+    .map(([from, score]) => ({ from, to: param, score }))
+    .filter((m) => m.score >= threshold)
+    .sort(byScore)
+    .slice(0, top);
+  if (index.answers.size >= ANSWERS_LIMIT) index.answers.clear();
+  index.answers.set(key, answer);
+  return [...answer];
+}
+
+/**
+ * The mappings into one parameter in force for a repair: a given table over a computed one, a pair in both
+ * keeping its higher score, best first (ties by source name).
+ */
+export function mappingsInForce(given: readonly Mapping[], computed: readonly Mapping[]): Mapping[] {
+  const best = new Map<string, Mapping>();
+  for (const m of [...given, ...computed]) {
+    const known = best.get(m.from);
+    if (!known || m.score > known.score) best.set(m.from, m);
+  }
+  return [...best.values()].sort(byScore);
+}
+
+/** Sides that read alike (name, type, description words), each with the APIs it stands for. */
+function groupSides(sides: readonly Weighted[]): { side: Weighted; apis: Set<string> }[] {
+  const groups = new Map<string, { side: Weighted; apis: Set<string> }>();
+  for (const side of sides) {
+    const key = `${side.name}\u0000${side.type}\u0000${side.descTerms.join(' ')}`;
+    const group = groups.get(key);
+    if (group) group.apis.add(side.api);
+    else groups.set(key, { side, apis: new Set([side.api]) });
+  }
+  return [...groups.values()];
+}
+
 /** Best score first; ties by target then source name (code-unit order, locale-independent). */
 export function byScore(a: Mapping, b: Mapping): number {
   return b.score - a.score || compare(a.to, b.to) || compare(a.from, b.from);
@@ -215,6 +205,12 @@ export function byScore(a: Mapping, b: Mapping): number {
 /** Grouped by target name, best score first within a target. */
 export function byTarget(a: Mapping, b: Mapping): number {
   return compare(a.to, b.to) || b.score - a.score || compare(a.from, b.from);
+}
+
+function push<K>(map: Map<K, number[]>, key: K, value: number): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
 function compare(a: string, b: string): number {

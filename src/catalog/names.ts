@@ -6,14 +6,15 @@
 import { boundedMemo } from '../model/memo.ts';
 import { MAX_NAME_LENGTH } from '../read/json.ts';
 
+/**
+ * A word is an acronym before a capitalised word (`XML` in `XMLHttp`), a capitalised or lower-case run, an
+ * upper-case run, or a run of digits; anything else separates words.
+ */
+const WORD = /[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+/g;
+
 /** Splits a name into lower-case words: camelCase, snake_case, kebab, dots, spaces and digits. */
 export function words(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+|(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])/)
-    .filter((w) => w.length > 0)
-    .map((w) => w.toLowerCase());
+  return (name.match(WORD) ?? []).map((w) => w.toLowerCase());
 }
 
 /** Edit distance (insert, delete, substitute) with an optional cap for early exit. */

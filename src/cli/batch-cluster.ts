@@ -7,7 +7,7 @@
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { summaryLine } from '../batch/summary-report.ts';
-import { interruptible, writeSummary } from './batch-shared.ts';
+import { interruptible, statusExitCode, writeSummary } from './batch-shared.ts';
 import { loadCatalog } from '../read/catalog.ts';
 import { requestSettings } from '../api/call.ts';
 import { integer, seconds } from '../api/flag-values.ts';
@@ -194,8 +194,7 @@ function registerCollect(batch: Command): void {
         }
         await writeSummary(flags.summary ?? `${flags.results}/summary`, report.summary);
         note(flags.quiet, `${report.chunks} chunks collected; ${summaryLine(report.summary)}`);
-        const s = report.summary.statuses;
-        process.exitCode = s.error > 0 ? 2 : s.repaired + s.timeout > 0 ? 1 : 0;
+        process.exitCode = statusExitCode(report.summary.statuses);
       },
     );
 }

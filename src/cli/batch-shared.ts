@@ -1,4 +1,7 @@
-/** What `refract batch` and its distributed subcommands share: the summary files and the stop signals. */
+/**
+ * What `refract batch` and its distributed subcommands share: the summary files, the exit code a batch's
+ * statuses give, and the stop signals.
+ */
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { InputError } from '../model/errors.ts';
@@ -21,6 +24,16 @@ export async function writeSummary(base: string, summary: Summary): Promise<void
       `cannot write ${stem}.json/.md/.svg (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
     );
   }
+}
+
+/**
+ * The exit code of a finished batch: 2 any error, 3 any record repaired only in part (a call had to go),
+ * 1 any repaired or timed out, 0 every record valid.
+ */
+export function statusExitCode(statuses: Summary['statuses']): number {
+  if (statuses.error > 0) return 2;
+  if (statuses.partial > 0) return 3;
+  return statuses.repaired + statuses.timeout > 0 ? 1 : 0;
 }
 
 /** First Ctrl-C or SIGTERM aborts the signal (finish what is in hand); a second one exits at once. */

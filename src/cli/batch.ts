@@ -10,7 +10,7 @@ import { InputError } from '../model/errors.ts';
 import { createProgress } from '../batch/progress.ts';
 import { runBatch, type BatchReport } from '../batch/run.ts';
 import { summaryLine } from '../batch/summary-report.ts';
-import { interruptible, writeSummary } from './batch-shared.ts';
+import { interruptible, statusExitCode, writeSummary } from './batch-shared.ts';
 import { loadCatalog } from '../read/catalog.ts';
 import { requestSettings } from '../api/call.ts';
 import { integer, seconds } from '../api/flag-values.ts';
@@ -54,9 +54,7 @@ function recordTimeoutMs(flags: Flags, solveSeconds: number | undefined): number
 
 function exitCode(report: BatchReport): number {
   if (report.interrupted) return 130;
-  const s = report.summary.statuses;
-  if (s.error > 0) return 2;
-  return s.repaired + s.timeout > 0 ? 1 : 0;
+  return statusExitCode(report.summary.statuses);
 }
 
 export function registerBatch(program: Command): void {

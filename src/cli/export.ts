@@ -43,7 +43,7 @@ function exportRecord(record: RecordItem, call: Call, formats: readonly ModelFor
   const comments = [
     `refract export: record ${JSON.stringify(record.id)}`,
     `${model.numVars} variables (${binaries} binary), ${model.rows.length} rows; minimise`,
-    `repair cost = objective + ${plan.offset}`,
+    `repair cost = objective + ${plan.offset}, less the tie-breaks (each variable's own cost below 0.0001)`,
   ];
   const texts = Object.fromEntries(
     formats.map((f) => [f, modelText(model, f, { comments, name: `refract_${record.id}` })]),

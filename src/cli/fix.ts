@@ -13,7 +13,10 @@ import { oneOf, readInput } from '../api/flag-values.ts';
 import { parseInput, type Input } from './input.ts';
 import { addRequestOptions, requestFromFlags } from './request-flags.ts';
 
-const EXIT = { valid: 0, repaired: 1, timeout: 1, error: 2 } as const;
+/** Exit codes: 0 valid, 1 repaired (or timed out), 3 partial (a call had to go), 2 bad input or error. */
+const EXIT = { valid: 0, repaired: 1, timeout: 1, partial: 3, error: 2 } as const;
+/** The worse of two exit codes: an error (2) over a partial repair (3) over a repair (1). */
+const worse = (a: number, b: number) => ([0, 1, 3, 2].indexOf(a) >= [0, 1, 3, 2].indexOf(b) ? a : b);
 
 const COMMANDS = [
   ['validate', 'check a sequence (or a file of records) without repairing it'],
@@ -54,7 +57,7 @@ async function runRequests(kind: RequestKind, file: string | undefined, flags: R
   const times: number[] = [];
   for (const record of input.records) {
     if (record.error || !record.sequence) {
-      exit = 2;
+      exit = worse(exit, 2);
       counts.error = (counts.error ?? 0) + 1;
       const json =
         kind === 'validate'
@@ -72,9 +75,9 @@ async function runRequests(kind: RequestKind, file: string | undefined, flags: R
     });
     const answer = await runCall(call);
     if (answer.kind === 'validate') {
-      if (!answer.validation.valid) exit = Math.max(exit, 1);
+      if (!answer.validation.valid) exit = worse(exit, 1);
     } else if (answer.kind !== 'loop') {
-      exit = Math.max(exit, EXIT[answer.result.status]);
+      exit = worse(exit, EXIT[answer.result.status]);
       counts[answer.result.status] = (counts[answer.result.status] ?? 0) + 1;
       times.push(answer.result.timeMs);
     }

@@ -45,6 +45,11 @@ const FLAGS: readonly Flag[] = [
   { field: 'catalogPath', flags: '-c, --catalog <file>' },
   { field: 'memory', flags: '--memory <file>', value: (path) => loadMemory(path as string) },
   { field: 'mappings', flags: '--mappings <file>', value: (path) => loadMappings(path as string) },
+  {
+    field: 'catalogMappings',
+    flags: '--no-catalog-mappings',
+    help: 'do not compute mappings from the catalog (use only --mappings)',
+  },
   { field: 'costModel', flags: '--cost-model <name|file>' },
   {
     field: 'weights',

@@ -2,8 +2,8 @@
  * The calls of a model: original steps (kept, renamed or deleted), moved copies of steps whose output is
  * used too early, inserted candidates that produce a needed field, and the answer pseudo-step.
  */
-import type { ApiSpec, Reference, Step } from '../model/types.ts';
-import { apiProvides } from '../validate/outputs.ts';
+import type { ApiSpec, Json, Step } from '../model/types.ts';
+import { canonicalJson } from '../model/canonical.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
 import type { CompileContext } from './context.ts';
 import type { ApiChoice, Call, LabelChoice } from './plan.ts';
@@ -92,14 +92,31 @@ export function originalCalls(ctx: CompileContext, orphans: readonly string[]): 
       apis: apiChoices(ctx, step),
       labels: labelChoices(ctx, step.label, orphans, false),
     });
-    // In optimal mode deleting is free: the call's arguments are refunded with it.
-    const refund = ctx.optimal ? Object.keys(step.arguments).length * w.dropParam : 0;
-    call.deleteVar = ctx.variable(w.deleteStep - refund, 'deleteStep');
+    // The user's calls stay: in sound and valid modes a call goes only as a duplicate of an earlier one,
+    // or when no catalog API is close to its name (the result is then partial), unless the cost model
+    // lets the weights decide. In optimal mode deleting is free: the arguments are refunded with it.
+    if (ctx.optimal || !ctx.cost.keepCalls || call.apis.length === 0 || duplicates(ctx, i)) {
+      const refund = ctx.optimal ? Object.keys(step.arguments).length * w.dropParam : 0;
+      call.deleteVar = ctx.variable(w.deleteStep - refund, 'deleteStep');
+    }
     const copy = movedCopy(ctx, step, i);
-    const existence = [...ctx.active(call), call.deleteVar, ...(copy ? ctx.active(copy) : [])];
+    const existence = [
+      ...ctx.active(call),
+      ...(call.deleteVar === undefined ? [] : [call.deleteVar]),
+      ...(copy ? ctx.active(copy) : []),
+    ];
     b.equal(existence, 1);
     labelRows(ctx, call, step.label !== undefined);
   });
+}
+
+/** True when an earlier step makes the same call (same API, same arguments). */
+function duplicates(ctx: CompileContext, i: number): boolean {
+  const step = ctx.steps[i];
+  const args = canonicalJson(step.arguments as Json);
+  return ctx.steps.some(
+    (s, k) => k < i && s.name === step.name && canonicalJson(s.arguments as Json) === args,
+  );
 }
 
 /**
@@ -161,6 +178,8 @@ export interface Need {
   readonly leaf: string;
   readonly pos: number;
   readonly depth: number;
+  /** A broken reference names its field: only producers of that very field serve it (no mappings). */
+  readonly exact?: boolean;
 }
 
 function needsOf(ctx: CompileContext, call: Call): Need[] {
@@ -175,46 +194,41 @@ function needsOf(ctx: CompileContext, call: Call): Need[] {
   }
   if (step) {
     for (const site of ctx.refs[call.origin]) {
-      if (!brokenReference(ctx, call.origin, site.ref)) continue;
+      // A deleted step is put back under its own label (restore.ts), not inserted anew.
+      if (ctx.restorable.has(site.ref.label) || !ctx.broken(call.origin, site.ref)) continue;
       const last = [...site.ref.path].reverse().find((s) => typeof s === 'string');
-      if (typeof last === 'string') needs.push({ leaf: last, pos: call.pos, depth: call.depth });
+      if (typeof last === 'string') needs.push({ leaf: last, pos: call.pos, depth: call.depth, exact: true });
     }
   }
   return needs;
 }
 
-/** A reference that nothing before its step resolves as written (a candidate for an inserted producer). */
-function brokenReference(ctx: CompileContext, origin: number, ref: Reference): boolean {
-  for (let j = origin - 1; j >= 0; j--) {
-    const s = ctx.steps[j];
-    if (s.label !== ref.label) continue;
-    const api = ctx.index.byName.get(s.name);
-    return !api || apiProvides(api, ref.path) === 'no';
-  }
-  return !Object.prototype.hasOwnProperty.call(ctx.memory, ref.label);
-}
-
-/** Producers in the catalog of a needed field: same leaf name, or a mapped leaf. */
-function producersFor(ctx: CompileContext, leaf: string): ApiSpec[] {
-  const names = [leaf, ...ctx.mappedFrom(leaf).map((m) => m.from)];
+/**
+ * Producers in the catalog of a needed field: same leaf name, or (unless `exact`) a mapped leaf. An API
+ * that takes the value itself (it echoes its input) produces nothing new and is no candidate.
+ */
+function producersFor(ctx: CompileContext, leaf: string, exact = false): ApiSpec[] {
+  const names = exact ? [leaf] : [leaf, ...ctx.mappedFrom(leaf).map((m) => m.from)];
+  const candidates = [
+    ...names.flatMap((name) => ctx.index.producersOf(name).map((p) => p.api)),
+    ...(exact ? [] : ctx.contextProducers(leaf)),
+  ];
   const out: ApiSpec[] = [];
-  for (const name of names) {
-    for (const p of ctx.index.producersOf(name)) {
-      if (ctx.allowed && !ctx.allowed(p.api)) continue;
-      if (!out.includes(p.api)) out.push(p.api);
-    }
+  for (const api of candidates) {
+    if (ctx.allowed && !ctx.allowed(api)) continue;
+    if (api.params.some((q) => names.includes(q.name))) continue;
+    if (!out.includes(api)) out.push(api);
   }
   return out.sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
-/** Adds an inserted candidate: `api` at `pos`, labelled with an orphan or a fresh label. */
+/** Adds an inserted candidate: `api` at `pos`, under a fresh label. */
 export function newInsertedCall(
   ctx: CompileContext,
   api: ApiSpec,
   pos: number,
   depth: number,
   need: string,
-  orphans: readonly string[],
 ): Call {
   const cost = ctx.weights.insertCall + ctx.weights.perCall;
   const call = newCall(ctx, {
@@ -223,7 +237,9 @@ export function newInsertedCall(
     pos,
     depth,
     apis: [{ api, v: ctx.variable(cost, 'insertCall'), cost }],
-    labels: labelChoices(ctx, undefined, orphans, true),
+    // A fresh label: a label the sequence references but nothing defines is a deleted step's, taken back
+    // by a restored call (restore.ts) or by an original call relabelled, never by a guess.
+    labels: labelChoices(ctx, undefined, [], true),
     need,
   });
   labelRows(ctx, call, true);
@@ -235,11 +251,7 @@ export function newInsertedCall(
  * catalog APIs that output the needed field, placed just before the first consumer; their own needs recurse
  * up to `insertDepth`.
  */
-export function insertedCalls(
-  ctx: CompileContext,
-  orphans: readonly string[],
-  seeds: readonly Need[] = [],
-): void {
+export function insertedCalls(ctx: CompileContext, seeds: readonly Need[] = []): void {
   if (ctx.options.allowInsert === false && seeds.length === 0) return;
   const placed = new Map<string, number>(); // api name -> position
   const queue = [
@@ -250,13 +262,13 @@ export function insertedCalls(
   while (queue.length > 0 && count < ctx.cost.insertLimit) {
     const need = queue.shift()!;
     if (need.depth >= ctx.cost.insertDepth) continue;
-    for (const api of producersFor(ctx, leafOf(need.leaf))) {
+    for (const api of producersFor(ctx, leafOf(need.leaf), need.exact)) {
       const prior = placed.get(api.name);
       if (prior !== undefined && prior <= need.pos) continue;
       if (count >= ctx.cost.insertLimit) break;
       const pos = need.pos - 0.1 * (need.depth + 1);
       placed.set(api.name, pos);
-      const call = newInsertedCall(ctx, api, pos, need.depth + 1, need.leaf, orphans);
+      const call = newInsertedCall(ctx, api, pos, need.depth + 1, need.leaf);
       count++;
       if (ctx.options.allowInsert !== false) queue.push(...needsOf(ctx, call));
     }

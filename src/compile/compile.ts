@@ -11,6 +11,10 @@ import { CompileContext, type CompileOptions } from './context.ts';
 import type { Plan } from './plan.ts';
 import { parameterSources } from './sources.ts';
 import { goalCandidates, goalRows } from './goals.ts';
+import { restoredCalls } from './restore.ts';
+import { roleRows } from './roles.ts';
+import { askRows } from './asks.ts';
+import { uniqueTies } from './ties.ts';
 
 export type { CompileOptions };
 
@@ -33,11 +37,17 @@ export function compile(
   });
   const { produced, orphans } = labelFacts(ctx);
   originalCalls(ctx, orphans);
-  insertedCalls(ctx, orphans, goalCandidates(ctx, orphans));
+  restoredCalls(ctx, orphans);
+  insertedCalls(ctx, goalCandidates(ctx));
   labelUniqueness(ctx);
   const offset = parameterSources(ctx);
+  roleRows(ctx);
+  askRows(ctx);
   goalRows(ctx);
-  const model = ctx.builder.build();
+  const built = ctx.builder.build();
+  // The last tie-break, added to the model only: reported costs are the edits' (plan.costs).
+  const ties = uniqueTies(built.numVars, cost.weights.tieBreak / 100);
+  const model: MilpModel = { ...built, cost: built.cost.map((c, v) => c + ties[v]) };
   const taken = new Set<string>([...produced, ...orphans, ...Object.keys(ctx.memory)]);
   for (const refs of ctx.refs) for (const site of refs) taken.add(site.ref.label);
   const plan: Plan = {
@@ -45,13 +55,15 @@ export function compile(
     calls: ctx.calls,
     offset,
     resultName: options.resultName ?? DEFAULT_RESULT_NAME,
-    costs: model.cost,
+    costs: built.cost,
+    ties,
     dropCost: cost.weights.dropParam,
     dropResultCost: cost.weights.dropResult,
     takenLabels: taken,
     kinds: ctx.kinds,
     defensive: options.defensive ?? false,
     confirmCost: cost.weights.confirm,
+    asks: ctx.asks,
   };
   return { model, plan };
 }

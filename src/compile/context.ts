@@ -5,19 +5,24 @@ import type {
   EditKind,
   Mapping,
   Memory,
+  OutputField,
+  ParamSpec,
   PathSegment,
+  Reference,
   ReferenceSite,
   Sequence,
 } from '../model/types.ts';
 import type { CostModel, Weights } from '../model/cost.ts';
 import { indexCatalog, type CatalogIndex } from '../catalog/catalog-index.ts';
-import { apiProvides } from '../validate/outputs.ts';
+import { mappingsInForce, mappingsInto } from '../catalog/computed-mappings.ts';
+import { contextFields, contextProducers } from '../catalog/context-match.ts';
+import { apiProvides, memoryProvides } from '../validate/outputs.ts';
 import { ModelBuilder } from './builder.ts';
 import { BudgetExceeded, BudgetMeter, type CompileBudget } from './budget.ts';
 import { referencesProblem, stepReferences } from '../read/references.ts';
 import type { Goals } from '../model/options.ts';
 import type { Mode } from '../model/constants.ts';
-import type { Call } from './plan.ts';
+import type { Call, SharedAsk } from './plan.ts';
 
 export interface CompileOptions {
   readonly memory?: Memory;
@@ -30,6 +35,8 @@ export interface CompileOptions {
   readonly mode?: Mode;
   /** Charge and emit a `confirm` for every value the repair invents (maps, outputs of inserted calls). */
   readonly defensive?: boolean;
+  /** Use the mappings computed from the catalog itself, under any given `mappings` (default true). */
+  readonly catalogMappings?: boolean;
   /** Size caps, deadline and cancellation, enforced while the model is built. */
   readonly budget?: CompileBudget;
 }
@@ -40,12 +47,23 @@ export class CompileContext {
   readonly index: CatalogIndex;
   readonly memory: Memory;
   readonly kinds = new Map<number, EditKind>();
-  /** param name -> mappings into it. */
-  readonly mappingsTo = new Map<string, Mapping[]>();
+  /** param name -> given mappings into it. */
+  private readonly given = new Map<string, Mapping[]>();
+  /** param name -> every mapping in force into it (given over computed), best first. */
+  private readonly mappingsTo = new Map<string, Mapping[]>();
   /** The references of each input step, parsed once. */
   readonly refs: readonly ReferenceSite[][];
   /** APIs allowed for renames and inserts when `givenOnly`. */
   readonly allowed: ((api: ApiSpec) => boolean) | null;
+  /** Asks shared by the references to one missing value, and their index by value (label and path). */
+  readonly asks: SharedAsk[] = [];
+  readonly askIndex = new Map<string, number>();
+  /** The extra cost of asking for a name that a catalog API produces (see `askPremium`). */
+  readonly premiums = new Map<string, number>();
+  /** Dangling labels that some catalog API can stand for: the deleted steps a repair may put back. */
+  readonly restorable = new Set<string>();
+  /** parameter name -> labels whose outputs feed a parameter of that name somewhere in the sequence. */
+  readonly feedsByParam = new Map<string, Set<string>>();
 
   constructor(
     readonly steps: Sequence,
@@ -64,13 +82,21 @@ export class CompileContext {
       }
       return sites;
     });
+    for (const sites of this.refs) {
+      for (const site of sites) {
+        if (!site.whole || site.at.length > 0) continue;
+        let labels = this.feedsByParam.get(site.param);
+        if (!labels) this.feedsByParam.set(site.param, (labels = new Set()));
+        labels.add(site.ref.label);
+      }
+    }
     const w = cost.weights;
     this.weights =
       options.mode === 'optimal' ? { ...w, perCall: w.perCall > 0 ? w.perCall : 2, deleteStep: 0 } : w;
     this.memory = options.memory ?? {};
     for (const m of options.mappings ?? []) {
-      let list = this.mappingsTo.get(m.to);
-      if (!list) this.mappingsTo.set(m.to, (list = []));
+      let list = this.given.get(m.to);
+      if (!list) this.given.set(m.to, (list = []));
       list.push(m);
     }
     if (options.givenOnly) {
@@ -103,6 +129,20 @@ export class CompileContext {
     return call.apis.filter((a) => a.api !== null && apiProvides(a.api, path) !== 'no').map((a) => a.v);
   }
 
+  /** A reference that nothing before step `origin` resolves as written. */
+  broken(origin: number, ref: Reference): boolean {
+    for (let j = origin - 1; j >= 0; j--) {
+      const s = this.steps[j];
+      if (s.label !== ref.label) continue;
+      const api = this.index.byName.get(s.name);
+      return !api || apiProvides(api, ref.path) === 'no';
+    }
+    return !(
+      Object.prototype.hasOwnProperty.call(this.memory, ref.label) &&
+      memoryProvides(this.memory[ref.label], ref.path)
+    );
+  }
+
   /** The variables under which `call` is active (runs some API). */
   active(call: Call): number[] {
     return call.apis.map((a) => a.v);
@@ -127,13 +167,45 @@ export class CompileContext {
   private readonly beforeCache = new Map<number, Call[]>();
   private beforeCalls = -1;
 
-  /** The mappings `from -> param` (a mapped output leaf feeding `param`). */
+  /**
+   * A memory item is read only where no earlier call ends with its label (such a call shadows it): `v`, a
+   * source that reads memory item `label` at `pos`, excludes every earlier call's choice of that label.
+   */
+  unshadowed(v: number, label: string, pos: number): void {
+    for (const j of this.before(pos)) {
+      for (const l of j.labels) if (l.label === label) this.builder.atMost([v, l.v], 1);
+    }
+  }
+
+  /** Fields of `api` standing for `param` by name in context (none when catalog mappings are off). */
+  contextFields(param: string | ParamSpec, api: ApiSpec): { field: OutputField; score: number }[] {
+    return this.options.catalogMappings === false ? [] : contextFields(param, api);
+  }
+
+  /** APIs with such a field (none when catalog mappings are off). */
+  contextProducers(param: string): readonly ApiSpec[] {
+    return this.options.catalogMappings === false ? [] : contextProducers(this.catalog, param);
+  }
+
+  /**
+   * The mappings `from -> param` (a mapped output leaf feeding `param`): the given table over the one
+   * computed from the catalog (a pair in both keeps its higher score), best first.
+   */
   mappedFrom(param: string): Mapping[] {
-    return this.mappingsTo.get(param) ?? [];
+    let list = this.mappingsTo.get(param);
+    if (!list) {
+      list = mappingsInForce(
+        this.given.get(param) ?? [],
+        this.options.catalogMappings === false ? [] : mappingsInto(this.catalog, param),
+      );
+      this.mappingsTo.set(param, list);
+    }
+    return list;
   }
 }
 
-/** The label a call is known by before the repair (for tie-breaks). */
-export function originalLabel(ctx: CompileContext, call: Call): string {
+/** The label a call is known by: a restored call's, or the original step's (inserted calls: none). */
+export function knownLabel(ctx: CompileContext, call: Call): string {
+  if (call.restores !== undefined) return call.restores;
   return call.origin >= 0 ? (ctx.steps[call.origin].label ?? '') : '';
 }

@@ -5,6 +5,7 @@
  */
 import type { Json } from '../model/types.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
+import { canonicalJson } from '../model/canonical.ts';
 import { memoryPaths } from '../validate/outputs.ts';
 import { newInsertedCall, type Need } from './calls.ts';
 import type { CompileContext } from './context.ts';
@@ -37,11 +38,11 @@ const inMemory = (ctx: CompileContext, field: string) => {
 };
 
 /** Inserts candidates for goal APIs no call can run; returns the needs (goal fields) for insertion. */
-export function goalCandidates(ctx: CompileContext, orphans: readonly string[]): Need[] {
+export function goalCandidates(ctx: CompileContext): Need[] {
   const goals = ctx.options.goals;
   if (!goals) return [];
   const pos = endPosition(ctx);
-  const same = (a: Json, b: Json) => JSON.stringify(a) === JSON.stringify(b);
+  const same = (a: Json, b: Json) => a !== undefined && canonicalJson(a) === canonicalJson(b);
   // A step goal no input step already meets (same API, same literal values) gets a call of its own.
   const unmet = (goals.steps ?? []).filter(
     (g) =>
@@ -55,7 +56,7 @@ export function goalCandidates(ctx: CompileContext, orphans: readonly string[]):
   for (const name of [...new Set(missing), ...unmet.map((g) => g.name)]) {
     const api = ctx.index.byName.get(name);
     if (!api) throw new GoalError(`goal API ${JSON.stringify(name)} is not in the catalog`);
-    newInsertedCall(ctx, api, pos, 0, `goal ${name}`, orphans);
+    newInsertedCall(ctx, api, pos, 0, `goal ${name}`);
   }
   return (goals.fields ?? [])
     .filter((f) => !inMemory(ctx, f) && !ctx.calls.some((c) => fieldOutputs(ctx, c, f).length > 0))
@@ -117,7 +118,7 @@ function yields(
   source: Call['params'][number]['sources'][number],
   value: Json,
 ): boolean {
-  const same = (a: Json) => JSON.stringify(a) === JSON.stringify(value);
+  const same = (a: Json) => canonicalJson(a) === canonicalJson(value);
   if (source.kind === 'literal') return same(source.value);
   if (source.kind === 'arg') return call.origin >= 0 && same(ctx.steps[call.origin].arguments[source.arg]);
   return false;

@@ -71,7 +71,24 @@ export type TokenOption =
       readonly call: number | null;
       readonly memoryLabel?: string;
       readonly path: readonly PathSegment[];
+    }
+  | {
+      /** The reference becomes `$slot$`, answered by the shared ask `ask` (an index into `Plan.asks`). */
+      readonly kind: 'ask';
+      readonly v: number;
+      readonly cost: number;
+      readonly ask: number;
     };
+
+/** An ask shared by every reference to the same missing value: one question, charged once. */
+export interface SharedAsk {
+  readonly v: number;
+  readonly cost: number;
+  /** The slot asked for (its answer's label). */
+  readonly slot: string;
+  /** The token options that read the answer. */
+  readonly uses: number[];
+}
 
 /** The references inside one original argument value, each with its options. */
 export interface TokenPlan {
@@ -96,6 +113,10 @@ export interface Call {
   readonly tokens: TokenPlan[];
   /** Why an inserted call was proposed (the field it can produce). */
   readonly need?: string;
+  /** A restored call: the deleted step it puts back, known by this label. */
+  readonly restores?: string;
+  /** A restored call's optional values, as its consumers pass them under the same names (and where). */
+  readonly carried?: ReadonlyMap<string, { readonly value: Json; readonly step: number }>;
 }
 
 export interface Plan {
@@ -104,8 +125,10 @@ export interface Plan {
   /** Constant part of the objective (arguments dropped unless kept). */
   readonly offset: number;
   readonly resultName: string;
-  /** Variable costs, index = variable (the model's objective). */
+  /** Edit cost of each variable, index = variable (the model's objective is this plus `ties`). */
   readonly costs: readonly number[];
+  /** The uniqueness tie-break of each variable (ties.ts): in the objective, in no reported cost. */
+  readonly ties: readonly number[];
   readonly dropCost: number;
   readonly dropResultCost: number;
   /** Labels that cannot be used for fresh names (input labels, memory items, referenced labels). */
@@ -115,4 +138,6 @@ export interface Plan {
   readonly confirmCost: number;
   /** Edit kind charged by each cost-carrying variable, for reporting. */
   readonly kinds: ReadonlyMap<number, EditKind>;
+  /** Asks shared by the references to one missing value. */
+  readonly asks: readonly SharedAsk[];
 }

@@ -1,20 +1,19 @@
 /**
  * Where each parameter of each call gets its value: an original argument (kept or renamed), an earlier
- * output (same name or mapped), memory, a literal reused from the sequence, or `ask`.
+ * output (same name or mapped), memory, a literal reused from the sequence, or `ask` (see `fills.ts`).
  */
-import type { Json, ParamSpec } from '../model/types.ts';
-import { leafOf, outputsByLeaf } from '../catalog/catalog-index.ts';
-import { role, similarity, tieDistance } from '../catalog/names.ts';
+import type { ParamSpec } from '../model/types.ts';
+import { similarity } from '../catalog/names.ts';
+import { referenceSites } from '../read/references.ts';
 import { isLiteral } from '../validate/validate.ts';
 import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { literalMismatch } from '../validate/literals.ts';
-import { memoryPaths } from '../validate/outputs.ts';
-import { originalLabel, type CompileContext } from './context.ts';
-import type { Call, Source } from './plan.ts';
+import type { CompileContext } from './context.ts';
+import type { Source } from './plan.ts';
 import { tokenPlans } from './tokens.ts';
-import { segments } from '../read/references.ts';
 import { goalValue } from './goals.ts';
-import { typesCompatible } from '../validate/literals.ts';
+import { fillSources, referencedFields } from './fills.ts';
+import { askCost } from './asks.ts';
 
 /** Builds every call's parameter and token plans, and the rows that tie them together. */
 export function parameterSources(ctx: CompileContext): number {
@@ -52,13 +51,30 @@ export function parameterSources(ctx: CompileContext): number {
           );
         }
         const wanted = call.kind === 'inserted' ? goalValue(ctx, choice.api.name, p.name) : undefined;
+        const carried = call.carried?.get(p.name);
+        // A restored call takes the optional values its consumers pass under the same names.
+        const fixed = carried !== undefined && !p.required;
         if (wanted !== undefined) {
           sources.push({ kind: 'literal', v: ctx.variable(0), cost: 0, value: wanted, fromStep: -1 });
-        } else if (p.required) sources.push(...fillSources(ctx, call, p));
+        } else if (fixed) {
+          sources.push({
+            kind: 'literal',
+            v: ctx.variable(0),
+            cost: 0,
+            value: carried.value,
+            fromStep: carried.step,
+          });
+        } else if (p.required && usable(ctx, call.origin, p)) {
+          // The step passes `p` a usable value: keeping it costs nothing, so only `ask` backs it up (in
+          // optimal mode a call may go, and its consumers refill from elsewhere).
+          const cost = askCost(ctx, p.name, referencedFields(step!.arguments[p.name]));
+          sources.push({ kind: 'ask', v: ctx.variable(cost, 'slotFill'), cost });
+        } else if (p.required) sources.push(...fillSources(ctx, call, choice.api, p));
         if (sources.length === 0) continue;
-        call.params.push({ choice: ci, param: p.name, required: p.required, sources });
+        const required = p.required || fixed;
+        call.params.push({ choice: ci, param: p.name, required, sources });
         const vars = sources.map((s) => s.v);
-        if (p.required) ctx.builder.equal(vars, [choice.v]);
+        if (required) ctx.builder.equal(vars, [choice.v]);
         else ctx.builder.atMost(vars, [choice.v]);
       }
     });
@@ -82,111 +98,12 @@ export function parameterSources(ctx: CompileContext): number {
   return offset;
 }
 
-/** Which labels the other arguments of a step reference, and under which parameter names. */
-function siblingFeeds(ctx: CompileContext, origin: number): Map<string, string[]> {
-  const feeds = new Map<string, string[]>();
-  for (const site of origin >= 0 ? ctx.refs[origin] : []) {
-    const list = feeds.get(site.ref.label) ?? [];
-    list.push(site.param);
-    feeds.set(site.ref.label, list);
-  }
-  return feeds;
-}
-
-/**
- * Tie-break preference for filling `param` from label `label`: a label that already feeds a sibling
- * parameter of the same role (`originEntityId` for `originSkyId`) first, then any sibling, then others.
- */
-function affinity(param: string, label: string, feeds: Map<string, string[]>): number {
-  const fed = feeds.get(label);
-  if (!fed) return 1;
-  const r = role(param);
-  return r !== undefined && fed.some((q) => role(q) === r) ? 0 : 0.5;
-}
-
-/** Non-argument sources of a required parameter. */
-function fillSources(ctx: CompileContext, call: Call, p: ParamSpec): Source[] {
-  const w = ctx.weights;
-  const tie = w.tieBreak;
-  const feeds = siblingFeeds(ctx, call.origin);
-  const candidates: {
-    cost: number;
-    make: (v: number) => Source;
-    rows?: (v: number) => void;
-    kind: 'reassign' | 'newMap' | 'fromMemory' | 'reuseLiteral';
-  }[] = [];
-  const mapped = new Map(ctx.mappedFrom(p.name).map((m) => [m.from, m.score]));
-  const fieldCost = (leaf: string): { cost: number; mapped: boolean } | null => {
-    if (leaf === p.name) return { cost: w.reassign, mapped: false };
-    const score = mapped.get(leaf);
-    return score === undefined ? null : { cost: w.newMap * (2 - score), mapped: true };
-  };
-  const names = [p.name, ...mapped.keys()];
-  for (const j of ctx.before(call.pos)) {
-    const seen = new Set<string>();
-    for (const choice of j.apis) {
-      if (!choice.api) continue;
-      const byLeaf = outputsByLeaf(choice.api);
-      for (const name of names) {
-        for (const f of byLeaf.get(name) ?? []) {
-          const fc = fieldCost(name);
-          if (!fc || seen.has(f.path)) continue;
-          seen.add(f.path);
-          if (ctx.options.strictTypes && !typesCompatible(f.type, p.type)) continue;
-          const path = segments(f.path);
-          const label = originalLabel(ctx, j);
-          const depth = path.length - 1;
-          const cost =
-            fc.cost + tie * (affinity(p.name, label, feeds) + 0.1 * depth + 0.1 * tieDistance(p.name, label));
-          candidates.push({
-            cost,
-            kind: fc.mapped ? 'newMap' : 'reassign',
-            make: (v) => ({ kind: 'output', v, cost, call: j.id, path, mapped: fc.mapped }),
-            rows: (v) => {
-              ctx.builder.atMost([v], ctx.provides(j, path));
-              ctx.builder.atMost([v], ctx.labelled(j));
-            },
-          });
-        }
-      }
-    }
-  }
-  for (const [label, value] of Object.entries(ctx.memory)) {
-    for (const mp of memoryPaths(value as Json)) {
-      const fc = fieldCost(leafOf(mp));
-      if (!fc) continue;
-      const path = segments(mp);
-      const extra = fc.mapped ? fc.cost - w.newMap : 0;
-      const cost = w.fromMemory + extra + tie * (affinity(p.name, label, feeds) + 0.1 * (path.length - 1));
-      candidates.push({
-        cost,
-        kind: 'fromMemory',
-        make: (v) => ({ kind: 'memory', v, cost, label, path, mapped: fc.mapped }),
-      });
-    }
-  }
-  const literals = new Set<string>();
-  ctx.steps.forEach((other, k) => {
-    if (k === call.origin || !Object.prototype.hasOwnProperty.call(other.arguments, p.name)) return;
-    const value = other.arguments[p.name];
-    if (!isLiteral(value) || literals.has(JSON.stringify(value))) return;
-    if (ctx.options.strictTypes && literalMismatch(value, p)) return;
-    literals.add(JSON.stringify(value));
-    const distance = Math.abs(call.pos - k) / Math.max(ctx.steps.length, 1);
-    const cost = w.reuseLiteral + tie * distance;
-    candidates.push({
-      cost,
-      kind: 'reuseLiteral',
-      make: (v) => ({ kind: 'literal', v, cost, value, fromStep: k }),
-    });
-  });
-  candidates.sort((a, b) => a.cost - b.cost);
-  const sources: Source[] = candidates.slice(0, 12).map((c) => {
-    const v = ctx.variable(c.cost, c.kind);
-    c.rows?.(v);
-    return c.make(v);
-  });
-  const v = ctx.variable(w.slotFill, 'slotFill');
-  sources.push({ kind: 'ask', v, cost: w.slotFill });
-  return sources;
+/** The step passes `p` a value that fits as given: every reference in it resolves (not in optimal mode). */
+function usable(ctx: CompileContext, origin: number, p: ParamSpec): boolean {
+  if (ctx.optimal || origin < 0) return false;
+  const step = ctx.steps[origin];
+  if (!Object.prototype.hasOwnProperty.call(step.arguments, p.name)) return false;
+  const value = step.arguments[p.name];
+  if (ctx.options.strictTypes && isLiteral(value) && literalMismatch(value, p)) return false;
+  return referenceSites(p.name, value).every((site) => !ctx.broken(origin, site.ref));
 }

@@ -6,13 +6,19 @@ import type { Edit, Json, Step } from '../model/types.ts';
 import { setOwn } from '../model/objects.ts';
 import type { Call, Plan, Source } from '../compile/plan.ts';
 
+import type { DroppedStep } from '../model/options.ts';
+
 export interface Decoded {
   readonly sequence: Step[];
   readonly edits: Edit[];
+  /** Input steps dropped because no catalog API could stand for them (the repair is partial). */
+  readonly dropped: DroppedStep[];
   /** Objective recomputed from the values plus the plan's constant, plus `confirmCost`. */
   readonly cost: number;
   /** Defensive mode: the cost of the confirms, which annotate the optimum and are not part of the model. */
   readonly confirmCost: number;
+  /** The uniqueness tie-breaks of the chosen variables (in the objective, not in `cost`). */
+  readonly tie: number;
 }
 
 import { ASK, CONFIRM } from '../model/constants.ts';
@@ -54,9 +60,18 @@ export function decode(plan: Plan, values: readonly number[]): Decoded {
   const slots = new Set<string>(plan.takenLabels);
   const order = plan.calls.filter((c) => chosen.has(c.id)).sort((a, b) => a.pos - b.pos || a.id - b.id);
   const sequence: Step[] = [];
+  const freeSlot = (name: string) => {
+    let slot = name;
+    for (let n = 2; slots.has(slot); n++) slot = `${name}_${n}`;
+    slots.add(slot);
+    return slot;
+  };
+  // A shared ask is asked once, before its first consumer; later consumers read the same answer.
+  const shared = new Map<number, string>();
   for (const call of order) {
     const asks: Step[] = [];
     const confirms = new Set<string>();
+    const at = call.origin >= 0 ? call.origin : Math.ceil(call.pos);
     const step = buildStep(
       plan,
       call,
@@ -65,13 +80,28 @@ export function decode(plan: Plan, values: readonly number[]): Decoded {
       labels,
       confirms,
       (param) => {
-        let slot = param;
-        for (let n = 2; slots.has(slot); n++) slot = `${param}_${n}`;
-        slots.add(slot);
+        const slot = freeSlot(param);
         asks.push({ name: ASK, arguments: { slot: param }, label: slot });
         return slot;
       },
       edits,
+      (k, from) => {
+        const known = shared.get(k);
+        if (known !== undefined) return known;
+        const ask = plan.asks[k];
+        const slot = freeSlot(ask.slot);
+        shared.set(k, slot);
+        asks.push({ name: ASK, arguments: { slot: ask.slot }, label: slot });
+        edits.push({
+          kind: 'slotFill',
+          step: at,
+          from,
+          to: `$${slot}$`,
+          cost: ask.cost,
+          detail: `ask(${ask.slot}) for ${from}`,
+        });
+        return slot;
+      },
     );
     sequence.push(...asks);
     for (const param of confirms) {
@@ -86,9 +116,12 @@ export function decode(plan: Plan, values: readonly number[]): Decoded {
     }
     sequence.push(step);
   }
+  const dropped: DroppedStep[] = [];
   for (const call of plan.calls) {
     if (call.deleteVar !== undefined && on(values, call.deleteVar)) {
       const step = plan.steps[call.origin];
+      if (call.apis.length === 0)
+        dropped.push({ step: call.origin, name: step.name, reason: 'no catalog API is close to its name' });
       const n = Object.keys(step.arguments).length;
       edits.push({
         kind: 'deleteStep',
@@ -101,11 +134,15 @@ export function decode(plan: Plan, values: readonly number[]): Decoded {
   }
   edits.sort((a, b) => a.step - b.step);
   let cost = plan.offset;
+  let tie = 0;
   values.forEach((x, v) => {
-    if (x > 0.5) cost += plan.costs[v];
+    if (x > 0.5) {
+      cost += plan.costs[v];
+      tie += plan.ties[v];
+    }
   });
   const confirmCost = edits.filter((e) => e.kind === 'confirm').length * plan.confirmCost;
-  return { sequence, edits, cost: cost + confirmCost, confirmCost };
+  return { sequence, edits, dropped, cost: cost + confirmCost, confirmCost, tie };
 }
 
 function buildStep(
@@ -117,6 +154,7 @@ function buildStep(
   confirms: Set<string>,
   ask: (param: string) => string,
   edits: Edit[],
+  askFor: (ask: number, from: string) => string,
 ): Step {
   // Defensive mode: values from maps and inserted calls are invented and get a confirm.
   const invented = (producer: number | null, mapped = false): boolean =>
@@ -126,7 +164,15 @@ function buildStep(
   const at = call.origin >= 0 ? call.origin : Math.ceil(call.pos);
   const name = choice.api?.name ?? original!.name;
   const label = labels.get(call.id);
-  if (call.kind === 'inserted') {
+  if (call.restores !== undefined) {
+    edits.push({
+      kind: 'restoreStep',
+      step: at,
+      to: name,
+      cost: choice.cost,
+      detail: `restore ${label} = ${name} before step ${at + 1} (a deleted step: ${call.need} referenced)`,
+    });
+  } else if (call.kind === 'inserted') {
     edits.push({
       kind: 'insertCall',
       step: at,
@@ -196,9 +242,19 @@ function buildStep(
     setOwn(
       args,
       use.param,
-      rewriteTokens(call, arg, value, values, labels, at, edits, (producer) => {
-        if (invented(producer)) confirms.add(use.param);
-      }),
+      rewriteTokens(
+        call,
+        arg,
+        value,
+        values,
+        labels,
+        at,
+        edits,
+        (producer) => {
+          if (invented(producer)) confirms.add(use.param);
+        },
+        askFor,
+      ),
     );
   }
   for (const { param, source } of filled) {

@@ -15,6 +15,7 @@ export function rewriteTokens(
   at: number,
   edits: Edit[],
   confirm: (producer: number | null) => void,
+  askFor: (ask: number, from: string) => string,
 ): Json {
   const tokens = call.tokens.filter((t) => t.arg === arg);
   if (tokens.length === 0) return value;
@@ -22,6 +23,7 @@ export function rewriteTokens(
     const token = tokens.find((t) => t.site.index === index && sameAt(t.site.at, path));
     const option = token?.options.find((o) => on(values, o.v)) as TokenOption | undefined;
     if (!option) return ref.raw;
+    if (option.kind === 'ask') return `$${askFor(option.ask, ref.raw)}$`;
     confirm(option.call);
     if (option.kind === 'keep') return ref.raw;
     const target = option.call === null ? option.memoryLabel! : labels.get(option.call)!;

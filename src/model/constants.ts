@@ -20,8 +20,12 @@ export type Mode = (typeof MODES)[number];
 export const STRICTNESS = ['off', 'warn', 'strict'] as const;
 export type Strictness = (typeof STRICTNESS)[number];
 
-/** A repair's status: nothing to repair, repaired, out of time (perhaps with a repair), failed. */
-export const STATUSES = ['valid', 'repaired', 'timeout', 'error'] as const;
+/**
+ * A repair's status: nothing to repair, repaired, repaired but some input call could not be kept (no
+ * catalog API is close to its name; the result lists them in `dropped`), out of time (perhaps with a
+ * repair), failed.
+ */
+export const STATUSES = ['valid', 'repaired', 'partial', 'timeout', 'error'] as const;
 export type Status = (typeof STATUSES)[number];
 
 export const SOLVER_NAMES = ['highs', 'lp-solver', 'portfolio'] as const;

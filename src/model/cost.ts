@@ -23,6 +23,16 @@ export const WeightsSchema = z
       'fill a parameter with a literal the sequence passes to a same-named parameter',
     ),
     insertCall: weight.describe('add a new catalog call (its own inputs are charged as well)'),
+    restoreStep: weight
+      .default(2)
+      .describe(
+        'put back a deleted step: a catalog call under a label that is referenced but defined nowhere, whose referenced fields it outputs (its inputs are charged as well)',
+      ),
+    askProduced: weight
+      .default(1)
+      .describe(
+        'asking for a value some catalog API outputs (an id, or a value the plan took from an output) also costs this times inserting that API with its inputs asked, so the call goes in rather than the question (0: off)',
+      ),
     relabel: weight.describe('change the output label of a step'),
     addLabel: weight.describe('give an unlabelled step a label'),
     moveStep: weight.describe('move a call earlier so its output exists before it is used'),
@@ -48,6 +58,12 @@ export const CostModelSchema = z
     insertDepth: z.number().int().min(0).max(5),
     /** Maximum number of inserted-call candidates in one model. */
     insertLimit: z.number().int().min(0).max(200),
+    /**
+     * Keep every call of the input (sound and valid modes): a call is deleted only when it duplicates an
+     * earlier one or no catalog API is close to its name (the result is then `partial`). False lets the
+     * weights decide (`deleteStep`); optimal mode always may delete.
+     */
+    keepCalls: z.boolean().default(true),
   })
   .strict();
 

@@ -40,7 +40,13 @@ export interface Goals {
 
 export interface RepairOptions extends ValidateOptions {
   readonly cost?: CostModel;
+  /** A mapping table used on top of the catalog's own (computed) mappings. */
   readonly mappings?: readonly Mapping[];
+  /**
+   * Compute the field -> parameter mappings from the catalog itself (names, shared suffixes, descriptions)
+   * and use them in every repair (default true); `false` uses only `mappings`.
+   */
+  readonly catalogMappings?: boolean;
   readonly solver?: SolverName;
   /** A backend instance to solve with instead of the shared `solver` (custom solvers, fault injection). */
   readonly backend?: SolverBackend;
@@ -68,6 +74,14 @@ export interface RepairOptions extends ValidateOptions {
   readonly maxModelNonzeros?: number;
 }
 
+/** An input call a repair had to drop although calls are kept, and why. */
+export interface DroppedStep {
+  /** 0-based input step index. */
+  readonly step: number;
+  readonly name: string;
+  readonly reason: string;
+}
+
 /** One alternative repair. */
 export interface Fix {
   readonly sequence: Sequence;
@@ -93,6 +107,8 @@ export interface RepairResult {
   readonly timeMs: number;
   /** True when the repaired sequence has no `ask`/`confirm` pseudo-step. */
   readonly isExecutable?: boolean;
+  /** Status `partial`: the input calls the repair had to drop, and why. */
+  readonly dropped?: readonly DroppedStep[];
   readonly reason?: string;
   readonly gap?: number;
   readonly fixes?: readonly Fix[];

@@ -117,6 +117,7 @@ export type EditKind =
   | 'fromMemory'
   | 'reuseLiteral'
   | 'insertCall'
+  | 'restoreStep'
   | 'relabel'
   | 'addLabel'
   | 'moveStep'

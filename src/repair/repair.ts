@@ -15,6 +15,7 @@ import { loadCostModel } from '../read/cost-models.ts';
 import { getSolver, solveGuarded } from '../solvers/index.ts';
 import type { MilpModel, Solution } from '../model/milp.ts';
 import { validate } from '../validate/validate.ts';
+import { unmetGoals } from '../validate/goals.ts';
 import type { Fix, RepairOptions, RepairResult } from '../model/options.ts';
 import { COST_DIGITS, round } from '../model/numbers.ts';
 import { errorMessage } from '../model/errors.ts';
@@ -44,6 +45,7 @@ export function compileFor(
     goals: options.goals,
     mode: options.mode,
     defensive: options.defensive,
+    catalogMappings: options.catalogMappings,
     budget,
   });
 }
@@ -63,6 +65,16 @@ export async function repair(
   const solverName = options.backend?.name ?? options.solver ?? DEFAULT_SOLVER;
   const base = { issues: validation.issues, sequence, edits: [], cost: 0, diff: '' };
   const needsModel = options.goals !== undefined || options.mode === 'optimal';
+  // In modes valid and optimal, a sequence that misses a goal is not what was asked for.
+  const goalsMet =
+    (options.mode ?? (options.goals ? 'valid' : 'sound')) === 'sound' ||
+    !options.goals ||
+    unmetGoals(sequence, catalog, options.goals, {
+      memory: options.memory,
+      mappings: options.mappings,
+      catalogMappings: options.catalogMappings,
+    }).length === 0;
+  const determination = validation.valid && goalsMet;
   if (validation.valid && !needsModel) {
     return {
       ...base,
@@ -76,7 +88,8 @@ export async function repair(
   }
   const undecided = (status: 'timeout' | 'error', reason: string, extra: object = {}): RepairResult => ({
     ...base,
-    determination: validation.valid ? true : null,
+    // A valid input that misses a goal is decided (false) even when the repair fails.
+    determination: validation.valid ? goalsMet : null,
     status,
     optimal: false,
     solver: solverName,
@@ -149,10 +162,12 @@ export async function repair(
   }
 
   const unchanged = checked.edits.length === 0;
+  const partial = checked.dropped.length > 0;
   return {
     issues: validation.issues,
-    determination: validation.valid,
-    status: first.status === 'timeout' ? 'timeout' : unchanged ? 'valid' : 'repaired',
+    determination,
+    status: first.status === 'timeout' ? 'timeout' : unchanged ? 'valid' : partial ? 'partial' : 'repaired',
+    ...(partial ? { dropped: checked.dropped } : {}),
     sequence: checked.sequence,
     edits: checked.edits.map((e) => ({ ...e, cost: round(e.cost, COST_DIGITS) })),
     cost: round(checked.cost, COST_DIGITS),
@@ -179,9 +194,8 @@ export async function repair(
       return `decode failed: ${errorMessage(error)}`;
     }
     const expected = (solution.objective ?? NaN) + offset;
-    if (
-      !(Math.abs(decoded.cost - decoded.confirmCost - expected) <= 1e-6 * Math.max(1, Math.abs(expected)))
-    ) {
+    const found = decoded.cost - decoded.confirmCost + decoded.tie;
+    if (!(Math.abs(found - expected) <= 1e-6 * Math.max(1, Math.abs(expected)))) {
       return `internal: decoded cost ${decoded.cost} differs from the objective ${expected}`;
     }
     return decoded;

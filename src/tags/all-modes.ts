@@ -35,7 +35,7 @@ export interface AllModes {
 export function modeOptions(mode: ModeName, options: RepairOptions): RepairOptions {
   switch (mode) {
     case 'no-mappings':
-      return { ...options, mappings: undefined };
+      return { ...options, mappings: undefined, catalogMappings: false };
     case 'no-memory':
       return { ...options, memory: undefined };
     case 'given-only':

@@ -50,6 +50,17 @@ export function fitsType(value: Json, type: ValueType): boolean {
   }
 }
 
+/**
+ * Whether an output of type `from` can possibly feed an input of type `to`: looser than `typesCompatible`,
+ * as plans do write lists and objects into text inputs. A number never comes from text, a list never from
+ * a number: those cannot match.
+ */
+export function typesCanMatch(from: ValueType, to: ValueType): boolean {
+  if (from === 'any' || to === 'any' || from === to || to === 'string') return true;
+  if (to === 'number' || to === 'integer') return from === 'number' || from === 'integer';
+  return false;
+}
+
 /** Whether an output of type `from` can feed an input of type `to`. */
 export function typesCompatible(from: ValueType, to: ValueType): boolean {
   if (from === 'any' || to === 'any' || from === to) return true;

@@ -1,0 +1,202 @@
+/**
+ * Names in context: whether an API's output field is what a parameter of another name asks for, judged by
+ * the words of both. A parameter often names the entity and then the field: `artist_id` is the `id` of an
+ * artist, `destinationEntityId` the `entityId` of a destination, `to_account_id` the `id` of the account
+ * (to). When the parameter's words end with the field's, the rest must name the entity: either the field
+ * is itself a compound name (`entityId`), or the producing API (`search_artist`), the field's parent
+ * (`artist.id`) or the field's description ("the unique identifier of the artist") names what is left,
+ * its first word aside when it is a role (`to`, `origin`). Word lists are computed once per API and
+ * answers kept in bounded memos.
+ */
+import type { ApiSpec, Catalog, OutputField, ParamSpec } from '../model/types.ts';
+import { boundedMemo } from '../model/memo.ts';
+import { leafOf } from './catalog-index.ts';
+import { nameTerms, textTerms } from './text.ts';
+import { apisOutputting } from './name-terms.ts';
+
+/** Score of a field of a compound name that ends the parameter's name (`entityId` in `originEntityId`). */
+export const COMPOUND_SUFFIX = 0.9;
+/** Score of a one-word field whose producer names the parameter's entity (`id` of search_artist). */
+export const ENTITY_SUFFIX = 0.85;
+/** Score of an identifier field of the entity the parameter's description names ("Which airport"). */
+export const DESCRIBED_ID = 0.8;
+
+/** Words that name an identifier. */
+const ID_WORDS = new Set(['id', 'ids', 'identifier', 'uuid', 'guid', 'key', 'code']);
+
+const termsOf = boundedMemo('contextTerms', { max: 50_000, maxBytes: 8 * 1024 * 1024, maxKey: 512 }, (name) =>
+  nameTerms(name).join(' '),
+);
+const terms = (name: string): string[] => {
+  const t = termsOf(name);
+  return t === '' ? [] : t.split(' ');
+};
+
+interface FieldWords {
+  readonly field: OutputField;
+  readonly leaf: string;
+  readonly words: readonly string[];
+  /** The API's name, the field's parents and its description, as words. */
+  readonly evidence: readonly string[];
+}
+
+const fieldWords = new WeakMap<ApiSpec, readonly FieldWords[]>();
+
+function wordsOf(api: ApiSpec): readonly FieldWords[] {
+  let known = fieldWords.get(api);
+  if (!known) {
+    const apiWords = nameTerms(api.name);
+    known = (api.outputs ?? []).map((field) => {
+      const leaf = leafOf(field.path);
+      const parents = field.path.replace(/\[\]/g, '').split('.').slice(0, -1).join(' ');
+      return {
+        field,
+        leaf,
+        words: terms(leaf),
+        evidence: [...apiWords, ...textTerms(parents), ...textTerms(field.description)],
+      };
+    });
+    fieldWords.set(api, known);
+  }
+  return known;
+}
+
+/** Two words name the same thing: equal, or one a prefix of the other (`enroll`, `enrollment`). */
+function sameWord(a: string, b: string): boolean {
+  if (a === b) return true;
+  return Math.min(a.length, b.length) >= 4 && (a.startsWith(b) || b.startsWith(a));
+}
+
+function matchWords(param: string, p: readonly string[], f: FieldWords): number {
+  if (f.leaf === param) return 0;
+  const n = f.words.length;
+  if (n === 0 || n >= p.length) return 0;
+  if (!f.words.every((w, i) => w === p[p.length - n + i])) return 0;
+  if (n >= 2) return COMPOUND_SUFFIX;
+  const rest = p.slice(0, p.length - n);
+  const entity = rest.length >= 2 ? rest.slice(1) : rest;
+  return entity.every((w) => f.evidence.some((e) => sameWord(w, e))) ? ENTITY_SUFFIX : 0;
+}
+
+/**
+ * How well field `field` of `api` stands for parameter `param` of another name (0 when it does not): a
+ * compound field name ending the parameter's, or a one-word one whose entity the API names.
+ */
+export function contextMatch(param: string, api: ApiSpec, field: OutputField): number {
+  const f = wordsOf(api).find((x) => x.field === field);
+  return f ? matchWords(param, terms(param), f) : 0;
+}
+
+const answers = new WeakMap<ApiSpec, Map<string, { field: OutputField; score: number }[]>>();
+/** Parameters remembered per API; the memo starts over beyond this. */
+const PER_API = 2_000;
+
+/**
+ * The entity a parameter stands for: the one its description names beyond the parameter's own words
+ * ("Which airport (origin)." for `origin`: `airport`), or the parameter's own words (`customer`); empty
+ * when the description says too much (three words or more: a sentence, not a name).
+ */
+function describedEntity(param: ParamSpec): string[] {
+  const own = new Set(terms(param.name));
+  const described = textTerms(param.description);
+  const extra = [...new Set(described)].filter((w) => !own.has(w));
+  // A parameter named after an entity (`customer`) takes that entity's identifier, unless its description
+  // names another one ("Which airport (origin).").
+  const rest = extra.length > 0 ? extra : [...own].slice(0, 2);
+  if (rest.length === 0 || rest.length > 2) return [];
+  // "The address of the place" describes an attribute of a place, not a place: unless it says it is an
+  // identifier of it, a parameter "of" its entity does not take the entity's id.
+  const of = /\bof\s+(?:the\s+|a\s+|an\s+)?([a-z]+)/i.exec(param.description ?? '');
+  const attribute = of !== null && rest.some((w) => sameWord(w, textTerms(of[1])[0] ?? ''));
+  return attribute && !described.some((w) => ID_WORDS.has(w)) ? [] : rest;
+}
+
+/**
+ * Two parameters in parallel roles by their descriptions: each names the same entity beyond its own words
+ * ("Which place (start)." and "Which place (end)."), under different names.
+ */
+export function describedAlike(a: ParamSpec, b: ParamSpec): boolean {
+  if (a.name === b.name) return false;
+  const extra = (p: ParamSpec) => {
+    const own = new Set(terms(p.name));
+    return [...new Set(textTerms(p.description))].filter((w) => !own.has(w)).join(' ');
+  };
+  const x = extra(a);
+  return x !== '' && x === extra(b) && x.split(' ').length <= 2;
+}
+
+/** An identifier field naming every word of `entity` (`the_unique_identifier_of_the_airport`). */
+function identifies(f: FieldWords, entity: readonly string[]): boolean {
+  return (
+    entity.length > 0 &&
+    f.words.some((w) => ID_WORDS.has(w)) &&
+    entity.every((w) => f.words.some((x) => sameWord(w, x)))
+  );
+}
+
+/**
+ * The fields of `api` that stand for parameter `param` in context, best first (ties by path): by name
+ * (see `contextMatch`), or, for a declared parameter whose description names an entity, the identifier
+ * field of that entity.
+ */
+export function contextFields(
+  param: string | ParamSpec,
+  api: ApiSpec,
+): { field: OutputField; score: number }[] {
+  if (typeof param === 'string') return contextFieldsByName(param, api);
+  const entity = describedEntity(param);
+  const byName = contextFieldsByName(param.name, api);
+  if (entity.length === 0) return byName;
+  const known = new Set(byName.map((c) => c.field));
+  const described = wordsOf(api)
+    .filter((f) => !known.has(f.field) && f.leaf !== param.name && identifies(f, entity))
+    .map((f) => ({ field: f.field, score: DESCRIBED_ID }));
+  return [...byName, ...described].sort(
+    (a, b) => b.score - a.score || (a.field.path < b.field.path ? -1 : 1),
+  );
+}
+
+/** The fields of `api` that stand for `param` by name in context, best first (ties by path). */
+function contextFieldsByName(param: string, api: ApiSpec): { field: OutputField; score: number }[] {
+  let memo = answers.get(api);
+  if (!memo) answers.set(api, (memo = new Map()));
+  let out = memo.get(param);
+  if (!out) {
+    const p = terms(param);
+    out = [];
+    for (const f of wordsOf(api)) {
+      const score = matchWords(param, p, f);
+      if (score > 0) out.push({ field: f.field, score });
+    }
+    out.sort((a, b) => b.score - a.score || (a.field.path < b.field.path ? -1 : 1));
+    if (memo.size >= PER_API) memo.clear();
+    memo.set(param, out);
+  }
+  return out;
+}
+
+const producersMemo = new WeakMap<Catalog, Map<string, readonly ApiSpec[]>>();
+/** Parameters remembered per catalog; the memo starts over beyond this. */
+const PER_CATALOG = 20_000;
+
+/**
+ * The APIs of `catalog` with a field that stands for `param` by name in context (`search_artist` for
+ * `artist_id`), found through the words that end the parameter's name.
+ */
+export function contextProducers(catalog: Catalog, param: string): readonly ApiSpec[] {
+  let memo = producersMemo.get(catalog);
+  if (!memo) producersMemo.set(catalog, (memo = new Map()));
+  let out = memo.get(param);
+  if (!out) {
+    const p = terms(param);
+    const found: ApiSpec[] = [];
+    for (let k = 1; k < p.length; k++) {
+      for (const api of apisOutputting(catalog, p.slice(p.length - k).join(' '))) {
+        if (!found.includes(api) && contextFieldsByName(param, api).length > 0) found.push(api);
+      }
+    }
+    if (memo.size >= PER_CATALOG) memo.clear();
+    memo.set(param, (out = found));
+  }
+  return out;
+}

@@ -1,0 +1,135 @@
+/**
+ * The two sides of a computed mapping, weighed once per catalog: every output leaf and every input
+ * parameter as name and description terms, weighted by inverse document frequency over the catalog's own
+ * fields, and the score of one output/input pair (names, descriptions, the input's description naming the
+ * field, scaled by type fit).
+ */
+import type { ApiSpec, Catalog, ValueType } from '../model/types.ts';
+import { leafOf } from './catalog-index.ts';
+import { Idf, cosine, nameTerms, spaced, textTerms, vector, type Vector } from './text.ts';
+
+export interface Side {
+  readonly api: string;
+  readonly name: string;
+  readonly type: ValueType;
+  readonly nameTerms: readonly string[];
+  readonly descTerms: readonly string[];
+}
+
+/** A side with what scoring reads: weighted vectors, and its name and description as spaced word runs. */
+export interface Weighted extends Side {
+  readonly nameVector: Vector;
+  readonly textVector: Vector;
+  readonly nameRun: string;
+  readonly descText: string;
+  /** How telling the name is when written in a description (outputs only). */
+  readonly rarity: number;
+}
+
+/** Output fields by leaf (first path wins: `entityId` before `navigation.entityId`), with parent words. */
+function outputSides(api: ApiSpec): Side[] {
+  const seen = new Map<string, Side>();
+  for (const f of api.outputs ?? []) {
+    const leaf = leafOf(f.path);
+    if (leaf === '' || seen.has(leaf)) continue;
+    const parents = f.path.replace(/\[\]/g, '').split('.').slice(0, -1).join(' ');
+    seen.set(leaf, {
+      api: api.name,
+      name: leaf,
+      type: f.type,
+      nameTerms: nameTerms(leaf),
+      descTerms: [...textTerms(parents), ...textTerms(f.description)],
+    });
+  }
+  return [...seen.values()];
+}
+
+function inputSides(api: ApiSpec): Side[] {
+  return api.params.map((p) => ({
+    api: api.name,
+    name: p.name,
+    type: p.type,
+    nameTerms: nameTerms(p.name),
+    descTerms: textTerms(p.description),
+  }));
+}
+
+const SCALAR = new Set<ValueType>(['string', 'number', 'integer', 'boolean']);
+
+/** How plausible it is that a value of type `from` fits an input of type `to`. */
+function typeFit(from: ValueType, to: ValueType): number {
+  if (from === 'any' || to === 'any' || from === to) return 1;
+  if (SCALAR.has(from) && SCALAR.has(to)) return 0.85;
+  if (SCALAR.has(from) !== SCALAR.has(to)) return 0.6;
+  return 0.8;
+}
+
+/**
+ * The score of one output/input pair: a noisy-or of name likeness, description likeness and the input's
+ * description naming the field, scaled by type fit. Null when nothing relates them (most pairs).
+ */
+export function scoreSides(out: Weighted, inp: Weighted) {
+  const mentioned = out.rarity > 0 && inp.descText.includes(out.nameRun);
+  let name = cosine(out.nameVector, inp.nameVector);
+  let description = cosine(out.textVector, inp.textVector);
+  if (name === 0 && description === 0 && !mentioned) return null;
+  // The last word names the kind of value (`id`, `code`, `date`): `author` is no `authorID`.
+  const head = out.nameTerms.at(-1) === inp.nameTerms.at(-1) ? 1 : 0.6;
+  // The names share a word and each has one the other lacks: they differ by a modifier
+  // (`check_in_date`, `check_out_date`), and their descriptions read alike for the same reason.
+  const contrast = modifierOnly(out.nameTerms, inp.nameTerms) ? 0.5 : 1;
+  name *= head * contrast;
+  description *= contrast;
+  // A compound name written out in the input's description (`location geoId of a place`) is strong
+  // evidence; a single plain word (`period`, `state`) is weak.
+  const mention = mentioned ? out.rarity * (out.nameTerms.length > 1 ? 0.7 : 0.35) : 0;
+  const miss = (1 - 0.8 * name) * (1 - 0.55 * description) * (1 - mention);
+  return { name, description, mention: mentioned, score: (1 - miss) * typeFit(out.type, inp.type) };
+}
+
+/** The names share a word and each has a word the other lacks. */
+function modifierOnly(a: readonly string[], b: readonly string[]): boolean {
+  return a.some((w) => b.includes(w)) && a.some((w) => !b.includes(w)) && b.some((w) => !a.includes(w));
+}
+
+/** How telling a name is when written in a description: 0 for common words (`code`, `date`), up to 1. */
+function rarity(terms: readonly string[], idf: Idf): number {
+  if (terms.length === 0) return 0;
+  const max = idf.weight('\u0000');
+  const best = Math.max(...terms.map((t) => idf.weight(t))) / max;
+  return Math.min(1, Math.max(0, (best - 0.5) / 0.3));
+}
+
+export interface WeighedCatalog {
+  readonly outs: readonly Weighted[];
+  readonly ins: readonly Weighted[];
+}
+
+const weighed = new WeakMap<Catalog, WeighedCatalog>();
+
+/** Every output and input side of a catalog with its weighted vectors (built once per catalog object). */
+export function weighCatalog(catalog: Catalog): WeighedCatalog {
+  let known = weighed.get(catalog);
+  if (!known) {
+    const outSides = catalog.apis.flatMap(outputSides);
+    const inSides = catalog.apis.flatMap(inputSides);
+    // Name words are weighed by how many names use them, description words by how many texts do.
+    const names = new Idf();
+    const texts = new Idf();
+    for (const s of [...outSides, ...inSides]) {
+      names.add(s.nameTerms);
+      texts.add([...s.nameTerms, ...s.descTerms]);
+    }
+    const weigh = (s: Side): Weighted => ({
+      ...s,
+      nameVector: vector([...new Set(s.nameTerms)], names),
+      textVector: vector([...s.nameTerms, ...s.descTerms], texts),
+      nameRun: spaced(s.nameTerms),
+      descText: spaced(s.descTerms),
+      rarity: rarity(s.nameTerms, texts),
+    });
+    known = { outs: outSides.map(weigh), ins: inSides.map(weigh) };
+    weighed.set(catalog, known);
+  }
+  return known;
+}

@@ -1,0 +1,64 @@
+/**
+ * API names as words: which APIs' names use a word, and how much of a name (an answer key such as
+ * `mortgage_payment`, a parameter) an API's name covers. Built once per catalog object.
+ */
+import type { ApiSpec, Catalog } from '../model/types.ts';
+import { nameTerms } from './text.ts';
+import { leafOf } from './catalog-index.ts';
+
+const indexes = new WeakMap<Catalog, Map<string, ApiSpec[]>>();
+const termsOf = new WeakMap<ApiSpec, Set<string>>();
+
+function apiTerms(api: ApiSpec): Set<string> {
+  let terms = termsOf.get(api);
+  if (!terms) termsOf.set(api, (terms = new Set(nameTerms(api.name))));
+  return terms;
+}
+
+/** APIs whose names use `term` (a stemmed name word), in catalog order. */
+export function apisNaming(catalog: Catalog, term: string): readonly ApiSpec[] {
+  let index = indexes.get(catalog);
+  if (!index) {
+    index = new Map();
+    for (const api of catalog.apis) {
+      for (const t of apiTerms(api)) {
+        const list = index.get(t);
+        if (list) list.push(api);
+        else index.set(t, [api]);
+      }
+    }
+    indexes.set(catalog, index);
+  }
+  return index.get(term) ?? [];
+}
+
+/** The share of the words of `name` that the API's name uses (`mortgage_payment` in calculate_mortgage_payment: 1). */
+export function nameCoverage(name: string, api: ApiSpec): number {
+  const words = [...new Set(nameTerms(name))];
+  if (words.length === 0) return 0;
+  const terms = apiTerms(api);
+  return words.filter((w) => terms.has(w)).length / words.length;
+}
+
+const byLeafTerms = new WeakMap<Catalog, Map<string, ApiSpec[]>>();
+
+/**
+ * APIs with an output whose leaf reads as these words (`id`, `entity id`: the stemmed words of the leaf
+ * joined by spaces, whatever its spelling: `entityId`, `entity_id`), in catalog order.
+ */
+export function apisOutputting(catalog: Catalog, leafWords: string): readonly ApiSpec[] {
+  let index = byLeafTerms.get(catalog);
+  if (!index) {
+    index = new Map();
+    for (const api of catalog.apis) {
+      for (const f of api.outputs ?? []) {
+        const key = nameTerms(leafOf(f.path)).join(' ');
+        const list = index.get(key);
+        if (!list) index.set(key, [api]);
+        else if (list[list.length - 1] !== api) list.push(api);
+      }
+    }
+    byLeafTerms.set(catalog, index);
+  }
+  return index.get(leafWords) ?? [];
+}

@@ -1,0 +1,99 @@
+/**
+ * What asking costs, and asks shared by their consumers. Asking a person for a value is priced by what a
+ * person can know: a value that some catalog API outputs (an opaque id, or anything the plan itself took
+ * from an output) also costs what inserting that API with its inputs asked would cost, so the call goes in
+ * rather than the question. A missing value that several references name is asked once, for all of them.
+ */
+import type { ApiSpec } from '../model/types.ts';
+import { words } from '../catalog/names.ts';
+import type { CompileContext } from './context.ts';
+
+/** Words that name an identifier: a value a person reads off a system, not one they know. */
+const ID_WORDS = new Set(['id', 'ids', 'identifier', 'uuid', 'guid']);
+
+/** True when the last word of a name names an identifier (`geoId`, `course_id`, `authorID`). */
+export function namesAnId(name: string): boolean {
+  const w = words(name);
+  return w.length > 0 && ID_WORDS.has(w[w.length - 1]);
+}
+
+/**
+ * The catalog APIs that produce `name` (an output leaf of that name, of a name mapped onto it, or a field
+ * that stands for it in context: the `id` of search_artist for `artist_id`) without taking it as an input
+ * themselves: an API that echoes its input produces nothing new.
+ */
+function producers(ctx: CompileContext, name: string): ApiSpec[] {
+  const sources = [name, ...ctx.mappedFrom(name).map((m) => m.from)];
+  const candidates = [
+    ...sources.flatMap((leaf) => ctx.index.producersOf(leaf).map((p) => p.api)),
+    ...ctx.contextProducers(name),
+  ];
+  const out: ApiSpec[] = [];
+  for (const api of candidates) {
+    if (out.includes(api) || (ctx.allowed && !ctx.allowed(api))) continue;
+    if (api.params.some((q) => sources.includes(q.name))) continue;
+    out.push(api);
+  }
+  return out;
+}
+
+/**
+ * The extra cost of asking for `name` (0 when no catalog API produces it): `askProduced` times the cheapest
+ * insertion of a producer with every required input asked.
+ */
+export function askPremium(ctx: CompileContext, name: string): number {
+  // Without inserted calls there is nothing cheaper to prefer to the question.
+  if (ctx.options.allowInsert === false) return 0;
+  let known = ctx.premiums.get(name);
+  if (known === undefined) {
+    const w = ctx.weights;
+    let cheapest = Infinity;
+    for (const api of producers(ctx, name)) {
+      const inputs = api.params.filter((p) => p.required).length;
+      cheapest = Math.min(cheapest, w.insertCall + w.perCall + w.slotFill * inputs);
+    }
+    known = cheapest === Infinity ? 0 : w.askProduced * cheapest;
+    ctx.premiums.set(name, known);
+  }
+  return known;
+}
+
+/**
+ * The cost of asking for parameter `param`: `slotFill`, plus the premium when a person cannot know the
+ * value: it names an id, or the plan took it from an output (the fields `fromOutputs` it referenced), and
+ * some API produces it (or those fields).
+ */
+export function askCost(ctx: CompileContext, param: string, fromOutputs: readonly string[] = []): number {
+  const w = ctx.weights;
+  if (fromOutputs.length === 0 && !namesAnId(param)) return w.slotFill;
+  return w.slotFill + Math.max(...[param, ...fromOutputs].map((name) => askPremium(ctx, name)));
+}
+
+/** A slot name usable as a label: identifier characters only (`Exchange Rate` -> `Exchange_Rate`). */
+function slotName(name: string): string {
+  const cleaned = name.replace(/[^A-Za-z0-9_]/g, '_');
+  return /^[A-Za-z_]/.test(cleaned) ? cleaned : `_${cleaned}`;
+}
+
+/**
+ * The shared ask for the value a reference names (`key`: its label and path), created on first use with
+ * the slot name of its first consumer; returns its index in `ctx.asks`. The plan took the value from an
+ * output, so the premium applies when an API produces the field or the parameter (`names`).
+ */
+export function sharedAsk(ctx: CompileContext, key: string, slot: string, names: readonly string[]): number {
+  const known = ctx.askIndex.get(key);
+  if (known !== undefined) return known;
+  const cost = ctx.weights.slotFill + Math.max(0, ...names.map((n) => askPremium(ctx, n)));
+  const v = ctx.variable(cost, 'slotFill');
+  ctx.asks.push({ v, cost, slot: slotName(slot), uses: [] });
+  ctx.askIndex.set(key, ctx.asks.length - 1);
+  return ctx.asks.length - 1;
+}
+
+/** Each shared ask is on exactly when some reference uses it. */
+export function askRows(ctx: CompileContext): void {
+  for (const ask of ctx.asks) {
+    for (const u of ask.uses) ctx.builder.atMost([u], [ask.v]);
+    ctx.builder.atMost([ask.v], ask.uses);
+  }
+}

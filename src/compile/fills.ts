@@ -1,0 +1,165 @@
+/**
+ * The sources of a required parameter beyond the call's own arguments: an earlier output of its name
+ * (`reassign`) or of a name mapped onto it (`newMap`), a memory item, a literal the sequence passes to a
+ * parameter of the same name (`reuseLiteral`, never one a sibling call of the same API already passes: two
+ * identical calls are a guess, not a repair), or `ask`, priced by what a person can know.
+ */
+import type { ApiSpec, Json, OutputField, ParamSpec } from '../model/types.ts';
+import { leafOf, outputsByLeaf } from '../catalog/catalog-index.ts';
+import { tieDistance } from '../catalog/names.ts';
+import { canonicalJson } from '../model/canonical.ts';
+import { isLiteral } from '../validate/validate.ts';
+import { literalMismatch, typesCanMatch } from '../validate/literals.ts';
+import { memoryPaths } from '../validate/outputs.ts';
+import { normalisePath, referenceSites, segments, stepReferences } from '../read/references.ts';
+import { knownLabel, type CompileContext } from './context.ts';
+import type { Call, Source } from './plan.ts';
+import { affinity, siblingFeeds } from './roles.ts';
+import { askCost } from './asks.ts';
+
+/** At most this many sources besides `ask` per parameter (the cheapest). */
+const MAX_FILLS = 12;
+
+interface Candidate {
+  readonly cost: number;
+  /** Read from a call the repair would insert (offered after what the sequence itself has). */
+  readonly inserted?: boolean;
+  readonly kind: 'reassign' | 'newMap' | 'fromMemory' | 'reuseLiteral';
+  readonly make: (v: number) => Source;
+  readonly rows?: (v: number) => void;
+}
+
+/** Non-argument sources of required parameter `p` of `api` at `call`. */
+export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec): Source[] {
+  const w = ctx.weights;
+  const tie = w.tieBreak;
+  const feeds = siblingFeeds(ctx, call.origin);
+  const step = call.origin >= 0 ? ctx.steps[call.origin] : undefined;
+  // The step passed `p` a reference: the plan takes the value from an output. When that reference names a
+  // deleted step, refilling `p` from an output of another name would re-point it in disguise.
+  const own =
+    step && Object.prototype.hasOwnProperty.call(step.arguments, p.name) ? step.arguments[p.name] : undefined;
+  const fromOutput = own !== undefined && !isLiteral(own);
+  const lostStep =
+    fromOutput && stepReferences({ [p.name]: own }).some((site) => ctx.restorable.has(site.ref.label));
+  const candidates: Candidate[] = [];
+  const mapped = lostStep
+    ? new Map<string, number>()
+    : new Map(ctx.mappedFrom(p.name).map((m) => [m.from, m.score]));
+  const fieldCost = (leaf: string): { cost: number; mapped: boolean } | null => {
+    if (leaf === p.name) return { cost: w.reassign, mapped: false };
+    const score = mapped.get(leaf);
+    return score === undefined ? null : { cost: w.newMap * (2 - score), mapped: true };
+  };
+  const names = [p.name, ...mapped.keys()];
+  for (const j of ctx.before(call.pos)) {
+    const label = knownLabel(ctx, j);
+    // The cheapest way each field of the call can feed `p`: by its name, a mapping, or in context.
+    const best = new Map<string, { field: OutputField; fc: { cost: number; mapped: boolean } }>();
+    const offer = (field: OutputField, fc: { cost: number; mapped: boolean }) => {
+      const known = best.get(field.path);
+      if (typesCanMatch(field.type, p.type) && (!known || fc.cost < known.fc.cost))
+        best.set(field.path, { field, fc });
+    };
+    for (const choice of j.apis) {
+      if (!choice.api) continue;
+      const byLeaf = outputsByLeaf(choice.api);
+      for (const name of names) for (const f of byLeaf.get(name) ?? []) offer(f, fieldCost(name)!);
+      // A field the parameter's name ends with, whose producer names the rest (`id` of search_artist
+      // for `artist_id`): priced as a map of that score.
+      if (lostStep) continue;
+      for (const { field, score } of ctx.contextFields(p, choice.api))
+        offer(field, { cost: w.newMap * (2 - score), mapped: true });
+    }
+    for (const { field, fc } of best.values()) {
+      const path = segments(field.path);
+      const depth = path.length - 1;
+      const cost =
+        fc.cost + tie * (affinity(p.name, label, feeds) + 0.1 * depth + 0.1 * tieDistance(p.name, label));
+      candidates.push({
+        cost,
+        inserted: j.kind === 'inserted',
+        kind: fc.mapped ? 'newMap' : 'reassign',
+        make: (v) => ({ kind: 'output', v, cost, call: j.id, path, mapped: fc.mapped }),
+        rows: (v) => {
+          ctx.builder.atMost([v], ctx.provides(j, path));
+          ctx.builder.atMost([v], ctx.labelled(j));
+        },
+      });
+    }
+  }
+  for (const [label, value] of Object.entries(ctx.memory)) {
+    for (const mp of memoryPaths(value as Json)) {
+      const fc = fieldCost(leafOf(mp));
+      if (!fc) continue;
+      const path = segments(mp);
+      const extra = fc.mapped ? fc.cost - w.newMap : 0;
+      const cost = w.fromMemory + extra + tie * (affinity(p.name, label, feeds) + 0.1 * (path.length - 1));
+      candidates.push({
+        cost,
+        kind: 'fromMemory',
+        make: (v) => ({ kind: 'memory', v, cost, label, path, mapped: fc.mapped }),
+        rows: (v) => ctx.unshadowed(v, label, call.pos),
+      });
+    }
+  }
+  // A value the plan took from an output is not replaced by a copy of some other call's input.
+  if (!fromOutput) candidates.push(...literals(ctx, call, api, p));
+  // What the sequence has first (its calls, memory, its literals), then outputs of calls to insert.
+  candidates.sort((a, b) => Number(a.inserted ?? false) - Number(b.inserted ?? false) || a.cost - b.cost);
+  const sources: Source[] = candidates.slice(0, MAX_FILLS).map((c) => {
+    const v = ctx.variable(c.cost, c.kind);
+    c.rows?.(v);
+    return c.make(v);
+  });
+  const cost = askCost(ctx, p.name, own === undefined ? [] : referencedFields(own));
+  sources.push({ kind: 'ask', v: ctx.variable(cost, 'slotFill'), cost });
+  return sources;
+}
+
+/**
+ * Literals the sequence passes to another parameter named `p`, nearest step first; never a value that a
+ * call of the same API already passes for `p` (a copy of a sibling call), nor one an earlier call takes
+ * and outputs again (its output is the source).
+ */
+function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec): Candidate[] {
+  const w = ctx.weights;
+  const siblings = new Set<string>();
+  ctx.steps.forEach((other, k) => {
+    if (k === call.origin || other.name !== api.name) return;
+    if (Object.prototype.hasOwnProperty.call(other.arguments, p.name))
+      siblings.add(canonicalJson(other.arguments[p.name]));
+  });
+  // A labelled call that takes `p` and also outputs it: the plan reads the value from its output (an
+  // earlier output of the parameter's own name is a source already), not from a copy of its input.
+  const echoes = (k: number) => {
+    const step = ctx.steps[k];
+    const producer = ctx.index.byName.get(step.name);
+    return step.label !== undefined && producer !== undefined && outputsByLeaf(producer).has(p.name);
+  };
+  const seen = new Set<string>();
+  const out: Candidate[] = [];
+  ctx.steps.forEach((other, k) => {
+    if (k === call.origin || !Object.prototype.hasOwnProperty.call(other.arguments, p.name)) return;
+    const value = other.arguments[p.name];
+    const key = canonicalJson(value);
+    if (!isLiteral(value) || seen.has(key) || siblings.has(key) || (k < call.pos && echoes(k))) return;
+    if (ctx.options.strictTypes && literalMismatch(value, p)) return;
+    seen.add(key);
+    const distance = Math.abs(call.pos - k) / Math.max(ctx.steps.length, 1);
+    const cost = w.reuseLiteral + w.tieBreak * distance;
+    out.push({
+      cost,
+      kind: 'reuseLiteral',
+      make: (v) => ({ kind: 'literal', v, cost, value, fromStep: k }),
+    });
+  });
+  return out;
+}
+
+/** The fields a value references (their leaves), for pricing a question about it. */
+export function referencedFields(value: Json): string[] {
+  return referenceSites('', value)
+    .map((site) => leafOf(normalisePath(site.ref.path)))
+    .filter((f) => f !== '');
+}

@@ -1,0 +1,202 @@
+/**
+ * Where a broken reference can be re-pointed, and at what price. A field of another name costs by how
+ * unlike the two are (`dissimilarity × (1 − match)`, the match judged against the broken field and against
+ * the parameter: name, shared suffix such as `entityId` in `destinationEntityId`, mapping); a field whose
+ * declared type cannot feed the parameter is no candidate. The same label first: when the label is right,
+ * only the field is wrong. A label that no step defines and whose fields a catalog API outputs is a deleted
+ * step, put back by a restored call: its references move only to the same field of another label (a
+ * misspelt label), never to outputs of another name.
+ */
+import type { ApiSpec, Json, OutputField, ParamSpec, PathSegment, ValueType } from '../model/types.ts';
+import { leafOf, outputsByLeaf } from '../catalog/catalog-index.ts';
+import { normalisePath, segments } from '../read/references.ts';
+import { similarity, tieDistance, words } from '../catalog/names.ts';
+import { memoryPaths } from '../validate/outputs.ts';
+import { typesCanMatch } from '../validate/literals.ts';
+import { knownLabel, type CompileContext } from './context.ts';
+import type { Call, TokenOption } from './plan.ts';
+import { affinity, siblingFeeds } from './roles.ts';
+
+const MAX_REASSIGN = 8;
+/** The match of a producer's only field that can feed the parameter (the label was right). */
+const SOLE = 0.5;
+
+/** The one terminal output field of `api` whose type can feed `param`, if there is exactly one. */
+function soleField(api: ApiSpec, param: ParamSpec | undefined): OutputField | undefined {
+  const outputs = api.outputs ?? [];
+  const terminal = outputs.filter(
+    (f) => !outputs.some((g) => g.path.startsWith(`${f.path}.`) || g.path.startsWith(`${f.path}[]`)),
+  );
+  const fitting = terminal.filter((f) => !param || typesCanMatch(f.type, param.type));
+  return fitting.length === 1 ? fitting[0] : undefined;
+}
+
+/** `location.name` -> `location`, `news[].url` -> `news[]`, `skyId` -> ''. */
+function parentOf(path: string): string {
+  const dot = path.lastIndexOf('.');
+  return dot === -1 ? '' : path.slice(0, dot);
+}
+
+interface Found {
+  readonly cost: number;
+  readonly call: number | null;
+  readonly memoryLabel?: string;
+  readonly path: string;
+}
+
+export function reassignments(
+  ctx: CompileContext,
+  call: Call,
+  arg: string,
+  label: string,
+  refPath: readonly PathSegment[],
+  earlier: readonly Call[],
+  param: ParamSpec | undefined,
+): TokenOption[] {
+  const w = ctx.weights;
+  const d = w.dissimilarity;
+  const min = ctx.cost.minSimilarity;
+  const norm = normalisePath(refPath);
+  const leaf = leafOf(norm);
+  // Indexes after the last key (`$var1.movies[0]$`) carry over to the field that replaces it.
+  let cut = refPath.length;
+  while (cut > 0 && typeof refPath[cut - 1] === 'number') cut--;
+  const trailing = refPath.slice(cut);
+  const mapped = new Map(ctx.mappedFrom(arg).map((m) => [m.from, m.score]));
+  // How well a field stands for the broken one: as a spelling of it (its leaf, or its path under the same
+  // parent: `location.mae` -> `location.name`), or as a source of the parameter (same name, shared suffix,
+  // mapping). A different path with the same leaf ranks just below the same path.
+  // An answer step's keys are names of results, not parameters: only the broken field is matched there.
+  const answer = call.kind === 'result';
+  const toParam = (other: string): number =>
+    answer
+      ? 0
+      : Math.max(other === arg ? 1 : Math.min(0.95, mapped.get(other) ?? 0), 0.85 * similarity(other, arg));
+  // A shortened name: the broken field's words end the field's (`rating` for `averageRating`).
+  const brokenWords = words(leaf);
+  const shortened = (other: string): number => {
+    const w = words(other);
+    return brokenWords.length > 0 &&
+      brokenWords.length < w.length &&
+      brokenWords.every((x, i) => x === w[w.length - brokenWords.length + i])
+      ? 0.8
+      : 0;
+  };
+  const parent = parentOf(norm);
+  const match = (path: string): { m: number; spelling: number } => {
+    if (path === norm) return { m: 1, spelling: 1 };
+    const depth = 0.01 * (path.split(/\.|\[\]/).length - 1);
+    const other = leafOf(path);
+    const sibling = parent !== '' && parentOf(path) === parent ? similarity(path, norm) : 0;
+    const spelling =
+      Math.max(other === leaf ? 0.99 : similarity(other, leaf), shortened(other), sibling) - depth;
+    return { m: Math.max(spelling, toParam(other) - depth), spelling };
+  };
+  // A field of another name must be able to feed the parameter (a misspelt field is judged by name alone).
+  const fits = (type: ValueType, spelling: number) =>
+    !param || spelling >= min || typesCanMatch(type, param.type);
+  const orphan = !ctx.steps.some((s) => s.label === label);
+  const restorable = ctx.restorable.has(label);
+  const feeds = siblingFeeds(ctx, call.origin);
+  // Moving to another label: free for a label no step defines (a misspelt one) or for a reference that
+  // resolves as written (it moves only because its producer goes, in optimal mode); half a unit of
+  // dissimilarity when the label exists and the field is broken (the label was right, the field wrong).
+  const broken = call.origin < 0 || ctx.broken(call.origin, { label, path: refPath, raw: '' });
+  // In the answer step a key names a result of that very call: moving it elsewhere costs a full unit.
+  const labelCost = orphan || !broken ? 0 : (answer ? 1 : 0.5) * d;
+  const otherTie = (to: string) =>
+    w.tieBreak * (0.5 * affinity(arg, to, feeds) + 0.25 + 0.25 * tieDistance(label, to));
+  // A whole output (`$var3$`) is re-pointed only when its label is made up, and never at an output the
+  // same step already uses whole (an answer would list it twice).
+  const usedWhole = new Set(
+    call.origin >= 0
+      ? ctx.refs[call.origin].filter((r) => r.ref.path.length === 0).map((r) => r.ref.label)
+      : [],
+  );
+  const found: Found[] = [];
+  // An answer that reads a made-up field of a right call keeps reading that call (dropping it costs
+  // `dropResult`): any of its fields will do, the likelier first. A field some API does output names
+  // that API's call instead (it may be inserted).
+  const madeUp = ctx.index.producersOf(leaf).length === 0;
+  const floor = (sameLabel: boolean) => (answer && sameLabel && broken && madeUp ? 0 : min);
+  const consider = (at: Found & { m: number; spelling: number; sameLabel: boolean; type: ValueType }) => {
+    if (at.m < floor(at.sameLabel) || !fits(at.type, at.spelling)) return;
+    if (restorable && !at.sameLabel && at.path !== norm) return;
+    // A reference that resolves as written moves only with its producer (optimal mode, a label taken by
+    // another call): to the same field elsewhere, never to another field.
+    if (!broken && leafOf(at.path) !== leaf) return;
+    found.push({ cost: at.cost, call: at.call, memoryLabel: at.memoryLabel, path: at.path });
+  };
+  for (const j of earlier) {
+    const other = knownLabel(ctx, j);
+    const sameLabel = other === label;
+    if (norm === '') {
+      // Never an inserted call's whole output: that would be a guess on a guess.
+      if (!orphan || sameLabel || usedWhole.has(other) || j.kind === 'inserted') continue;
+      found.push({ cost: w.reassign + otherTie(other), call: j.id, path: '' });
+      continue;
+    }
+    // Any field of the same label, or of a label close to a made-up one (`var20` ~ `var2`) unless the
+    // made-up label stands for a deleted step; elsewhere only the broken leaf, the parameter's name and
+    // the names mapped onto it are looked up: a wider search stays cheap.
+    const fuzzy = sameLabel || (orphan && !restorable && tieDistance(label, other) <= 0.34);
+    const seen = new Set<string>();
+    for (const choice of j.apis) {
+      if (!choice.api) continue;
+      const api = choice.api;
+      const fields = outputsByLeaf(api);
+      const names = fuzzy ? [...fields.keys()] : [leaf, arg, ...mapped.keys()];
+      const inContext = ctx.contextFields(param ?? arg, api);
+      const contextScore = new Map(inContext.map((c) => [c.field.path, c.score]));
+      const candidates = [
+        ...names.flatMap((name) => fields.get(name) ?? []),
+        ...(fuzzy ? [] : inContext.map((c) => c.field)),
+      ];
+      // The label is right and only the field is wrong: when the producer has one field that can feed the
+      // parameter, that is the field meant, whatever the name written (`$var1.result$`).
+      const sole = sameLabel && broken ? soleField(api, param) : undefined;
+      for (const f of candidates) {
+        if (seen.has(f.path) || (sameLabel && f.path === norm)) continue; // that is a keep
+        seen.add(f.path);
+        const { m: byName, spelling } = match(f.path);
+        const depth = 0.01 * (f.path.split(/\.|\[\]/).length - 1);
+        const m = Math.max(byName, (contextScore.get(f.path) ?? 0) - depth, f === sole ? SOLE : 0);
+        const cost = sameLabel
+          ? w.reassign + d * (1 - m) + w.tieBreak * 0.5 * (1 - m)
+          : w.reassign + labelCost + d * (1 - m) + otherTie(other);
+        const path =
+          trailing.length > 0 && f.type === 'array' ? `${f.path}${'[]'.repeat(trailing.length)}` : f.path;
+        const type = path === f.path ? f.type : 'any';
+        consider({ cost, call: j.id, path, m, spelling: f === sole ? 1 : spelling, sameLabel, type });
+      }
+    }
+  }
+  for (const [item, value] of Object.entries(ctx.memory)) {
+    const sameLabel = item === label;
+    if (norm === '') {
+      if (!sameLabel && orphan)
+        found.push({ cost: w.fromMemory + otherTie(item), call: null, memoryLabel: item, path: '' });
+      continue;
+    }
+    for (const mp of memoryPaths(value as Json)) {
+      if (sameLabel && mp === norm) continue;
+      const { m, spelling } = match(mp);
+      const cost = sameLabel
+        ? w.fromMemory + d * (1 - m) + w.tieBreak * 0.5 * (1 - m)
+        : w.fromMemory + labelCost + d * (1 - m) + otherTie(item);
+      consider({ cost, call: null, memoryLabel: item, path: mp, m, spelling, sameLabel, type: 'any' });
+    }
+  }
+  found.sort((a, b) => a.cost - b.cost);
+  return found.slice(0, MAX_REASSIGN).map((f) => {
+    // `[]` in a normalised path reads the first element (`movies[]` -> `movies[0]`).
+    const path = segments(f.path);
+    const v = ctx.variable(f.cost, f.call === null ? 'fromMemory' : 'reassign');
+    if (f.call !== null) {
+      const j = ctx.calls[f.call];
+      ctx.builder.atMost([v], ctx.provides(j, path));
+      ctx.builder.atMost([v], ctx.labelled(j));
+    } else ctx.unshadowed(v, f.memoryLabel!, call.pos);
+    return { kind: 'reassign', v, cost: f.cost, call: f.call, memoryLabel: f.memoryLabel, path };
+  });
+}

@@ -1,0 +1,213 @@
+/**
+ * Deleted steps come back. A label that steps reference but no step defines is evidence of a deleted step
+ * when a catalog API can stand for it: one that outputs every field referenced from the label, or, when
+ * only its whole output is used, one whose name says what the output is called (`mortgage_payment:
+ * $var1$` -> calculate_mortgage_payment). That API is offered under that very label, just before the
+ * label's first consumer (`restoreStep`, plus dissimilarity for how little its name matches the names the
+ * output is used under), its inputs wired from what the sequence has or asked. The references keep their
+ * label and field; nothing has to be re-pointed.
+ */
+import type { ApiSpec, Json, PathSegment, Step } from '../model/types.ts';
+import { leafOf } from '../catalog/catalog-index.ts';
+import { tieDistance } from '../catalog/names.ts';
+import { apisNaming, apisOutputting, nameCoverage } from '../catalog/name-terms.ts';
+import { nameTerms } from '../catalog/text.ts';
+import { normalisePath } from '../read/references.ts';
+import { apiProvides, outputField } from '../validate/outputs.ts';
+import { contextMatch } from '../catalog/context-match.ts';
+import { isLiteral } from '../validate/validate.ts';
+import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
+import { literalMismatch } from '../validate/literals.ts';
+import type { CompileContext } from './context.ts';
+import { labelRows } from './calls.ts';
+import type { Call } from './plan.ts';
+
+/** At most this many APIs are offered for one deleted step. */
+const RESTORE_CANDIDATES = 5;
+/** A whole output alone names its API only when the API's name covers at least this share of its name. */
+const MIN_COVERAGE = 0.5;
+
+interface Uses {
+  /** The referenced paths (non-empty ones). */
+  readonly paths: readonly (readonly PathSegment[])[];
+  /** The names the whole output is used under (answer keys, parameters). */
+  readonly names: readonly string[];
+  /** The parameters a referenced field feeds whole (`artist_id` for `$var1.results[0].id$`). */
+  readonly feeds: readonly { readonly param: string; readonly path: string }[];
+  /** The first step that references the label. */
+  readonly first: number;
+}
+
+function usesOf(ctx: CompileContext, label: string): Uses {
+  const paths = new Map<string, readonly PathSegment[]>();
+  const names = new Set<string>();
+  const feeds: { param: string; path: string }[] = [];
+  let first = -1;
+  ctx.refs.forEach((sites, i) => {
+    const answer = ctx.steps[i].name === (ctx.options.resultName ?? DEFAULT_RESULT_NAME);
+    for (const site of sites) {
+      if (site.ref.label !== label) continue;
+      if (first === -1) first = i;
+      const whole = site.whole && site.at.length === 0;
+      if (site.ref.path.length > 0) {
+        paths.set(normalisePath(site.ref.path), site.ref.path);
+        if (whole && !answer) feeds.push({ param: site.param, path: normalisePath(site.ref.path) });
+      } else if (whole) names.add(site.param);
+    }
+  });
+  return { paths: [...paths.values()], names: [...names], feeds, first };
+}
+
+/**
+ * The words a referenced field is known by, and the shorter forms it may stand for: its words, and their
+ * endings of two words or more (`end_the_unique_identifier_of_the_place` stands for
+ * `the_unique_identifier_of_the_place`; `theUniqueIdentifierOfTheAccount` reads as its snake-case twin).
+ */
+function readings(path: readonly PathSegment[]): string[] {
+  const words = nameTerms(leafOf(normalisePath(path)));
+  const out: string[] = [];
+  for (let k = words.length; k >= Math.min(2, words.length); k--)
+    out.push(words.slice(words.length - k).join(' '));
+  return out;
+}
+
+/**
+ * The API outputs the path, or, for a top-level field, a top-level field that reads as it (see `readings`):
+ * a nested path (`location.name`) must match as written.
+ */
+function nearlyProvides(api: ApiSpec, path: readonly PathSegment[]): boolean {
+  if (apiProvides(api, path) === 'yes') return true;
+  if (path.length !== 1) return false;
+  const wanted = new Set(readings(path));
+  return (api.outputs ?? []).some((f) => !/[.[]/.test(f.path) && wanted.has(nameTerms(f.path).join(' ')));
+}
+
+/** Catalog APIs that output the path or a field that reads as it, in catalog order. */
+function nearProducers(ctx: CompileContext, path: readonly PathSegment[]): ApiSpec[] {
+  const exact = ctx.index.producersOf(leafOf(normalisePath(path))).map((p) => p.api);
+  const near = path.length === 1 ? readings(path).flatMap((r) => apisOutputting(ctx.catalog, r)) : [];
+  return [...new Set([...exact, ...near])].filter((api) => nearlyProvides(api, path));
+}
+
+interface StandIn {
+  readonly api: ApiSpec;
+  /** How well the API's name matches the names its output is used under (1 when there are none). */
+  readonly evidence: number;
+  /** Likeness of its name to the sequence's own calls (the same family of APIs), for ties. */
+  readonly family: number;
+}
+
+/** Catalog APIs that can stand for the deleted step: best evidence, then fewest required inputs. */
+function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
+  const candidates: ApiSpec[] = [];
+  const add = (api: ApiSpec) => {
+    if (!candidates.includes(api) && (!ctx.allowed || ctx.allowed(api))) candidates.push(api);
+  };
+  if (uses.paths.length > 0) {
+    // The APIs that output the most referenced fields (every one, or at least half: a misspelt field
+    // among them is fixed on the restored call like on any other).
+    const provided = new Map<ApiSpec, number>();
+    for (const path of uses.paths) {
+      for (const api of nearProducers(ctx, path)) {
+        if (!provided.has(api)) provided.set(api, uses.paths.filter((p) => nearlyProvides(api, p)).length);
+      }
+    }
+    const most = Math.max(0, ...provided.values());
+    if (2 * most >= uses.paths.length) for (const [api, n] of provided) if (n === most) add(api);
+  }
+  // Otherwise the names its whole output is used under say which API it was (its fields, misspelt or
+  // made up, are then fixed on the restored call).
+  const byName = candidates.length === 0;
+  if (byName)
+    for (const name of uses.names) for (const t of nameTerms(name)) apisNaming(ctx.catalog, t).forEach(add);
+  // How well the API suits the uses. The names its whole output goes under: the share its name covers.
+  // The parameters its fields feed: named like the field, or standing for it in context (`airport` in
+  // `origin_airport_id` for search_airport); where some API has that support, only those with the most
+  // stand for the deleted step.
+  const named = (api: ApiSpec) =>
+    uses.names.length === 0 ? 1 : Math.max(...uses.names.map((n) => nameCoverage(n, api)));
+  const support = (api: ApiSpec) =>
+    uses.feeds.filter(({ param, path }) => {
+      const field = outputField(api, path);
+      return leafOf(path) === param || (field !== undefined && contextMatch(param, api, field) > 0);
+    }).length;
+  const best = Math.max(0, ...candidates.map(support));
+  const evidence = named;
+  const family = (api: ApiSpec) => Math.max(0, ...ctx.steps.map((s) => 1 - tieDistance(s.name, api.name)));
+  const required = (api: ApiSpec) => api.params.filter((p) => p.required).length;
+  // Named by its uses alone, the API is one of those whose name covers the most of them: a name that
+  // covers less (`Instagram_Posts_Reels` for `reddit_posts`) is no evidence of that step.
+  const top = byName
+    ? Math.max(MIN_COVERAGE, ...candidates.filter((api) => support(api) === best).map(evidence))
+    : 0;
+  return candidates
+    .map((api) => ({ api, evidence: evidence(api), family: family(api) }))
+    .filter((s) => (!byName || s.evidence >= top) && support(s.api) === best)
+    .sort(
+      (a, b) =>
+        b.evidence - a.evidence ||
+        required(a.api) - required(b.api) ||
+        b.family - a.family ||
+        (a.api.name < b.api.name ? -1 : a.api.name > b.api.name ? 1 : 0),
+    )
+    .slice(0, RESTORE_CANDIDATES);
+}
+
+/** Restored-call candidates for every dangling label with evidence; records those labels as restorable. */
+export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): void {
+  if (ctx.options.allowInsert === false) return;
+  const w = ctx.weights;
+  for (const label of orphans) {
+    const uses = usesOf(ctx, label);
+    if (uses.first === -1 || (uses.paths.length === 0 && uses.names.length === 0)) continue;
+    const apis = standIns(ctx, uses);
+    if (apis.length === 0) continue;
+    if (uses.paths.length > 0) ctx.restorable.add(label);
+    const fields = uses.paths.map((p) => `${label}.${normalisePath(p)}`);
+    const need = fields.length > 0 ? fields.join(', ') : `${label} as ${uses.names.join(', ')}`;
+    const consumers = ctx.steps.flatMap((step, i) =>
+      ctx.refs[i].some((site) => site.ref.label === label) ? [{ step, i }] : [],
+    );
+    for (const { api, evidence, family } of apis) {
+      const cost = w.restoreStep + w.perCall + w.dissimilarity * (1 - evidence) + w.tieBreak * (1 - family);
+      const call: Call = {
+        id: ctx.calls.length,
+        kind: 'inserted',
+        origin: -1,
+        pos: uses.first - 0.3,
+        depth: 1,
+        apis: [{ api, v: ctx.variable(cost, 'restoreStep'), cost }],
+        labels: [{ label, v: ctx.variable(0), cost: 0 }],
+        params: [],
+        tokens: [],
+        need,
+        restores: label,
+        carried: carriedValues(api, consumers),
+      };
+      ctx.calls.push(call);
+      labelRows(ctx, call, true);
+    }
+  }
+}
+
+/**
+ * The optional values a restored call takes from its consumers: a literal a consumer of another API passes
+ * to a parameter of the same name (the first consumer that does), when it fits the parameter.
+ */
+function carriedValues(
+  api: ApiSpec,
+  consumers: readonly { step: Step; i: number }[],
+): Map<string, { value: Json; step: number }> {
+  const carried = new Map<string, { value: Json; step: number }>();
+  for (const p of api.params) {
+    if (p.required) continue;
+    for (const { step, i } of consumers) {
+      if (step.name === api.name || !Object.prototype.hasOwnProperty.call(step.arguments, p.name)) continue;
+      const value = step.arguments[p.name];
+      if (!isLiteral(value) || literalMismatch(value, p)) continue;
+      carried.set(p.name, { value, step: i });
+      break;
+    }
+  }
+  return carried;
+}

@@ -1,0 +1,171 @@
+/**
+ * One source per role: two parameters of one call never take the same output (the same field of the same
+ * producer, or of the same memory item) unless the input already had them share it: no flight from London
+ * to London. And the tie-break that goes with it: a parameter missing its source prefers the label that
+ * feeds its sibling of the same role (`originSkyId` from the label feeding `originEntityId`).
+ */
+import { leafOf } from '../catalog/catalog-index.ts';
+import { role, words } from '../catalog/names.ts';
+import { normalisePath } from '../read/references.ts';
+import type { ParamSpec, PathSegment } from '../model/types.ts';
+import { describedAlike } from '../catalog/context-match.ts';
+import { knownLabel, type CompileContext } from './context.ts';
+import type { Call } from './plan.ts';
+
+/** What the plan already feeds from each label: in this step (`siblings`) and anywhere (`plan`). */
+export interface Feeds {
+  /** label -> parameters of this step it feeds. */
+  readonly siblings: Map<string, string[]>;
+  /** parameter name -> labels that feed a parameter of that name anywhere in the sequence. */
+  readonly plan: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/** Which labels the arguments of a step reference, and which labels feed each parameter name anywhere. */
+export function siblingFeeds(ctx: CompileContext, origin: number): Feeds {
+  const siblings = new Map<string, string[]>();
+  for (const site of origin >= 0 ? ctx.refs[origin] : []) {
+    const list = siblings.get(site.ref.label) ?? [];
+    list.push(site.param);
+    siblings.set(site.ref.label, list);
+  }
+  return { siblings, plan: ctx.feedsByParam };
+}
+
+/**
+ * Tie-break preference for feeding `param` from label `label`: a label that already feeds a sibling
+ * parameter of the same role (`originEntityId` for `originSkyId`) first (0), then a label that feeds a
+ * parameter of this name elsewhere in the plan (0.25), then any sibling (0.5), then others (1).
+ */
+export function affinity(param: string, label: string, feeds: Feeds): number {
+  const fed = feeds.siblings.get(label);
+  const r = role(param);
+  if (fed && r !== undefined && fed.some((q) => role(q) === r)) return 0;
+  if (feeds.plan.get(param)?.has(label)) return 0.25;
+  return fed ? 0.5 : 1;
+}
+
+/** The words after a role word (`sky id` for `originSkyId`); null for a one-word name. */
+function remainder(name: string): string | null {
+  const w = words(name);
+  return w.length > 1 ? w.slice(1).join(' ') : null;
+}
+
+/**
+ * Parallel roles: two names that differ only by their first word (`originSkyId`, `destinationSkyId`;
+ * `from_account_id`, `to_account_id`). The roles they stand for (`origin`, `destination`) take their
+ * values from different calls.
+ */
+export function parallel(a: string, b: string): boolean {
+  const [ra, rb] = [remainder(a), remainder(b)];
+  return ra !== null && ra === rb && role(a) !== role(b);
+}
+
+/** One way a call can be fed: a source or a reference option, with the output it reads. */
+interface Feed {
+  readonly v: number;
+  /** The parameter (or argument) it feeds. */
+  readonly slot: string;
+  /** The producing call (`c<id>`) or memory item (`m<label>`), and the label it is known by. */
+  readonly producer: string;
+  readonly label: string;
+  readonly leaf: string;
+  /** A reference kept as the input wrote it. */
+  readonly kept: boolean;
+}
+
+function feedsOf(ctx: CompileContext, call: Call): Feed[] {
+  const feeds: Feed[] = [];
+  const leafOfPath = (path: readonly PathSegment[]) => leafOf(normalisePath(path));
+  const from = (id: number | null, memory: string) =>
+    id === null
+      ? { producer: `m${memory}`, label: memory }
+      : { producer: `c${id}`, label: knownLabel(ctx, ctx.calls[id]) };
+  for (const p of call.params) {
+    for (const s of p.sources) {
+      if (s.kind === 'output')
+        feeds.push({ v: s.v, slot: p.param, ...from(s.call, ''), leaf: leafOfPath(s.path), kept: false });
+      if (s.kind === 'memory')
+        feeds.push({ v: s.v, slot: p.param, ...from(null, s.label), leaf: leafOfPath(s.path), kept: false });
+    }
+  }
+  for (const t of call.tokens) {
+    if (!t.site.whole || t.site.at.length > 0) continue;
+    const { label, path } = t.site.ref;
+    for (const o of t.options) {
+      if (o.kind === 'keep')
+        feeds.push({ v: o.v, slot: t.arg, ...from(o.call, label), leaf: leafOfPath(path), kept: true });
+      else if (o.kind === 'reassign')
+        feeds.push({
+          v: o.v,
+          slot: t.arg,
+          ...from(o.call, o.memoryLabel ?? ''),
+          leaf: leafOfPath(o.path),
+          kept: false,
+        });
+    }
+  }
+  return feeds;
+}
+
+/** The label each argument of the input step reads whole, by argument. */
+function inputLabels(ctx: CompileContext, call: Call): Map<string, string> {
+  const labels = new Map<string, string>();
+  for (const site of call.origin >= 0 ? ctx.refs[call.origin] : [])
+    if (site.whole && site.at.length === 0) labels.set(site.param, site.ref.label);
+  return labels;
+}
+
+/**
+ * A field that names the parameter's own role is not shared: `departure_date` for `departure_date`, `origin`
+ * for `origin` (the field carries the role word, or every word of the parameter).
+ */
+function roleBound(f: Feed): boolean {
+  const own = words(f.slot);
+  const field = words(f.leaf);
+  const r = role(f.slot);
+  return (r !== undefined && field.includes(r)) || own.every((w) => field.includes(w));
+}
+
+/**
+ * Whether two feeds of one call may not both be on: different parameters reading one producer for the same
+ * field, or in parallel roles (by name, or described alike) through fields that do not name their roles, or
+ * (in the answer step, whose keys each name a result) at all. Unless the input already had them share it:
+ * both keep the references the input wrote, or (for a producer) the input read that label for both.
+ */
+function conflict(
+  answer: boolean,
+  inputs: Map<string, string>,
+  specs: Map<string, ParamSpec>,
+  a: Feed,
+  b: Feed,
+): boolean {
+  if (a.slot === b.slot || a.producer !== b.producer || (a.kept && b.kept)) return false;
+  if (a.leaf === b.leaf) return true;
+  const sharedLabel = a.label !== '' && inputs.get(a.slot) === a.label && inputs.get(b.slot) === a.label;
+  if (sharedLabel) return false;
+  if (answer) return true;
+  const [x, y] = [specs.get(a.slot), specs.get(b.slot)];
+  const alike = parallel(a.slot, b.slot) || (x !== undefined && y !== undefined && describedAlike(x, y));
+  return alike && !roleBound(a) && !roleBound(b);
+}
+
+/** The rows of one source per role, for every call. */
+export function roleRows(ctx: CompileContext): void {
+  for (const call of ctx.calls) {
+    const byProducer = new Map<string, Feed[]>();
+    for (const f of feedsOf(ctx, call)) {
+      const list = byProducer.get(f.producer);
+      if (list) list.push(f);
+      else byProducer.set(f.producer, [f]);
+    }
+    const answer = call.kind === 'result';
+    const inputs = inputLabels(ctx, call);
+    const specs = new Map(call.apis.flatMap((c) => c.api?.params ?? []).map((p) => [p.name, p]));
+    for (const group of byProducer.values()) {
+      for (let x = 0; x < group.length; x++)
+        for (let y = x + 1; y < group.length; y++)
+          if (conflict(answer, inputs, specs, group[x], group[y]))
+            ctx.builder.atMost([group[x].v, group[y].v], 1);
+    }
+  }
+}

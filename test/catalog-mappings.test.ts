@@ -1,0 +1,83 @@
+/**
+ * The catalog's own mappings are used by default: computed once per catalog, read one parameter at a time
+ * (the same pairs as the whole table), switched off by `catalogMappings: false` / `--no-catalog-mappings`,
+ * with a given table on top.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadCatalog } from '../src/read/catalog.ts';
+import {
+  computeMappings,
+  mappingsInForce,
+  mappingsInto,
+  scorePairs,
+} from '../src/catalog/computed-mappings.ts';
+import { repair } from '../src/repair/repair.ts';
+import { registerFix } from '../src/cli/fix.ts';
+import { runCommands } from './cli-run.ts';
+import { GOLD, corrupt, executable, seq } from './helpers.ts';
+
+const CATALOGS = ['executable', 'non-executable-glaive', 'non-executable-sgd'].map((stem) =>
+  loadCatalog(`data/nestful/${stem}-spec.json`),
+);
+
+describe('computed mappings, one parameter at a time', () => {
+  it('finds exactly the pairs of the full scan (threshold 0.6, top 3) on the three NESTFUL catalogs', () => {
+    for (const catalog of CATALOGS) {
+      const full = scorePairs(catalog).filter((p) => p.score >= 0.6);
+      const perInput = new Map<string, { from: string; to: string; score: number }[]>();
+      for (const p of full) {
+        const list = perInput.get(p.to) ?? [];
+        if (list.length < 3) list.push({ from: p.from, to: p.to, score: p.score });
+        perInput.set(p.to, list);
+      }
+      for (const name of new Set(catalog.apis.flatMap((a) => a.params.map((p) => p.name)))) {
+        expect(mappingsInto(catalog, name), name).toEqual(perInput.get(name) ?? []);
+      }
+      expect(computeMappings(catalog).length).toBe([...perInput.values()].flat().length);
+    }
+  });
+
+  it('a given table over the computed one: a pair in both keeps its higher score', () => {
+    const merged = mappingsInForce(
+      [
+        { from: 'skyId', to: 'originSkyId', score: 0.7 },
+        { from: 'code', to: 'originSkyId', score: 0.65 },
+      ],
+      mappingsInto(executable, 'originSkyId'),
+    );
+    expect(merged).toEqual([
+      { from: 'skyId', to: 'originSkyId', score: 0.915 },
+      { from: 'code', to: 'originSkyId', score: 0.65 },
+    ]);
+  });
+});
+
+describe('repairs use them unless switched off', () => {
+  const broken = seq(corrupt(GOLD, 'destinationEntityId="$var2.entityId$", ', ''));
+
+  it('library: mapped by default, asked with catalogMappings: false', async () => {
+    const mapped = await repair(broken, executable);
+    expect(mapped.sequence[2].arguments.destinationEntityId).toBe('$var2.entityId$');
+    expect(mapped.edits.map((e) => e.kind)).toEqual(['newMap']);
+    const asked = await repair(broken, executable, { catalogMappings: false });
+    expect(asked.edits.map((e) => e.kind)).toEqual(['slotFill']);
+  });
+
+  afterEach(() => vi.restoreAllMocks());
+
+  it('CLI: --no-catalog-mappings', async () => {
+    // `fix` prints with console.log: route it to the captured standard output.
+    vi.spyOn(console, 'log').mockImplementation((...parts) => process.stdout.write(`${parts.join(' ')}\n`));
+    const file = 'test/fixtures/missing-destination-entity.txt';
+    const on = await runCommands(
+      [registerFix],
+      ['fix', '-c', 'data/nestful/executable-spec.json', '--format', 'json', file],
+    );
+    const off = await runCommands(
+      [registerFix],
+      ['fix', '-c', 'data/nestful/executable-spec.json', '--format', 'json', '--no-catalog-mappings', file],
+    );
+    expect(JSON.parse(on.out).edits.map((e: { kind: string }) => e.kind)).toEqual(['newMap']);
+    expect(JSON.parse(off.out).edits.map((e: { kind: string }) => e.kind)).toEqual(['slotFill']);
+  });
+});
