@@ -33,6 +33,11 @@ export const WeightsSchema = z
       .describe(
         'asking for a value some catalog API outputs (an id, or a value the plan took from an output) also costs this times inserting that API with its inputs asked, so the call goes in rather than the question (0: off)',
       ),
+    unreadOutput: weight
+      .default(3)
+      .describe(
+        'fill a parameter that has no argument from a field of another name, of the same declared type, of an earlier call whose output no other call reads (only the answer, or nothing)',
+      ),
     relabel: weight.describe('change the output label of a step'),
     addLabel: weight.describe('give an unlabelled step a label'),
     moveStep: weight.describe('move a call earlier so its output exists before it is used'),

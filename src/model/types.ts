@@ -116,6 +116,7 @@ export type EditKind =
   | 'slotFill'
   | 'fromMemory'
   | 'reuseLiteral'
+  | 'unreadOutput'
   | 'insertCall'
   | 'restoreStep'
   | 'relabel'
