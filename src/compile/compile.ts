@@ -15,6 +15,7 @@ import { restoredCalls } from './restore.ts';
 import { roleRows } from './roles.ts';
 import { askRows } from './asks.ts';
 import { uniqueTies } from './ties.ts';
+import { unreadSources } from './unread.ts';
 
 export type { CompileOptions };
 
@@ -44,6 +45,7 @@ export function compile(
   roleRows(ctx);
   askRows(ctx);
   goalRows(ctx);
+  unreadSources(ctx);
   const built = ctx.builder.build();
   // The last tie-break, added to the model only: reported costs are the edits' (plan.costs).
   const ties = uniqueTies(built.numVars, cost.weights.tieBreak / 100);

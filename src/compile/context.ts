@@ -22,7 +22,7 @@ import { BudgetExceeded, BudgetMeter, type CompileBudget } from './budget.ts';
 import { referencesProblem, stepReferences } from '../read/references.ts';
 import type { Goals } from '../model/options.ts';
 import type { Mode } from '../model/constants.ts';
-import type { Call, SharedAsk } from './plan.ts';
+import type { Call, SharedAsk, Source } from './plan.ts';
 
 export interface CompileOptions {
   readonly memory?: Memory;
@@ -62,6 +62,17 @@ export class CompileContext {
   readonly premiums = new Map<string, number>();
   /** Dangling labels that some catalog API can stand for: the deleted steps a repair may put back. */
   readonly restorable = new Set<string>();
+  /** The input steps whose output no other call reads (see `unread.ts`), computed on first use. */
+  unread: { readonly read: ReadonlySet<string>; readonly steps: ReadonlySet<number> } | undefined;
+  /** Required parameters without an argument, their rows left to `unreadSources`. */
+  readonly pendingFills: {
+    readonly call: Call;
+    readonly choice: number;
+    readonly param: ParamSpec;
+    readonly sources: Source[];
+  }[] = [];
+  /** The parameters filled from an unread output: variable, producing input step, consumer call id. */
+  readonly unreadFeeds: { readonly v: number; readonly from: number; readonly to: number }[] = [];
   /** parameter name -> labels whose outputs feed a parameter of that name somewhere in the sequence. */
   readonly feedsByParam = new Map<string, Set<string>>();
 

@@ -29,6 +29,8 @@ export type Source =
       readonly call: number;
       readonly path: readonly PathSegment[];
       readonly mapped: boolean;
+      /** Taken from an output no other call reads, under another name (`unreadOutput`). */
+      readonly unread?: boolean;
     }
   | {
       readonly kind: 'memory';

@@ -73,6 +73,11 @@ export function parameterSources(ctx: CompileContext): number {
         if (sources.length === 0) continue;
         const required = p.required || fixed;
         call.params.push({ choice: ci, param: p.name, required, sources });
+        // A parameter without an argument may also take an unread output: added last (`unreadSources`).
+        if (p.required && !fixed && wanted === undefined && !hasArgument(step, p.name)) {
+          ctx.pendingFills.push({ call, choice: choice.v, param: p, sources });
+          continue;
+        }
         const vars = sources.map((s) => s.v);
         if (required) ctx.builder.equal(vars, [choice.v]);
         else ctx.builder.atMost(vars, [choice.v]);
@@ -96,6 +101,10 @@ export function parameterSources(ctx: CompileContext): number {
     }
   });
   return offset;
+}
+
+function hasArgument(step: { readonly arguments: object } | undefined, name: string): boolean {
+  return step !== undefined && Object.prototype.hasOwnProperty.call(step.arguments, name);
 }
 
 /** The step passes `p` a value that fits as given: every reference in it resolves (not in optimal mode). */

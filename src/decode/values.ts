@@ -53,13 +53,18 @@ export function fillValue(
   switch (source.kind) {
     case 'output': {
       const text = formatReference(labels.get(source.call)!, source.path);
+      const note = source.unread
+        ? ` (an output no other call reads)`
+        : source.mapped
+          ? ` (maps ${normalisePath(source.path)} -> ${param})`
+          : '';
       edits.push({
-        kind: source.mapped ? 'newMap' : 'reassign',
+        kind: source.unread ? 'unreadOutput' : source.mapped ? 'newMap' : 'reassign',
         step: at,
         param,
         to: text,
         cost: source.cost,
-        detail: `${param} = ${text}${source.mapped ? ` (maps ${normalisePath(source.path)} -> ${param})` : ''}`,
+        detail: `${param} = ${text}${note}`,
       });
       return text;
     }

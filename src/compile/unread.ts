@@ -1,0 +1,146 @@
+/**
+ * Unread outputs. A call whose output no other call reads (only the answer, or nothing) is evidence of a
+ * lost data flow: when a later call has no value for a required parameter, the plan most likely fed it
+ * from that output (`send_sms(message=...)` after `get_random_joke()`), even under another name. Such a
+ * field may fill the parameter at `unreadOutput`, below an ask, when its declared type is the parameter's
+ * (a number from a number, text from text; undeclared types give no evidence). The evidence holds only
+ * while the flow stays one: the call that gives its output this way is read by nothing else in the repair,
+ * and the call that takes it reads no other call (a call already wired into the plan has lost no link).
+ */
+import type { OutputField, ParamSpec, PathSegment, ValueType } from '../model/types.ts';
+import { leafOf } from '../catalog/catalog-index.ts';
+import { tieDistance } from '../catalog/names.ts';
+import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
+import { segments } from '../read/references.ts';
+import type { CompileContext } from './context.ts';
+import type { Call } from './plan.ts';
+import { namesAnId } from './asks.ts';
+
+/** A call with more fields of the parameter's type than this gives no evidence of which one was meant. */
+const MAX_FIELDS = 2;
+
+/** A field of an unread call that may fill a parameter, and what that costs. */
+export interface UnreadFeed {
+  readonly call: Call;
+  readonly field: OutputField;
+  readonly path: readonly PathSegment[];
+  readonly cost: number;
+}
+
+/** The type family a declared type belongs to (undefined: nothing declared). */
+function family(type: ValueType): string | undefined {
+  if (type === 'any') return undefined;
+  return type === 'integer' ? 'number' : type;
+}
+
+/** The labels that calls read (the answer step aside), and the input steps whose label none reads. */
+function readFacts(ctx: CompileContext): NonNullable<CompileContext['unread']> {
+  if (ctx.unread) return ctx.unread;
+  const resultName = ctx.options.resultName ?? DEFAULT_RESULT_NAME;
+  const read = new Set<string>();
+  ctx.steps.forEach((step, i) => {
+    if (step.name === resultName && i === ctx.steps.length - 1) return;
+    for (const site of ctx.refs[i]) read.add(site.ref.label);
+  });
+  const steps = new Set<number>();
+  ctx.steps.forEach((step, i) => {
+    if (step.label !== undefined && !read.has(step.label)) steps.add(i);
+  });
+  ctx.unread = { read, steps };
+  return ctx.unread;
+}
+
+/**
+ * Whether `call` may take an unread output: a call of the input, or a restored step that only the answer
+ * reads (the end of a chain whose link was lost). A restored step that feeds another call stands at the
+ * start of that flow: its inputs are the user's values.
+ */
+export function takesUnread(ctx: CompileContext, call: Call): boolean {
+  if (call.kind === 'result') return false;
+  if (call.kind !== 'inserted') return true;
+  return call.restores !== undefined && !readFacts(ctx).read.has(call.restores);
+}
+
+/**
+ * Fields of earlier unread calls that may fill `p` of `call` (which has no argument for it): of the
+ * parameter's declared type, named otherwise (a field of its own name is a `reassign` already), nearest
+ * call first. Not for ids: an identifier comes from the API that outputs it.
+ */
+export function unreadFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed[] {
+  const w = ctx.weights;
+  const wanted = family(p.type);
+  // A choice among fixed values (an enum) is the user's, not a flow.
+  if (wanted === undefined || namesAnId(p.name) || (p.enum?.length ?? 0) > 0 || !takesUnread(ctx, call))
+    return [];
+  const unread = readFacts(ctx).steps;
+  const out: UnreadFeed[] = [];
+  for (const j of ctx.before(call.pos)) {
+    if (j.origin < 0 || j.kind === 'result' || !unread.has(j.origin)) continue;
+    const distance = (call.pos - j.pos) / Math.max(ctx.steps.length, 1);
+    const seen = new Set<string>();
+    for (const choice of j.apis) {
+      const fits = (choice.api?.outputs ?? []).filter(
+        (f) => family(f.type) === wanted && leafOf(f.path) !== p.name,
+      );
+      // Among many fields of the type, which one was the source is a guess.
+      if (fits.length > MAX_FIELDS) continue;
+      for (const field of fits) {
+        const leaf = leafOf(field.path);
+        if (seen.has(field.path)) continue;
+        seen.add(field.path);
+        const path = segments(field.path);
+        const cost =
+          w.unreadOutput + w.tieBreak * (distance + 0.1 * (path.length - 1) + tieDistance(p.name, leaf));
+        out.push({ call: j, field, path, cost });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Adds the unread-output sources of every required parameter without an argument, then the rows that make
+ * each such parameter take exactly one source. Their variables come after every other one, so that the
+ * rest of the model (and its last tie-break, by variable index) is the same with or without them.
+ */
+export function unreadSources(ctx: CompileContext): void {
+  for (const { call, choice, param, sources } of ctx.pendingFills) {
+    for (const { call: j, path, cost } of unreadFeeds(ctx, call, param)) {
+      const v = ctx.variable(cost, 'unreadOutput');
+      ctx.builder.atMost([v], ctx.provides(j, path));
+      ctx.builder.atMost([v], ctx.labelled(j));
+      ctx.unreadFeeds.push({ v, from: j.origin, to: call.id });
+      sources.push({ kind: 'output', v, cost, call: j.id, path, mapped: true, unread: true });
+    }
+    ctx.builder.equal(
+      sources.map((s) => s.v),
+      [choice],
+    );
+  }
+  unreadRows(ctx);
+}
+
+/** The variables under which `call` reads an output (of any call, or of input step `origin` only). */
+function readers(call: Call, calls: readonly Call[], origin?: number): number[] {
+  const of = (id: number | null) => id !== null && (origin === undefined || calls[id].origin === origin);
+  const out: number[] = [];
+  for (const p of call.params)
+    for (const s of p.sources) if (s.kind === 'output' && of(s.call)) out.push(s.v);
+  for (const t of call.tokens)
+    for (const o of t.options) if ((o.kind === 'keep' || o.kind === 'reassign') && of(o.call)) out.push(o.v);
+  return out;
+}
+
+/**
+ * An unread output is the lost source of one value: the call that gives it that way is read by nothing
+ * else in the repair (the answer aside), and the call that takes it reads no other call.
+ */
+function unreadRows(ctx: CompileContext): void {
+  for (const { v, from, to } of ctx.unreadFeeds) {
+    for (const call of ctx.calls) {
+      if (call.kind === 'result') continue;
+      for (const r of readers(call, ctx.calls, from)) if (r !== v) ctx.builder.atMost([v, r], 1);
+    }
+    for (const r of readers(ctx.calls[to], ctx.calls)) if (r !== v) ctx.builder.atMost([v, r], 1);
+  }
+}
