@@ -13,7 +13,7 @@ import { parameterSources } from './sources.ts';
 import { goalCandidates, goalRows } from './goals.ts';
 import { restoredCalls } from './restore.ts';
 import { roleRows } from './roles.ts';
-import { askRows } from './asks.ts';
+import { askRows, slotShareRows } from './asks.ts';
 import { uniqueTies } from './ties.ts';
 
 export type { CompileOptions };
@@ -43,6 +43,7 @@ export function compile(
   const offset = parameterSources(ctx);
   roleRows(ctx);
   askRows(ctx);
+  slotShareRows(ctx);
   goalRows(ctx);
   const built = ctx.builder.build();
   // The last tie-break, added to the model only: reported costs are the edits' (plan.costs).
@@ -64,6 +65,7 @@ export function compile(
     defensive: options.defensive ?? false,
     confirmCost: cost.weights.confirm,
     asks: ctx.asks,
+    slotShares: ctx.slotShares,
   };
   return { model, plan };
 }
