@@ -1,10 +1,10 @@
 /**
  * The generated datasets of the batch benchmarks (`batch-scale.ts`, `distributed.ts`): the NESTFUL
- * executable samples, one per line with ids `rec-<i>`, and a corrupted sample every `brokenEvery` records
+ * executable samples, one per line with ids `r<i>`, and a corrupted sample every `brokenEvery` records
  * (repaired by the solver; the others are valid and checked without it).
  */
-import { createWriteStream, readFileSync } from 'node:fs';
-import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { writeRecordsFile } from '../research/bench/data.ts';
 
 const BROKEN = 'benchmarks/data/corrupted-executable.jsonl';
 
@@ -27,14 +27,5 @@ export async function generate(path: string, count: number, brokenEvery: number)
       return jsonLines('samples/broken-nestful.jsonl').map((r) => r.sequence);
     }
   })();
-  const out = createWriteStream(path);
-  for (let i = 0; i < count; i++) {
-    const isBroken = brokenEvery > 0 && i % brokenEvery === brokenEvery - 1;
-    const sequence = isBroken
-      ? broken[Math.floor(i / brokenEvery) % broken.length]
-      : samples[i % samples.length];
-    if (!out.write(JSON.stringify({ id: `rec-${i}`, sequence }) + '\n')) await once(out, 'drain');
-  }
-  out.end();
-  await once(out, 'finish');
+  await writeRecordsFile(path, count, samples, brokenEvery, broken);
 }

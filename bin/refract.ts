@@ -1,9 +1,50 @@
+#!/usr/bin/env node
 /**
- * The `refract` executable: the product's command line plus the research commands (`bench`, `sweep`,
- * `fit`), which live outside `src/` and build on the library.
+ * The `refract` executable: the product's command line plus, in a clone of the repository, the research
+ * commands (`bench`, `sweep`, `fit`). Those read the repository's data sets and write its result pages, so
+ * the published package leaves them out (`research/` is not in its files); they are loaded only when one of
+ * them is run or the help lists the commands, which keeps every other command's start-up short.
  */
-import { runCli } from '../src/cli/main.ts';
-import { registerBench } from '../research/cli/bench.ts';
-import { registerFit, registerSweep } from '../research/cli/research.ts';
+import { setFlagsFromString } from 'node:v8';
+import { runCli, type Register } from '../src/cli/main.ts';
 
-await runCli(process.argv, [registerBench, registerSweep, registerFit]);
+const RESEARCH = ['bench', 'sweep', 'fit'];
+/** Commands that run many solves for a long time: a batch, a server. */
+const LONG_RUNNING = ['batch', 'serve', 'mcp', ...RESEARCH];
+
+/** The first word that is not an option: the command (undefined for `refract`, `refract --help`). */
+const command = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
+
+// A one-shot command solves a few models. V8 would also compile HiGHS's WebAssembly with its optimising
+// tier, in the background, for solves that are over before that code is ready: about 0.2 s of CPU, half
+// the command's. Baseline code only (same results) makes each solve some 15 % slower, which long-running
+// commands would feel after a few thousand solves, so they keep the default. Set before HiGHS is compiled.
+if (command !== undefined && !LONG_RUNNING.includes(command)) setFlagsFromString('--liftoff-only');
+
+async function researchCommands(): Promise<Register[] | undefined> {
+  try {
+    const [bench, tuning] = await Promise.all([
+      import('../research/cli/bench.ts'),
+      import('../research/cli/research.ts'),
+    ]);
+    return [bench.registerBench, tuning.registerSweep, tuning.registerFit];
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND';
+    if (missing && /[/\\]research[/\\]cli[/\\]/.test((error as Error).message)) return undefined;
+    throw error;
+  }
+}
+
+let extra: Register[] = [];
+if (command === undefined || command === 'help' || RESEARCH.includes(command)) {
+  const research = await researchCommands();
+  if (research) extra = research;
+  else if (command !== undefined && RESEARCH.includes(command)) {
+    process.stderr.write(
+      `refract: ${command} is a research command: it runs from a clone of the repository, which holds the ` +
+        `data sets it reads (npm install there, then npx refract ${command})\n`,
+    );
+    process.exit(2);
+  }
+}
+await runCli(process.argv, extra);

@@ -5,7 +5,7 @@
 import { createReadStream, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isRecordLine, readRecords, type RecordItem } from '../src/read/records.ts';
+import { isRecordLine, readRecords, sourceRecord, type RecordItem } from '../src/read/records.ts';
 import { scanChunks } from '../src/cluster/chunks.ts';
 import { chunkRecords } from '../src/cluster/chunk-records.ts';
 import { commitPart, doneChunks, partLines, readPartSummary } from '../src/cluster/store.ts';
@@ -29,7 +29,8 @@ async function bothWays(text: string | Buffer, size: number, highWaterMark?: num
   const whole = await all(readRecords(createReadStream(path)));
   const table = await scanChunks(path, size, highWaterMark);
   const joined: RecordItem[] = [];
-  for (const chunk of table.chunks) joined.push(...(await all(chunkRecords(path, chunk))));
+  for (const chunk of table.chunks)
+    joined.push(...(await all(chunkRecords(path, chunk))).map((source) => sourceRecord(source)));
   return { whole, joined, table };
 }
 

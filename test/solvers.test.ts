@@ -240,6 +240,29 @@ describe('HiGHS backend', () => {
     expect(backend.loads).toBe(2);
   });
 
+  it('answers as a fresh backend does, whatever it solved before, limits included', async () => {
+    // Its native models are reused from solve to solve: nothing of one solve may carry into the next.
+    const models = [cover, multiKnapsack(12, 2, 5), multiKnapsack(30, 4, 11)];
+    const reused = new HighsBackend();
+    const hard = multiKnapsack(250, 25, 7);
+    const answers = async (backend: HighsBackend, order: MilpModel[]) =>
+      new Map(await Promise.all(order.map(async (m) => [m, await backend.solve(m)] as const)));
+    const forward = await answers(reused, models);
+    // A tight time limit on one solve is not left in place for the next ones.
+    expect((await reused.solve(hard, { timeLimit: 0.02 })).status).toBe('timeout');
+    const backward = await answers(reused, [...models].reverse());
+    for (const m of models) {
+      const fresh = await new HighsBackend().solve(m);
+      expect(fresh.status).toBe('optimal');
+      for (const again of [forward.get(m)!, backward.get(m)!]) {
+        expect(again.status).toBe('optimal');
+        expect(again.values).toEqual(fresh.values);
+        expect(again.objective).toBe(fresh.objective);
+      }
+    }
+    expect(reused.loads).toBe(1);
+  });
+
   it('stops at the time limit on a hard model and returns a verified incumbent or none', async () => {
     const model = multiKnapsack(250, 25, 7);
     const solution = await highs.solve(model, { timeLimit: 0.1 });

@@ -53,6 +53,17 @@ describe('the worker pool', () => {
     expect(await p.submit({ value: 'after' })).toBe('>after');
   });
 
+  it('starts the run time limit of a job again at each progress report: it bounds one item', async () => {
+    const p = start();
+    // Five items of 120 ms: 600 ms in all, each well within the 400 ms limit.
+    expect(await p.submit({ value: 'items', steps: 5, ms: 120 }, { runTimeoutMs: 400 })).toBe('>items');
+    expect(p.stats().replaced).toBe(0);
+    // One item past the limit still ends the worker.
+    const stuck = p.submit({ value: 'stuck', steps: 2, ms: 1_500 }, { runTimeoutMs: 400 });
+    await expect(stuck).rejects.toThrow(/time limit of 0.4 s; its worker was replaced/);
+    expect(p.stats().replaced).toBe(1);
+  });
+
   it('drains: lets running jobs finish, refuses new ones, then stops', async () => {
     const p = start({ size: 2 });
     const running = [p.submit({ value: 'a', ms: 100 }), p.submit({ value: 'b', ms: 100 })];

@@ -1,13 +1,15 @@
 /** The NESTFUL sets the benchmarks run on: catalogs, valid gold sequences, and the corrupted records. */
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { join } from 'node:path';
 import { loadCatalog } from '../../src/read/catalog.ts';
 import { parseSequence, toNestful, type NestfulStep } from '../../src/read/sequence.ts';
 import type { Catalog } from '../../src/model/types.ts';
 import { validate } from '../../src/validate/validate.ts';
+import { PACKAGE_ROOT } from '../../src/read/package-files.ts';
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The repository's root: the data and result pages live beside the package. */
+export const ROOT = PACKAGE_ROOT;
 export const NESTFUL_DIR = join(ROOT, 'data', 'nestful');
 export const BENCH_DATA_DIR = join(ROOT, 'benchmarks', 'data');
 
@@ -78,4 +80,27 @@ export function loadCorrupted(set: SetName, dir = BENCH_DATA_DIR): CorruptionRec
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as CorruptionRecord);
+}
+
+/**
+ * Writes a JSONL dataset of `count` records `{id: "r<i>", sequence}`, streaming: the sequences cycle, and
+ * every `corruptEvery`-th record (when given) is taken from `corrupted` instead.
+ */
+export async function writeRecordsFile(
+  path: string,
+  count: number,
+  sequences: readonly unknown[],
+  corruptEvery = 0,
+  corrupted: readonly unknown[] = [],
+): Promise<void> {
+  const out = createWriteStream(path);
+  for (let i = 0; i < count; i++) {
+    const broken = corruptEvery > 0 && i % corruptEvery === corruptEvery - 1;
+    const sequence = broken
+      ? corrupted[Math.floor(i / corruptEvery) % corrupted.length]
+      : sequences[i % sequences.length];
+    if (!out.write(`${JSON.stringify({ id: `r${i}`, sequence })}\n`)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
 }

@@ -64,12 +64,17 @@ export function machine(now = new Date()): Machine {
 }
 
 /** The header block of a result page: title, machine and the command that regenerates it. */
-export function pageHeader(title: string, m: Machine, command: string): string {
+export function pageHeader(
+  title: string,
+  m: Machine,
+  command: string,
+  timings = 'Timings are wall-clock, in-process, after warm-up; medians unless stated.',
+): string {
   return [
     `# ${title}`,
     '',
     `Machine: ${m.nproc} cores (${m.cpu}), ${m.memoryGiB} GiB, Node ${m.node}; run ${m.date}, load average ${m.load}.`,
-    `Regenerate: \`${command}\`. Timings are wall-clock, in-process, after warm-up; medians unless stated.`,
+    `Regenerate: \`${command}\`. ${timings}`,
     '',
   ].join('\n');
 }

@@ -18,14 +18,18 @@ import { scaleCatalog, scaleLength, scaleMappings } from './scaling.ts';
 import { scalingPage, scalingPlots, type ScalingResults } from './scaling-report.ts';
 import { solversPage, solversPlot } from './solvers.ts';
 import { solversJson, studySolvers } from './solver-run.ts';
+import { measureThroughput } from './throughput.ts';
+import { throughputPage } from './throughput-report.ts';
 
-export const BENCHMARKS = ['restoration', 'latency', 'solvers', 'scaling', 'modes'] as const;
+export const BENCHMARKS = ['restoration', 'latency', 'solvers', 'scaling', 'modes', 'throughput'] as const;
 export type BenchmarkName = (typeof BENCHMARKS)[number];
 
 export const DEFAULT_OUT = join(ROOT, 'benchmarks', 'results');
 
 export interface BenchOptions {
   readonly quick?: boolean;
+  /** The earlier commit the throughput benchmark runs side by side with this build (default e692d8e). */
+  readonly baseline?: string;
   readonly only?: readonly BenchmarkName[];
   readonly out?: string;
   readonly log?: (line: string) => void;
@@ -58,7 +62,7 @@ export function parseOnly(value: string): BenchmarkName[] {
 
 type Pages = Record<string, string>;
 
-async function run(name: BenchmarkName, ctx: BenchContext): Promise<Pages> {
+async function run(name: BenchmarkName, ctx: BenchContext, options: BenchOptions): Promise<Pages> {
   switch (name) {
     case 'restoration':
       return { 'restoration.md': restorationPage(ctx, await measureRestoration(ctx)) };
@@ -85,6 +89,8 @@ async function run(name: BenchmarkName, ctx: BenchContext): Promise<Pages> {
     }
     case 'modes':
       return { 'modes.md': modesPage(ctx, await measureModes(ctx)) };
+    case 'throughput':
+      return { 'throughput.md': throughputPage(ctx, await measureThroughput(ctx, options.baseline)) };
   }
 }
 
@@ -100,6 +106,10 @@ const INDEX: readonly [string, string][] = [
   ],
   ['scaling.md', 'time against sequence length, catalog size and mapping-table size (three plots)'],
   ['modes.md', 'time per repair for each mode / preset'],
+  [
+    'throughput.md',
+    '`refract batch` records per second, 2 workers against 1, memory and start-up; this build against an earlier one',
+  ],
 ];
 
 function indexPage(ctx: BenchContext, out: string): string {
@@ -130,9 +140,11 @@ export async function runBench(options: BenchOptions = {}): Promise<string[]> {
   const out = options.out ?? DEFAULT_OUT;
   const log = options.log ?? (() => {});
   const only = options.only ?? BENCHMARKS;
-  const flags = [options.quick ? '--quick' : '', options.only ? `--only ${only.join(',')}` : ''].filter(
-    Boolean,
-  );
+  const flags = [
+    options.quick ? '--quick' : '',
+    options.only ? `--only ${only.join(',')}` : '',
+    options.baseline ? `--baseline ${options.baseline}` : '',
+  ].filter(Boolean);
   const command = options.command ?? ['npm run bench', ...(flags.length ? ['--', ...flags] : [])].join(' ');
   const ctx = loadContext({
     quick: options.quick ?? false,
@@ -146,7 +158,7 @@ export async function runBench(options: BenchOptions = {}): Promise<string[]> {
   try {
     for (const name of BENCHMARKS.filter((b) => only.includes(b))) {
       const start = performance.now();
-      const pages = await run(name, ctx);
+      const pages = await run(name, ctx, options);
       for (const [file, text] of Object.entries(pages)) {
         writeFileSync(join(out, file), text);
         written.push(join(out, file));

@@ -7,8 +7,8 @@
  * - a fenced block right after a comment `<!-- output: COMMAND -->`: the whole block is the output of
  *   COMMAND, or of its last N lines with `<!-- output: COMMAND (last N lines) -->`.
  *
- * Commands: `refract …` (also `npx refract`, `npx tsx bin/refract.ts`, `npm run refract --`), run in
- * process; `npm run NAME` (its package.json script); `npx tsx FILE ARGS` (a module whose default export
+ * Commands: `refract …` (also `npx refract`, `node dist/bin/refract.js`, `npx tsx bin/refract.ts`,
+ * `npm run refract --`), run in process; `npm run NAME` (its package.json script); `npx tsx FILE ARGS` (a module whose default export
  * returns the text, or a script); `the ts block above` (the nearest ```ts block before the comment, run
  * from the repository root); `curl …` against a server started in process with the document's own
  * `refract serve` command. Only timings are masked (`mask`). A block after `<!-- not run: WHY -->` is
@@ -155,6 +155,7 @@ export class DocRunner {
     const [program, ...args] = words;
     if (program === 'npx' && args[0] === 'refract') return refract(args.slice(1), env);
     if (program === 'refract') return refract(args, env);
+    if (program === 'node' && args[0] === 'dist/bin/refract.js') return refract(args.slice(1), env);
     if ((program === 'tsx' || (program === 'npx' && args[0] === 'tsx')) && args.includes('bin/refract.ts'))
       return refract(args.slice(args.indexOf('bin/refract.ts') + 1), env);
     if (program === 'npx' && args[0] === 'tsx') return script(args[1], args.slice(2));

@@ -1,13 +1,14 @@
 /**
- * A batch run: records stream in, go through the worker pool, come back into input order and are appended
- * to the output. Memory is bounded by a window: reading waits while `window` records are unwritten, and
- * while the output has more than a few batches queued.
+ * A batch run: records stream in as text, go through the worker pool many to a message (parsed there),
+ * come back into input order and are appended to the output. Memory is bounded by a window: reading waits
+ * while `window` records (or 64 MiB of input) are unwritten, and while the output has more than a few
+ * batches queued.
  */
 import { existsSync } from 'node:fs';
-import { readRecords, type RecordItem } from '../read/records.ts';
+import { readRecordSources, sourceRecord, type RecordSource } from '../read/records.ts';
 import { InputError } from '../model/errors.ts';
 import type { ApiRequest } from '../api/request.ts';
-import { WorkerPool, PoolError } from '../workers/pool.ts';
+import { moduleBeside, WorkerPool, PoolError } from '../workers/pool.ts';
 import { countRecords } from './count.ts';
 import { errorDone } from './lines.ts';
 import { fileSink, streamSink, type LineSink } from './output.ts';
@@ -16,12 +17,13 @@ import type { Progress } from './progress.ts';
 import { ReorderBuffer } from './reorder.ts';
 import { cutTornLine, PriorResults } from './resume.ts';
 import { outcomeOf, SummaryAccumulator, type Summary } from './summary.ts';
-import type { Done, InjectedFault, Task, WorkerResult, WorkerSetup } from './types.ts';
+import { TaskSizer } from './tasks.ts';
+import type { Done, InjectedFault, Task, TaskRecord, WorkerResult, WorkerSetup } from './types.ts';
 
 export interface BatchOptions {
   /** The records file or stream; or `records`, already read (a slice of a file, say). */
   readonly input?: NodeJS.ReadableStream;
-  readonly records?: AsyncIterable<RecordItem>;
+  readonly records?: AsyncIterable<RecordSource>;
   /** The input's file, when it is one (lets the progress count records for an ETA). */
   readonly inputPath?: string;
   /** Output file; without it, results go to `output` (default standard output). */
@@ -38,7 +40,7 @@ export interface BatchOptions {
   readonly progress?: Progress;
   /** Abort = stop reading, abandon the records in flight, write what is finished in order. */
   readonly signal?: AbortSignal;
-  /** Records that may be unwritten at once (default max(64, 32 per worker)). */
+  /** Records that may be unwritten at once (default 1,024 per worker). */
   readonly window?: number;
   /** Faults to inject into the workers (tests of the retry path). */
   readonly faults?: readonly InjectedFault[];
@@ -65,11 +67,22 @@ export interface BatchReport {
 /** Output bytes that may be queued before reading waits for the disk. */
 const MAX_PENDING_BYTES = 4 * 1024 * 1024;
 
+/** Input bytes of the records read and not yet written, before reading waits (large records: few at once). */
+const MAX_UNWRITTEN_INPUT = 64 * 1024 * 1024;
+
+/** Input bytes in one task: records carrying large catalogs travel a few at a time. */
+const MAX_TASK_BYTES = 1024 * 1024;
+
+const inputBytes = (record: TaskRecord) => ('text' in record.source ? record.source.text.length : 0);
+
 /** Attempts at a record whose worker crashes, faults or overruns the watchdog. */
 const ATTEMPTS = 2;
 
-/** Records sent ahead to one worker, so it never waits for the next message. */
+/** Tasks sent ahead to one worker, so it never waits for the next message. */
 const DEPTH = 2;
+
+/** A task being filled is sent after this long without a new record (a slow pipe, a terminal). */
+const IDLE_SEND_MS = 20;
 
 /** Batch workers: each loads the repair flags once, then repairs the records it is sent. */
 export function createBatchPool(
@@ -78,7 +91,7 @@ export function createBatchPool(
   onBroken?: (reason: string) => void,
 ): BatchPool {
   return new WorkerPool<Task, WorkerResult>({
-    entry: new URL('./worker.ts', import.meta.url),
+    entry: moduleBeside(import.meta.url, './worker'),
     size,
     data: setup,
     depth: DEPTH,
@@ -107,7 +120,8 @@ async function openSink(options: BatchOptions): Promise<{ sink: LineSink; prior?
 
 export async function runBatch(options: BatchOptions): Promise<BatchReport> {
   const { signal, progress } = options;
-  const window = options.window ?? Math.max(64, 32 * options.workers);
+  const window = options.window ?? 1024 * options.workers;
+  const sizer = new TaskSizer();
   const summary = new SummaryAccumulator();
   const opened = await openSink(options);
   const sink = opened.sink;
@@ -147,12 +161,23 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
       },
     ));
   const recordTimeoutMs = options.recordTimeoutMs ?? 60_000;
-  // The watchdog counts from when the record reaches the head of its worker's queue.
+  let unwrittenInput = 0;
+  const finish = (record: TaskRecord, result: Omit<Done, 'seq'>) => {
+    unwrittenInput -= inputBytes(record);
+    deliver({ seq: record.seq, ...result });
+  };
+  const fail = (record: TaskRecord, reason: string) =>
+    finish(record, errorDone(sourceRecord(record.source), reason));
+  // The watchdog counts from when the task reaches the head of its worker's queue, and again from each
+  // record that starts 100 ms or more into the task (the worker reports progress): it bounds one record.
   const send = (task: Task, first = false) => {
     workers()
       .submit(task, { runTimeoutMs: recordTimeoutMs, first })
       .then(
-        (result) => deliver({ seq: task.seq, ...result }),
+        ({ results, ms }) => {
+          sizer.observe(results.length, ms);
+          results.forEach((result, i) => finish(task.records[i], result));
+        },
         (error: unknown) => {
           if (!(error instanceof PoolError)) {
             failure ??= error;
@@ -166,6 +191,12 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
             wake();
             return;
           }
+          if (task.records.length > 1) {
+            // Which record failed is unknown: each goes again on its own, the failure not counted.
+            for (const record of [...task.records].reverse())
+              send({ attempt: task.attempt, records: [record] }, true);
+            return;
+          }
           if (task.attempt + 1 < ATTEMPTS) {
             send({ ...task, attempt: task.attempt + 1 }, true);
             return;
@@ -174,32 +205,53 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
             error.kind === 'timeout'
               ? `record took longer than the ${recordTimeoutMs / 1000} s record timeout`
               : error.message;
-          deliver({ seq: task.seq, ...errorDone(task.record, `failed ${ATTEMPTS} times: ${reason}`) });
+          fail(task.records[0], `failed ${ATTEMPTS} times: ${reason}`);
         },
       );
   };
+  let filling: TaskRecord[] = [];
+  let fillingBytes = 0;
+  let idle: NodeJS.Timeout | undefined;
+  const sendFilling = () => {
+    clearTimeout(idle);
+    idle = undefined;
+    if (filling.length > 0) send({ attempt: 0, records: filling });
+    filling = [];
+    fillingBytes = 0;
+  };
+  const add = (record: TaskRecord) => {
+    filling.push(record);
+    fillingBytes += inputBytes(record);
+    if (filling.length >= sizer.size || fillingBytes >= MAX_TASK_BYTES) sendFilling();
+    else idle ??= setTimeout(() => (sendFilling(), wake()), IDLE_SEND_MS);
+  };
+  let seq = 0;
+  const full = () =>
+    seq - reorder.emitted >= window ||
+    unwrittenInput > MAX_UNWRITTEN_INPUT ||
+    sink.pendingBytes > MAX_PENDING_BYTES;
   const stopped = () => signal?.aborted === true || failure !== undefined;
   const onAbort = () => wake();
   signal?.addEventListener('abort', onAbort);
   if (options.inputPath && progress) void countRecords(options.inputPath).then((n) => progress.setTotal(n));
 
-  let seq = 0;
   try {
-    const source = options.records ?? (options.input && readRecords(options.input));
-    if (!source) throw new Error('internal: runBatch needs input or records');
-    const records = source[Symbol.asyncIterator]();
-    let reading: Promise<IteratorResult<RecordItem>> | undefined;
+    const read = options.records ?? (options.input && readRecordSources(options.input));
+    if (!read) throw new Error('internal: runBatch needs input or records');
+    const sources = read[Symbol.asyncIterator]();
+    let reading: Promise<IteratorResult<RecordSource>> | undefined;
     while (!stopped()) {
       // Raced with wake-ups so that an abort is seen even while the input is idle (a terminal, a pipe).
-      reading ??= records.next();
+      reading ??= sources.next();
       const next = await Promise.race([reading, changed().then(() => undefined)]);
       if (next === undefined) continue;
       reading = undefined;
       if (next.done) break;
-      const record: RecordItem = next.value;
+      const source: RecordSource = next.value;
       if (prior) {
         const line = await prior.next();
         if (line) {
+          const record = sourceRecord(source);
           prior.expect(line, record.id);
           summary.add(outcomeOf(record, line.value));
           progress?.update(0, ++resumed);
@@ -208,15 +260,17 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
         prior.close();
         prior = undefined;
       }
-      const task = { seq: seq++, attempt: 0, record };
-      if (record.error !== undefined || !record.sequence) {
-        deliver({ seq: task.seq, ...errorDone(record, record.error ?? 'the record has no sequence') });
-      } else send(task);
-      while (!stopped() && (seq - reorder.emitted >= window || sink.pendingBytes > MAX_PENDING_BYTES)) {
+      const record = { seq: seq++, source };
+      unwrittenInput += inputBytes(record);
+      if ('text' in source || (source.error === undefined && source.sequence)) add(record);
+      else fail(record, source.error ?? 'the record has no sequence');
+      if (full()) sendFilling();
+      while (!stopped() && full()) {
         if (sink.pendingBytes > MAX_PENDING_BYTES) await sink.flush();
         else await changed();
       }
     }
+    sendFilling();
     if (prior && !stopped() && (await prior.next())) {
       throw new InputError('--resume', `${options.out} holds more results than the input has records`);
     }
@@ -230,6 +284,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
       restarts: pool?.stats().replaced ?? 0,
     };
   } finally {
+    clearTimeout(idle);
     signal?.removeEventListener('abort', onAbort);
     prior?.close();
     await pool?.terminate();

@@ -2,7 +2,7 @@
  * Shapes shared by the batch run, its workers and its summary. Everything a worker receives or sends is
  * structured-clonable.
  */
-import type { RecordItem } from '../read/records.ts';
+import type { RecordSource } from '../read/records.ts';
 import type { IssueTag } from '../model/types.ts';
 import type { Status } from '../model/constants.ts';
 import type { ApiRequest } from '../api/request.ts';
@@ -55,11 +55,20 @@ export interface WorkerSetup {
   readonly recordTimeoutMs?: number;
 }
 
-/** One record to process; `attempt` counts from 0 (a retry after a worker fault has attempt 1). */
-export interface Task {
+/** One record of a task: its position in the input and its source (usually still JSON text). */
+export interface TaskRecord {
   readonly seq: number;
+  readonly source: RecordSource;
+}
+
+/**
+ * Records sent to a worker in one message (many per message: one message per record would cost more than
+ * a valid record's check). `attempt` counts the failed attempts of a task of one record; a task of several
+ * records that fails is sent again one record per task, at the same attempt.
+ */
+export interface Task {
   readonly attempt: number;
-  readonly record: RecordItem;
+  readonly records: readonly TaskRecord[];
 }
 
 /** A finished record: its JSON line (without newline) and its digest. */
@@ -69,5 +78,8 @@ export interface Done {
   readonly outcome: Outcome;
 }
 
-/** What a worker answers for a record (the pool's caller adds `seq`). */
-export type WorkerResult = Omit<Done, 'seq'>;
+/** What a worker answers for a task: one result per record, in order, and its time on the task. */
+export interface WorkerResult {
+  readonly results: readonly Omit<Done, 'seq'>[];
+  readonly ms: number;
+}

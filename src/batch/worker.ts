@@ -1,11 +1,15 @@
 /**
- * A batch worker thread: loads the catalog and the request's settings once, then repairs the records it
- * is sent, one at a time and in the order received. A solver fault is thrown as a `WorkerFault`, for the pool to retire the
- * worker.
+/**
+ * A batch worker thread: loads the catalog and the request's settings once, then repairs the records it is
+ * sent, many per message, one after another in the order received. Records arrive as JSON text and are
+ * parsed here; the catalogs they carry are parsed once per distinct catalog. A solver fault is thrown as a
+ * `WorkerFault`, for the pool to retire the worker (the run then sends the task's records again one by one).
  */
 import { loadCatalog } from '../read/catalog.ts';
+import { sourceRecord, type RecordItem } from '../read/records.ts';
 import { requestSettings } from '../api/call.ts';
 import { jobData, serveJobs, WorkerFault } from '../workers/serve.ts';
+import { RecordCatalogs } from './catalogs.ts';
 import { runJob, type JobContext } from './job.ts';
 import type { InjectedFault, Task, WorkerResult, WorkerSetup } from './types.ts';
 
@@ -13,13 +17,25 @@ const setup = jobData<WorkerSetup>();
 const catalog = setup.request.catalogPath ? loadCatalog(setup.request.catalogPath) : undefined;
 const settings = requestSettings('fix', setup.request, { files: true });
 const context: JobContext = { catalog, settings, stepByStep: setup.stepByStep };
+const catalogs = new RecordCatalogs();
 
 /** Share of the record watchdog a repair may use, so it ends as a `timeout` line before the watchdog. */
 const RECORD_SHARE = 0.8;
 
+/**
+ * A record that starts this long after the task (or the last report) reports progress, which starts the
+ * task's watchdog again: the watchdog bounds each record, give or take this, and fast records cost no
+ * message.
+ */
+const PROGRESS_AFTER_MS = 100;
+
 /** Fails the way a test asked for, on the first `times` attempts at one record. */
-function injectFault(faults: readonly InjectedFault[], task: Task): Promise<never> | undefined {
-  const fault = faults.find((f) => f.id === task.record.id && task.attempt < f.times);
+function injectFault(
+  faults: readonly InjectedFault[],
+  record: RecordItem,
+  attempt: number,
+): Promise<never> | undefined {
+  const fault = faults.find((f) => f.id === record.id && attempt < f.times);
   if (!fault) return undefined;
   switch (fault.mode) {
     case 'throw':
@@ -38,13 +54,25 @@ function injectFault(faults: readonly InjectedFault[], task: Task): Promise<neve
   }
 }
 
-serveJobs(async (task: Task): Promise<WorkerResult> => {
-  const injected = setup.faults && injectFault(setup.faults, task);
-  if (injected) return injected;
-  const budget = setup.recordTimeoutMs;
-  const deadline = budget === undefined ? undefined : Date.now() + budget * RECORD_SHARE;
-  const settings = { ...context.settings, options: { ...context.settings.options, deadline } };
-  const result = await runJob(task.record, { ...context, settings });
-  if (result.kind === 'fault') throw new WorkerFault(result.reason);
-  return { line: result.line, outcome: result.outcome };
+serveJobs(async (task: Task, { progress }): Promise<WorkerResult> => {
+  const start = performance.now();
+  let reported = start;
+  const results: WorkerResult['results'][number][] = [];
+  for (const { source } of task.records) {
+    const now = performance.now();
+    if (now - reported >= PROGRESS_AFTER_MS) {
+      progress();
+      reported = now;
+    }
+    const record = sourceRecord(source, { parseCatalog: catalogs.parse });
+    const injected = setup.faults && injectFault(setup.faults, record, task.attempt);
+    if (injected) return injected;
+    const budget = setup.recordTimeoutMs;
+    const deadline = budget === undefined ? undefined : Date.now() + budget * RECORD_SHARE;
+    const settings = { ...context.settings, options: { ...context.settings.options, deadline } };
+    const result = await runJob(record, { ...context, settings });
+    if (result.kind === 'fault') throw new WorkerFault(result.reason);
+    results.push({ line: result.line, outcome: result.outcome });
+  }
+  return { results, ms: performance.now() - start };
 });

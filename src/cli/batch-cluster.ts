@@ -12,10 +12,7 @@ import { loadCatalog } from '../read/catalog.ts';
 import { requestSettings } from '../api/call.ts';
 import { integer, seconds } from '../api/flag-values.ts';
 import { addRequestOptions, requestFromFlags } from './request-flags.ts';
-import { submit } from '../cluster/submit.ts';
-import { work } from '../cluster/work.ts';
-import { runStatus, statusLine, statusText, type RunStatus } from '../cluster/status.ts';
-import { collect, IncompleteRun } from '../cluster/collect.ts';
+import type { RunStatus } from '../cluster/status.ts';
 
 interface SubmitFlags extends Record<string, unknown> {
   queue: string;
@@ -73,6 +70,8 @@ function registerSubmit(batch: Command): void {
     const request = requestFromFlags('fix', flags);
     if (request.catalogPath) loadCatalog(request.catalogPath);
     const { options } = requestSettings('fix', request, { files: true });
+    // The queue client is loaded on use: every other command starts without it.
+    const { submit } = await import('../cluster/submit.ts');
     const report = await submit({
       file,
       url: flags.queue,
@@ -111,6 +110,7 @@ function registerWork(batch: Command): void {
           ? availableParallelism()
           : integer('--workers', flags.workers, 1, MAX_WORKERS);
       // First signal: stop taking chunks and finish those in flight; a second one exits at once.
+      const { work } = await import('../cluster/work.ts');
       const { signal, release } = interruptible();
       try {
         const report = await work({
@@ -145,6 +145,7 @@ function registerStatus(batch: Command): void {
     .option('--watch [seconds]', 'redraw until the run is complete (every 1 s by default)')
     .option('--json', 'print the status as JSON')
     .action(async (flags: { queue: string; run: string; watch?: string | true; json?: boolean }) => {
+      const { runStatus, statusLine, statusText } = await import('../cluster/status.ts');
       let status: RunStatus = await runStatus(flags.queue, flags.run);
       if (flags.watch !== undefined && !flags.json) {
         const every = flags.watch === true ? 1 : seconds('--watch', flags.watch);
@@ -181,6 +182,7 @@ function registerCollect(batch: Command): void {
     .option('-q, --quiet', 'no summary line')
     .action(
       async (flags: { run: string; results: string; out: string; summary?: string; quiet?: boolean }) => {
+        const { collect, IncompleteRun } = await import('../cluster/collect.ts');
         let report;
         try {
           report = await collect({ run: flags.run, results: flags.results, out: flags.out });

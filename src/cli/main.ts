@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { InputError } from '../model/errors.ts';
+import { packageVersion } from '../read/package-files.ts';
 import { registerFix } from './fix.ts';
 import { registerLoop, registerPick } from './loop.ts';
 import { registerServe } from './serve.ts';
@@ -23,7 +24,7 @@ export function buildProgram(extra: readonly Register[] = []): Command {
   program
     .name('refract')
     .description('check and optimally repair LLM tool-call sequences (MILP, HiGHS)')
-    .version('0.1.0')
+    .version(packageVersion())
     .exitOverride()
     .showHelpAfterError(false);
   for (const register of [

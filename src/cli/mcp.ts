@@ -1,7 +1,6 @@
 /** `refract mcp`: the MCP server (validate, fix, compress) over standard input/output. */
 import type { Command } from 'commander';
 import { loadCatalog } from '../read/catalog.ts';
-import { serveStdio } from '../mcp/server.ts';
 
 export function registerMcp(program: Command): void {
   program
@@ -10,6 +9,8 @@ export function registerMcp(program: Command): void {
     .option('-c, --catalog <file>', 'default tool catalog for calls that pass none')
     .action(async (flags: { catalog?: string }) => {
       const catalog = flags.catalog ? loadCatalog(flags.catalog) : undefined;
+      // Loaded on use: the MCP SDK would add to every command's start-up.
+      const { serveStdio } = await import('../mcp/server.ts');
       await serveStdio({ catalog });
     });
 }

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parseCatalog } from '../read/catalog.ts';
 import { InputError } from '../model/errors.ts';
-import { buildServer, SERVER_DEFAULTS, type ServerOptions } from '../server/app.ts';
+import type { ServerOptions } from '../server/app.ts';
+import { SERVER_DEFAULTS } from '../server/defaults.ts';
 import { CATALOG_DEFAULTS, checkCatalogName } from '../server/catalogs.ts';
 import { readText } from '../read/files.ts';
 import { collect, integer, oneOf, seconds } from '../api/flag-values.ts';
@@ -174,6 +175,8 @@ export function registerServe(program: Command): Command {
     .action(async (flags: ServeFlags) => {
       const options = serveOptions(flags);
       const port = integer('--port', flags.port, 0, 65_535);
+      // Loaded on use: fastify would add to every command's start-up.
+      const { buildServer } = await import('../server/app.ts');
       const app = buildServer(options);
       await app.listen({ host: flags.host, port });
       let stopping = false;

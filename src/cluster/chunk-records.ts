@@ -5,7 +5,7 @@
  * not the one the chunks were cut from.
  */
 import { createReadStream } from 'node:fs';
-import { readJsonlSlice, type RecordItem } from '../read/records.ts';
+import { readJsonlSlice, type RecordSource } from '../read/records.ts';
 import type { ChunkRef } from './chunks.ts';
 
 export class ChunkMismatch extends Error {
@@ -15,7 +15,7 @@ export class ChunkMismatch extends Error {
   }
 }
 
-export async function* chunkRecords(path: string, chunk: ChunkRef): AsyncGenerator<RecordItem> {
+export async function* chunkRecords(path: string, chunk: ChunkRef): AsyncGenerator<RecordSource> {
   let index = chunk.index;
   if (chunk.end > chunk.start) {
     const input = createReadStream(path, { start: chunk.start, end: chunk.end - 1 });

@@ -10,6 +10,7 @@ import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { InputError } from '../model/errors.ts';
+import { sourceRecord } from '../read/records.ts';
 import { outcomeOf, SummaryAccumulator, type Summary } from '../batch/summary.ts';
 import { prepareOutPath } from '../batch/out-path.ts';
 import { chunkRecords } from './chunk-records.ts';
@@ -79,7 +80,8 @@ async function checkPart(
   if (lines.length !== ref.count) throw new Error(`${lines.length} lines for ${ref.count} records`);
   const statuses: Record<string, number> = {};
   let at = 0;
-  for await (const record of chunkRecords(input, ref)) {
+  for await (const source of chunkRecords(input, ref)) {
+    const record = sourceRecord(source);
     const line = lines[at++];
     const id = lineId(line);
     if (id !== record.id) {

@@ -31,6 +31,13 @@ export type Status = (typeof STATUSES)[number];
 export const SOLVER_NAMES = ['highs', 'lp-solver', 'portfolio'] as const;
 export type SolverName = (typeof SOLVER_NAMES)[number];
 
+/**
+ * The backend used when none is named. `portfolio` (lp-solver on small models, HiGHS above a size) is
+ * about twice as fast on repair models but may pick a different repair among equal-cost ones; it becomes
+ * the default once equal-cost repairs are ordered so that every backend returns the same one.
+ */
+export const DEFAULT_SOLVER: SolverName = 'highs';
+
 export function isSolverName(name: string): name is SolverName {
   return (SOLVER_NAMES as readonly string[]).includes(name);
 }

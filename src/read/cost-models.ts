@@ -1,12 +1,12 @@
 /** Loading cost models: a preset by name (`models/<name>.json`) or a path, then per-weight overrides. */
 import { readFileSync, existsSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { CostModelSchema, WeightsSchema, type CostModel, type WeightName } from '../model/cost.ts';
 import { InputError, inputErrorFromZod } from '../model/errors.ts';
+import { MODELS_DIR } from './package-files.ts';
 
-export const MODELS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'models');
+export { MODELS_DIR };
 
 export function presetNames(): string[] {
   return readdirSync(MODELS_DIR)

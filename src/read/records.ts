@@ -31,6 +31,27 @@ export interface RecordItem {
   readonly error?: string;
 }
 
+/**
+ * One record still in its JSON text, as a batch reads it: the text goes to a worker thread, which parses it
+ * there (`recordFromText`), so the reading thread never parses sequences or catalogs.
+ */
+export interface RecordText {
+  /** The JSON of one record (a JSONL line, which may turn out not to be JSON). */
+  readonly text: string;
+  /** The record's 0-based index: the id of a record that gives none. */
+  readonly index: number;
+  /** Its line in a JSONL input, for error messages (`line 4: …`). */
+  readonly lineNo?: number;
+}
+
+/** A record as read: still text, or already parsed (the rare inputs that must be parsed to be split). */
+export type RecordSource = RecordText | RecordItem;
+
+export interface RecordOptions {
+  /** Parses a record's own catalog (default `parseCatalog`); a caller may cache by content. */
+  readonly parseCatalog?: (value: unknown) => Catalog;
+}
+
 const kindsSchema = z.union([z.array(z.string().min(1)).min(1), z.string().min(1)]);
 
 const goalsSchema = z.looseObject({
@@ -53,7 +74,7 @@ function givenId(value: unknown): string | undefined {
   return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 }
 
-function recordFromObject(value: PlainObject, id: string): RecordItem {
+function recordFromObject(value: PlainObject, id: string, options: RecordOptions): RecordItem {
   const sequence = own(value, 'sequence');
   const output = own(value, 'output');
   let parsed: Sequence;
@@ -73,7 +94,7 @@ function recordFromObject(value: PlainObject, id: string): RecordItem {
     sequence: parsed,
     ...(memory != null ? { memory: parseMemory(memory) } : {}),
     ...(goals != null ? { goals: parseAt(goalsSchema, goals, ['goals']) as Goals } : {}),
-    ...(catalog != null ? { catalog: parseCatalog(catalog) } : {}),
+    ...(catalog != null ? { catalog: (options.parseCatalog ?? parseCatalog)(catalog) } : {}),
     ...(gold != null ? { gold: parseSequence(gold, { root: 'gold' }) } : {}),
     ...(kinds != null ? { kinds: kindList(parseAt(kindsSchema, kinds, ['kinds'])) } : {}),
   };
@@ -85,26 +106,18 @@ function kindList(kinds: string | readonly string[]): string[] {
 }
 
 /** One record from a parsed JSON value; never throws. `where` prefixes error messages (`line 4`). */
-function recordFrom(value: unknown, index: number, where?: string): RecordItem {
+function recordFrom(value: unknown, index: number, where?: string, options: RecordOptions = {}): RecordItem {
   const id = givenId(value) ?? String(index);
   try {
     if (Array.isArray(value) || typeof value === 'string') return { id, sequence: parseSequence(value) };
-    if (isPlainObject(value)) return recordFromObject(value, id);
+    if (isPlainObject(value)) return recordFromObject(value, id, options);
     throw new Error(`expected a record object, received ${kindOf(value)}`);
   } catch (error) {
     return { id, error: where ? `${where}: ${errorMessage(error)}` : errorMessage(error) };
   }
 }
 
-/**
- * The records of a parsed value: an array holding anything but steps is a list of records, anything else
- * (a record, a sample, a step array) is one record.
- */
-function valueRecords(value: unknown, index: number, where?: string): RecordItem[] {
-  if (isRecordList(value)) return value.map((item, i) => recordFrom(item, index + i, where));
-  return [recordFrom(value, index, where)];
-}
-
+/** An array holding anything but steps is a list of records; anything else is one record. */
 function isRecordList(value: unknown): value is unknown[] {
   return Array.isArray(value) && value.length > 0 && !value.every(isStep);
 }
@@ -124,15 +137,45 @@ export function lineRecordCount(line: string): number {
   return isRecordList(value) ? value.length : 1;
 }
 
-/** Records of one JSONL line. */
-function lineRecords(line: string, lineNo: number, index: number): RecordItem[] {
+/** The records of a parsed value: a list of records, or one record (a record, a sample, a step array). */
+function valueRecords(value: unknown, index: number, where?: string): RecordItem[] {
+  if (isRecordList(value)) return value.map((item, i) => recordFrom(item, index + i, where));
+  return [recordFrom(value, index, where)];
+}
+
+/** Parses one record's text; never throws (malformed JSON gives an item with `error`). */
+export function recordFromText(source: RecordText, options: RecordOptions = {}): RecordItem {
+  const where = source.lineNo === undefined ? undefined : `line ${source.lineNo}`;
   let value: unknown;
   try {
-    value = JSON.parse(line);
+    value = JSON.parse(source.text);
   } catch (error) {
-    return [{ id: String(index), error: `line ${lineNo}: invalid JSON (${errorMessage(error)})` }];
+    const message = `invalid JSON (${errorMessage(error)})`;
+    return { id: String(source.index), error: where ? `${where}: ${message}` : message };
   }
-  return valueRecords(value, index, `line ${lineNo}`);
+  return recordFrom(value, source.index, where, options);
+}
+
+/** The record a source stands for, parsing it if it is still text. */
+export function sourceRecord(source: RecordSource, options: RecordOptions = {}): RecordItem {
+  return 'text' in source ? recordFromText(source, options) : source;
+}
+
+/**
+ * The sources of one JSONL line: the line itself, except a line holding a list of records, which is parsed
+ * here to split it (and to number the records after it).
+ */
+function lineSources(line: string, lineNo: number, index: number): RecordSource[] {
+  if (line.trimStart().startsWith('[')) {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      value = undefined;
+    }
+    if (isRecordList(value)) return valueRecords(value, index, `line ${lineNo}`);
+  }
+  return [{ text: line, index, lineNo }];
 }
 
 export function stripBom(text: string): string {
@@ -159,17 +202,22 @@ export function isRecordLine(line: string): boolean {
  * `start` the index of the first record (a slice of a file read on its own numbers its records as the whole
  * file does).
  */
-export function* jsonlRecords(lines: Iterable<string>, first = 1, start = 0): Generator<RecordItem> {
+function* jsonlSources(lines: Iterable<string>, first = 1, start = 0): Generator<RecordSource> {
   let lineNo = first;
   let index = start;
   for (const line of lines) {
     if (line.trim() !== '') {
-      const items = lineRecords(line, lineNo, index);
-      index += items.length;
-      yield* items;
+      const sources = lineSources(line, lineNo, index);
+      index += sources.length;
+      yield* sources;
     }
     lineNo++;
   }
+}
+
+/** The records of JSONL lines (see `jsonlSources`), parsed. */
+export function* jsonlRecords(lines: Iterable<string>, first = 1, start = 0): Generator<RecordItem> {
+  for (const source of jsonlSources(lines, first, start)) yield sourceRecord(source);
 }
 
 /** Parses a whole file of records. */
@@ -207,14 +255,14 @@ export interface SliceStart {
 }
 
 /**
- * The records of a slice of a JSONL file that starts at a line boundary, read alone: lines, records and byte
- * offsets are numbered from `start`, so the items (ids, error messages) are those `readRecords` gives for
+ * The record sources of a slice of a JSONL file that starts at a line boundary, read alone: lines, records and
+ * byte offsets are numbered from `start`, so the items (ids, error messages) are those `readRecords` gives for
  * these lines of the whole file, once that file is known to be JSONL.
  */
 export async function* readJsonlSlice(
   stream: NodeJS.ReadableStream,
   start: SliceStart,
-): AsyncGenerator<RecordItem> {
+): AsyncGenerator<RecordSource> {
   let lineNo = start.line - 1;
   let index = start.index;
   for await (const read of byteLines(stream, start.offset)) {
@@ -223,19 +271,20 @@ export async function* readJsonlSlice(
       yield { id: String(index++), error: `line ${lineNo}: ${read.error}` };
       continue;
     }
-    for (const item of jsonlRecords([lineNo === 1 ? stripBom(read.text) : read.text], lineNo, index)) {
+    for (const source of jsonlSources([lineNo === 1 ? stripBom(read.text) : read.text], lineNo, index)) {
       index++;
-      yield item;
+      yield source;
     }
   }
 }
 
 /**
- * Streams records from JSONL, one line at a time in constant memory. Lines before the first whole record are
- * held; input without any (a pretty-printed JSON document, the string form) is read whole and parsed with
+ * Streams record sources from JSONL, one line at a time in constant memory, without parsing the records:
+ * each line is passed on as text (see `RecordText`). Lines before the first whole record are held; input
+ * without any (a pretty-printed JSON document, the string form) is read whole and parsed with
  * `parseRecords`, giving the same items.
  */
-export async function* readRecords(stream: NodeJS.ReadableStream): AsyncGenerator<RecordItem> {
+export async function* readRecordSources(stream: NodeJS.ReadableStream): AsyncGenerator<RecordSource> {
   const held: string[] = [];
   let jsonl = false;
   let lineNo = 0;
@@ -245,9 +294,9 @@ export async function* readRecords(stream: NodeJS.ReadableStream): AsyncGenerato
     if ('error' in read) {
       // Not UTF-8: the record of this line gets the error; JSONL goes on with the next line.
       jsonl = true;
-      for (const item of jsonlRecords(held)) {
+      for (const source of jsonlSources(held)) {
         index++;
-        yield item;
+        yield source;
       }
       held.length = 0;
       yield { id: String(index++), error: `line ${lineNo}: ${read.error}` };
@@ -258,17 +307,23 @@ export async function* readRecords(stream: NodeJS.ReadableStream): AsyncGenerato
       held.push(line);
       if (!isRecordLine(line)) continue;
       jsonl = true;
-      for (const item of jsonlRecords(held)) {
+      for (const source of jsonlSources(held)) {
         index++;
-        yield item;
+        yield source;
       }
       held.length = 0;
       continue;
     }
-    for (const item of jsonlRecords([line], lineNo, index)) {
+    if (line.trim() === '') continue;
+    for (const source of lineSources(line, lineNo, index)) {
       index++;
-      yield item;
+      yield source;
     }
   }
   if (!jsonl) yield* parseRecords(held.join('\n'));
+}
+
+/** Streams records from JSONL (see `readRecordSources`), parsing each. */
+export async function* readRecords(stream: NodeJS.ReadableStream): AsyncGenerator<RecordItem> {
+  for await (const source of readRecordSources(stream)) yield sourceRecord(source);
 }

@@ -7,7 +7,7 @@ import { compile, type Compiled } from '../compile/compile.ts';
 import { BudgetExceeded, type CompileBudget } from '../compile/budget.ts';
 import { excludePoint } from '../compile/cuts.ts';
 import { GoalError } from '../compile/goals.ts';
-import { isPseudoStep } from '../model/constants.ts';
+import { DEFAULT_SOLVER, isPseudoStep } from '../model/constants.ts';
 import { decode, type Decoded } from '../decode/decode.ts';
 import { diffSequences } from '../decode/diff.ts';
 import { formatStringForm } from '../read/string-form.ts';
@@ -62,7 +62,7 @@ export async function repair(
   const start = performance.now();
   const validation = validate(sequence, catalog, options);
   const elapsed = () => performance.now() - start;
-  const solverName = options.backend?.name ?? options.solver ?? 'highs';
+  const solverName = options.backend?.name ?? options.solver ?? DEFAULT_SOLVER;
   const base = { issues: validation.issues, sequence, edits: [], cost: 0, diff: '' };
   const needsModel = options.goals !== undefined || options.mode === 'optimal';
   // In modes valid and optimal, a sequence that misses a goal is not what was asked for.
@@ -123,7 +123,7 @@ export async function repair(
   const size = { vars: model.numVars, rows: model.rows.length };
   if (options.signal?.aborted) return undecided('error', 'the request was cancelled', { model: size });
 
-  const backend = options.backend ?? getSolver(options.solver ?? 'highs');
+  const backend = options.backend ?? getSolver(options.solver ?? DEFAULT_SOLVER);
   const solve = (m: MilpModel): Promise<Solution> =>
     solveGuarded(backend, m, {
       timeLimit: deadline === undefined ? undefined : Math.max(0.05, (deadline - Date.now()) / 1000),

@@ -4,12 +4,13 @@
  * service (time-outs, admission, catalog registry) is set here from `ServerOptions` (see
  * docs/server.md, "Limits"). Closing the instance finishes in-flight requests, then stops the workers.
  */
-import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { isPlainObject } from '../read/json.ts';
+import { packageVersion } from '../read/package-files.ts';
 import { installAdmission, type Admission } from './admission.ts';
 import { CatalogParser } from './catalog-parser.ts';
 import { CatalogStore, type CatalogLimits } from './catalogs.ts';
+import { SERVER_DEFAULTS } from './defaults.ts';
 import { answerClientError, toHttpError } from './errors.ts';
 import { installGuards } from './guards.ts';
 import { installJsonParser } from './json-body.ts';
@@ -56,22 +57,10 @@ declare module 'fastify' {
   }
 }
 
-export const SERVER_DEFAULTS = {
-  bodyLimit: 1024 * 1024,
-  maxInflight: 128,
-  requestTimeoutMs: 30_000,
-  bodyTimeoutMs: 10_000,
-  headersTimeoutMs: 5_000,
-  receiveBudget: 64 * 1024 * 1024,
-  maxConnections: 1024,
-} as const;
+export { SERVER_DEFAULTS };
 
 /** Share of the request time limit the work may use; the rest covers queueing, decoding, answering. */
 const SOLVER_SHARE = 0.8;
-
-const VERSION = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
 
 export function buildServer(options: ServerOptions = {}): FastifyInstance {
   const bodyLimit = options.bodyLimit ?? SERVER_DEFAULTS.bodyLimit;
@@ -168,7 +157,7 @@ export function buildServer(options: ServerOptions = {}): FastifyInstance {
     admission,
     maxInflight,
     solverCapS: Math.max(0.05, (requestTimeoutMs / 1000) * SOLVER_SHARE),
-    version: VERSION,
+    version: packageVersion(),
   });
   return app;
 }

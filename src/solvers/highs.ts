@@ -1,11 +1,13 @@
 /**
  * HiGHS (WebAssembly) backend through the persistent array API: the neutral model is copied into CSR
- * arrays, solved, read back and disposed. The runtime is loaded lazily once and reused; after any thrown
- * error it is discarded and a fresh one is loaded for the next solve.
+ * arrays, passed to a native model, solved and read back. The runtime is loaded lazily once and reused, and
+ * so are its native models (one per option set: creating one and setting its options costs about as much as
+ * solving a small repair model); each solve replaces the model they hold. After any thrown error the runtime
+ * is discarded, with its models, and a fresh one is loaded for the next solve.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import highsModule, { type Highs, type InitOptions, type ModelData, type OptionValue } from 'highs';
+import type { Highs, Model as HighsModel, InitOptions, ModelData, OptionValue } from 'highs';
 import { errorMessage } from '../model/errors.ts';
 import type { MilpModel, Solution, SolveOptions, SolverBackend } from '../model/milp.ts';
 import { elapsedMs, errorSolution, precheck, solveEmptyModel, toCsr } from './common.ts';
@@ -95,18 +97,21 @@ interface Runtime {
   readonly highs: Highs;
   /** The fast profile restricted to option names this build knows. */
   readonly fastProfile: Readonly<Record<string, OptionValue>>;
+  /** Native models kept for reuse, by option set (`fast`, `full`), with the time limit last set on each. */
+  readonly models: Map<string, { model: HighsModel; timeLimit: number }>;
 }
 
 type Loader = (options?: InitOptions) => Promise<Highs>;
 
 /**
- * The package's declarations are CommonJS-flavoured while Node loads its ES module build, so the default
- * import is the loader at runtime but typed as a namespace; accept either shape.
+ * The loader, imported on first use: a run that never solves (valid records only) never loads it. The
+ * package's declarations are CommonJS-flavoured while Node loads its ES module build, so the default export
+ * is the loader at runtime but typed as a namespace; accept either shape.
  */
-const highsLoader: Loader = ((): Loader => {
-  const imported = highsModule as unknown as Loader | { default: Loader };
-  return typeof imported === 'function' ? imported : imported.default;
-})();
+async function highsLoader(options?: InitOptions): Promise<Highs> {
+  const imported = (await import('highs')).default as unknown as Loader | { default: Loader };
+  return (typeof imported === 'function' ? imported : imported.default)(options);
+}
 
 let compiledModule: Promise<WebAssembly.Module> | undefined;
 
@@ -137,7 +142,7 @@ async function loadRuntime(): Promise<Runtime> {
     const known = new Set(probe.options.names());
     const fastProfile: Record<string, OptionValue> = {};
     for (const [name, value] of Object.entries(FAST_PROFILE)) if (known.has(name)) fastProfile[name] = value;
-    return { highs, fastProfile };
+    return { highs, fastProfile, models: new Map() };
   } finally {
     probe.dispose();
   }
@@ -178,9 +183,17 @@ export class HighsBackend implements SolverBackend {
     await this.#getRuntime();
   }
 
-  /** Drops the runtime; the next solve loads a fresh one. */
+  /** Drops the runtime and frees its native models; the next solve loads a fresh one. */
   dispose(): void {
+    const runtime = this.#runtime;
     this.#runtime = undefined;
+    runtime?.then(
+      ({ models }) => {
+        for (const { model } of models.values()) model.dispose();
+        models.clear();
+      },
+      () => {},
+    );
   }
 
   #getRuntime(): Promise<Runtime> {
@@ -222,21 +235,36 @@ export class HighsBackend implements SolverBackend {
   #solveWith(runtime: Runtime, model: MilpModel, limit: number, start: number): Solution {
     const data = toHighsData(model);
     const fast = this.#fastProfile && model.numVars <= this.#fastMaxVars;
-    let attempt = run(runtime.highs, data, {
-      ...(fast ? runtime.fastProfile : {}),
-      ...this.#extraOptions,
-      ...timeLimitOption(fast ? Math.min(limit * this.#fastTimeShare, this.#fastMaxSeconds) : limit),
-    });
+    let attempt = fast
+      ? run(this.#native(runtime, 'fast'), data, Math.min(limit * this.#fastTimeShare, this.#fastMaxSeconds))
+      : run(this.#native(runtime, 'full'), data, limit);
 
     if (fast && attempt.modelStatus === STATUS.timeLimit) {
       const remaining = limit - elapsedMs(start) / 1000;
       if (remaining >= MIN_RETRY_SECONDS) {
-        const options = { ...this.#extraOptions, ...timeLimitOption(remaining) };
-        const retry = run(runtime.highs, data, options, attempt.values);
+        const retry = run(this.#native(runtime, 'full'), data, remaining, attempt.values);
         attempt = combine(attempt, retry);
       }
     }
     return this.#toSolution(attempt, start);
+  }
+
+  /** The runtime's native model for an option set, created with its options on first use. */
+  #native(runtime: Runtime, profile: 'fast' | 'full'): Native {
+    let native = runtime.models.get(profile);
+    if (!native || native.model.disposed) {
+      const model = runtime.highs.createModel();
+      model.options.set({
+        output_flag: false,
+        log_to_console: false,
+        ...(profile === 'fast' ? runtime.fastProfile : {}),
+        ...this.#extraOptions,
+      });
+      const set = this.#extraOptions.time_limit;
+      native = { model, timeLimit: typeof set === 'number' ? set : NO_TIME_LIMIT };
+      runtime.models.set(profile, native);
+    }
+    return native;
   }
 
   #toSolution(attempt: Attempt, start: number): Solution {
@@ -273,10 +301,14 @@ export class HighsBackend implements SolverBackend {
   }
 }
 
-/** HiGHS rejects non-finite option values; an infinite limit is its default. */
-function timeLimitOption(seconds: number): Record<string, OptionValue> {
-  return Number.isFinite(seconds) ? { time_limit: seconds } : {};
+/** A reused native model and the time limit it holds. */
+interface Native {
+  readonly model: HighsModel;
+  timeLimit: number;
 }
+
+/** HiGHS rejects non-finite option values: "no limit" is the largest finite one, never reached. */
+const NO_TIME_LIMIT = Number.MAX_VALUE;
 
 function toHighsData(model: MilpModel): ModelData {
   const n = model.numVars;
@@ -305,26 +337,25 @@ function toHighsData(model: MilpModel): ModelData {
   };
 }
 
-/** One run on a fresh native model, always disposed. Throws on any wrapper or native error. */
-function run(
-  highs: Highs,
-  data: ModelData,
-  options: Readonly<Record<string, OptionValue>>,
-  startPoint?: Float64Array,
-): Attempt {
-  const model = highs.createModel(data);
-  try {
-    model.options.set({ output_flag: false, log_to_console: false, ...options });
-    if (startPoint) model.setSolution({ colValue: startPoint });
-    const { modelStatus } = model.run();
-    const feasible = Number(model.info.get('primal_solution_status')) === PRIMAL_FEASIBLE;
-    const values = feasible ? model.getSolution().colValue : undefined;
-    const objective = feasible ? model.getObjectiveValue() : Infinity;
-    const dualBound = Number(model.info.get('mip_dual_bound'));
-    return { modelStatus, values, objective, dualBound: Number.isNaN(dualBound) ? -Infinity : dualBound };
-  } finally {
-    model.dispose();
+/**
+ * One run: the data replaces the native model's previous model (and with it every solution, basis and
+ * solver state), so a run depends on its data and options only. Throws on any wrapper or native error.
+ */
+function run(native: Native, data: ModelData, seconds: number, startPoint?: Float64Array): Attempt {
+  const { model } = native;
+  model.passModel(data);
+  const timeLimit = Number.isFinite(seconds) ? seconds : NO_TIME_LIMIT;
+  if (timeLimit !== native.timeLimit) {
+    model.options.set('time_limit', timeLimit);
+    native.timeLimit = timeLimit;
   }
+  if (startPoint) model.setSolution({ colValue: startPoint });
+  const { modelStatus } = model.run();
+  const feasible = Number(model.info.get('primal_solution_status')) === PRIMAL_FEASIBLE;
+  const values = feasible ? model.getSolution().colValue : undefined;
+  const objective = feasible ? model.getObjectiveValue() : Infinity;
+  const dualBound = Number(model.info.get('mip_dual_bound'));
+  return { modelStatus, values, objective, dualBound: Number.isNaN(dualBound) ? -Infinity : dualBound };
 }
 
 /** Merges a fast attempt and its retry: best incumbent, strongest bound, status of the retry. */

@@ -33,7 +33,7 @@ export {
 } from './verify.ts';
 export { DEFAULT_TIME_LIMIT } from './common.ts';
 
-import { type SolverName } from '../model/constants.ts';
+import { DEFAULT_SOLVER, type SolverName } from '../model/constants.ts';
 
 /** A new, unshared backend. */
 export function createSolver(name: SolverName): SolverBackend {
@@ -54,7 +54,7 @@ export function createSolver(name: SolverName): SolverBackend {
 const shared = new Map<SolverName, SolverBackend>();
 
 /** The process-wide shared backend for `name` (created on first use, then reused). */
-export function getSolver(name: SolverName = 'highs'): SolverBackend {
+export function getSolver(name: SolverName = DEFAULT_SOLVER): SolverBackend {
   let solver = shared.get(name);
   if (!solver) {
     solver = createSolver(name);
@@ -77,7 +77,7 @@ export function solveVerified(
   model: MilpModel,
   options?: SolveOptions & { readonly solver?: SolverName },
 ): Promise<Solution> {
-  return solveGuarded(getSolver(options?.solver ?? 'highs'), model, options);
+  return solveGuarded(getSolver(options?.solver ?? DEFAULT_SOLVER), model, options);
 }
 
 /**

@@ -3,7 +3,7 @@
  * hopeless on large ones, hence a size cap. Its own presolve is disabled; its answers are checked on the way out
  * of the solver layer (`solveGuarded`).
  */
-import lpSolverModule, { type ModelDefinition, type SolveResult } from 'javascript-lp-solver';
+import type { ModelDefinition, SolveResult } from 'javascript-lp-solver';
 import { errorMessage } from '../model/errors.ts';
 import type { MilpModel, Solution, SolveOptions, SolverBackend } from '../model/milp.ts';
 import { elapsedMs, errorSolution, obviousInfeasibility, precheck, solveEmptyModel } from './common.ts';
@@ -21,11 +21,19 @@ interface LpSolver {
   Solve(model: ModelDefinition): SolveResult | unknown;
 }
 
-/** Declarations are CommonJS-flavoured while Node loads the ES module build: accept either shape. */
-const lpSolver: LpSolver = ((): LpSolver => {
-  const imported = lpSolverModule as unknown as LpSolver | { default: LpSolver };
-  return 'Solve' in imported ? imported : imported.default;
-})();
+let loaded: Promise<LpSolver> | undefined;
+
+/**
+ * The solver, imported on first use: a run that never solves never loads it. Declarations are
+ * CommonJS-flavoured while Node loads the ES module build: accept either shape.
+ */
+function lpSolver(): Promise<LpSolver> {
+  loaded ??= import('javascript-lp-solver').then((module) => {
+    const imported = module.default as unknown as LpSolver | { default: LpSolver };
+    return 'Solve' in imported ? imported : imported.default;
+  });
+  return loaded;
+}
 
 const OBJECTIVE = 'obj';
 
@@ -106,9 +114,10 @@ export class LpSolverBackend implements SolverBackend {
 
     // Its time-out is in whole milliseconds and 0 means "none".
     const timeoutMs = Number.isFinite(limit) ? Math.max(1, Math.round(limit * 1000)) : undefined;
+    const solverModule = await lpSolver();
     let result: unknown;
     try {
-      result = lpSolver.Solve(toLpSolverModel(model, timeoutMs));
+      result = solverModule.Solve(toLpSolverModel(model, timeoutMs));
     } catch (error) {
       return errorSolution(solver, start, `lp-solver failed: ${errorMessage(error, true)}`);
     }

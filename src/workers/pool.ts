@@ -5,11 +5,14 @@
  * Either way the job's promise rejects with a `PoolError` naming the reason, jobs sent ahead to that worker
  * go back to the head of the queue, and the other workers carry on. Retrying is left to the caller.
  *
- * Workers run TypeScript: each is started from `boot.mjs`, which registers tsx and imports `entry`.
- * The entry calls `serveJobs` (serve.ts).
+ * A compiled entry (`.js`, the built package) is the worker's script itself; a TypeScript entry (running
+ * from the sources, under vitest or tsx) is started from `boot.mjs`, which registers tsx (a development
+ * dependency) and imports it. The entry calls `serveJobs` (serve.ts); `moduleBeside` names it so that the
+ * same line works in both.
  */
+import { extname } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { CancelRequest, JobReply, JobRequest } from './serve.ts';
+import type { CancelRequest, JobReply, JobRequest, ProgressReport } from './serve.ts';
 
 /**
  * `timeout`: over a time limit; `crash`: the worker died; `fault`: the worker reported a `WorkerFault`;
@@ -55,7 +58,10 @@ export interface WorkerPoolOptions {
 export interface SubmitOptions {
   /** Time limit from submission (queueing included); none by default. */
   readonly timeoutMs?: number;
-  /** Time limit from when the job reaches the head of its worker's queue (it is running); none by default. */
+  /**
+   * Time limit from when the job reaches the head of its worker's queue (it is running), started again by
+   * each progress report of its handler (`JobContext.progress`); none by default.
+   */
   readonly runTimeoutMs?: number;
   /** Queue the job ahead of those waiting (a retry, say). */
   readonly first?: boolean;
@@ -96,6 +102,14 @@ interface Member extends PoolSlot {
 }
 
 const BOOT = new URL('./boot.mjs', import.meta.url);
+
+/**
+ * The module `name` in the folder of `base` (an `import.meta.url`), with base's own extension: `worker.ts`
+ * beside a TypeScript source, `worker.js` beside its compiled form.
+ */
+export function moduleBeside(base: string, name: string): URL {
+  return new URL(`${name}${extname(new URL(base).pathname)}`, base);
+}
 
 /** Removes a job's abort listener once it settles. */
 const abortListeners = new WeakMap<Pending, () => void>();
@@ -218,9 +232,9 @@ export class WorkerPool<In, Out> {
   }
 
   private spawn(): Member {
-    const worker = new Worker(BOOT, {
-      workerData: { entry: this.options.entry.href, data: this.options.data },
-    });
+    const { entry, data } = this.options;
+    const typescript = /\.[mc]?ts$/.test(entry.pathname);
+    const worker = new Worker(typescript ? BOOT : entry, { workerData: { entry: entry.href, data } });
     const member: Member = {
       id: this.nextId++,
       memo: new Map(),
@@ -229,12 +243,15 @@ export class WorkerPool<In, Out> {
       ready: false,
       retired: false,
     };
-    worker.on('message', (message: { ready: true } | JobReply) => {
+    worker.on('message', (message: { ready: true } | ProgressReport | JobReply) => {
       if (member.retired) return;
       if ('ready' in message) {
         member.ready = true;
         this.bootFailures = 0;
         this.dispatch();
+      } else if ('progress' in message) {
+        // The running job started another item: its run time limit counts from now.
+        if (member.jobs[0]?.id === message.progress) this.arm(member);
       } else this.answer(member, message);
     });
     // An uncaught error ends the worker; 'exit' follows and replaces it.

@@ -25,10 +25,20 @@ export interface CancelRequest {
   readonly cancel: number;
 }
 
+/** Tells the pool that job `progress` is still making progress: its run time limit starts again. */
+export interface ProgressReport {
+  readonly progress: number;
+}
+
 /** What a handler gets besides its input. */
 export interface JobContext {
   /** Aborted when the pool cancels the job (the client went away): stop at the next convenient point. */
   readonly signal: AbortSignal;
+  /**
+   * Starts the job's run time limit again: a job that works through several items calls it as it starts
+   * each one, so that the limit bounds one item rather than their sum.
+   */
+  readonly progress: () => void;
 }
 
 export type JobReply =
@@ -50,7 +60,8 @@ export function serveJobs<In, Out>(handler: (input: In, context: JobContext) => 
     let reply: JobReply;
     try {
       if (controller.signal.aborted) throw new Error('cancelled before it started');
-      reply = { id, ok: true, value: await handler(input as In, { signal: controller.signal }) };
+      const progress = () => port.postMessage({ progress: id } satisfies ProgressReport);
+      reply = { id, ok: true, value: await handler(input as In, { signal: controller.signal, progress }) };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       reply = { id, ok: false, error: message, fault: error instanceof WorkerFault };

@@ -1,0 +1,12 @@
+import v8 from 'node:v8';
+import { readFileSync } from 'node:fs';
+if (process.argv[2]) v8.setFlagsFromString(process.argv[2]);
+const tcpu = () => { const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' '); return (+f[11] + +f[12]) * 10; };
+const c0 = tcpu(); const t0 = performance.now();
+const { loadCatalog, parseSequenceText, repair } = await import('./dist/src/index.js');
+const catalog = loadCatalog('data/nestful/executable-spec.json');
+const t1 = performance.now();
+const r = await repair(parseSequenceText(readFileSync('samples/broken-flight.txt', 'utf8')), catalog);
+const t2 = performance.now();
+const r2 = await repair(parseSequenceText(readFileSync('samples/wrong-label.txt', 'utf8')), catalog);
+console.log(process.argv[2] ?? 'default', 'load', (t1 - t0).toFixed(0), 'first repair', (t2 - t1).toFixed(0), 'second', (performance.now() - t2).toFixed(0), 'cpu', tcpu() - c0, r.status);
