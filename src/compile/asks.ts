@@ -107,6 +107,9 @@ export function registerSlotAsk(ctx: CompileContext, ask: SlotAsk): void {
   else ctx.slotAsks.set(ask.param, [ask]);
 }
 
+/** At most this many earlier asks a reader may read (the nearest): the model stays linear in the asks. */
+const MAX_ASKERS = 4;
+
 /**
  * A call may read the answer to an earlier call's ask for a parameter of the same name, when the two call
  * different APIs: one question instead of two. Two such parameters usually hold one value (a loan's rate
@@ -122,12 +125,12 @@ export function slotShareRows(ctx: CompileContext): void {
   const readsBy = new Map<number, number[]>(); // reader ask variable -> its share variables
   const pairs: [SlotAsk, SlotAsk][] = [];
   for (const list of ctx.slotAsks.values()) {
-    for (const asker of list) {
-      for (const reader of list) {
-        if (asker.call === reader.call || asker.api === reader.api || asker.call.pos >= reader.call.pos)
-          continue;
-        pairs.push([asker, reader]);
-      }
+    for (const reader of list) {
+      const askers = list
+        .filter((a) => a.call !== reader.call && a.api !== reader.api && a.call.pos < reader.call.pos)
+        .sort((a, b) => b.call.pos - a.call.pos || a.v - b.v)
+        .slice(0, MAX_ASKERS);
+      for (const asker of askers) pairs.push([asker, reader]);
     }
   }
   for (const [asker, reader] of pairs) {
