@@ -144,11 +144,21 @@ export async function measureThroughput(
     await writeRecordsFile(inputs.valid.path, inputs.valid.records, valid);
 
     const plans: Omit<BatchCase, 'timings' | 'records'>[] = [
-      { name: 'corrupted, HiGHS (default), 2 workers', input: 'corrupted', solver: 'highs', workers: 2 },
-      { name: 'corrupted, HiGHS (default), 1 worker', input: 'corrupted', solver: 'highs', workers: 1 },
-      { name: 'corrupted, portfolio, 2 workers', input: 'corrupted', solver: 'portfolio', workers: 2 },
-      { name: 'corrupted, portfolio, 1 worker', input: 'corrupted', solver: 'portfolio', workers: 1 },
-      { name: 'valid, 2 workers', input: 'valid', solver: 'highs', workers: 2 },
+      {
+        name: 'corrupted, portfolio (default), 2 workers',
+        input: 'corrupted',
+        solver: 'portfolio',
+        workers: 2,
+      },
+      {
+        name: 'corrupted, portfolio (default), 1 worker',
+        input: 'corrupted',
+        solver: 'portfolio',
+        workers: 1,
+      },
+      { name: 'corrupted, HiGHS, 2 workers', input: 'corrupted', solver: 'highs', workers: 2 },
+      { name: 'corrupted, HiGHS, 1 worker', input: 'corrupted', solver: 'highs', workers: 1 },
+      { name: 'valid, 2 workers', input: 'valid', solver: 'portfolio', workers: 2 },
     ];
     const times = plans.map(() => new Map<string, number[]>());
     const cpu = plans.map(() => new Map<string, number[]>());

@@ -80,7 +80,10 @@ const repairing = {
         '(default: default; compress: compress)',
     ),
   weights: z.record(z.string(), z.number()).optional().describe('weight overrides, e.g. {"slotFill": 1}'),
-  solver: z.enum(SOLVER_NAMES).optional().describe('solver backend (default highs)'),
+  solver: z
+    .enum(SOLVER_NAMES)
+    .optional()
+    .describe('solver backend (default portfolio: lp-solver on small models, HiGHS above)'),
   givenOnly: z.boolean().optional().describe('consider only APIs already used in the sequence'),
   allowInsert: z.boolean().optional().describe('allow inserting new calls (default true)'),
   timeout: z
