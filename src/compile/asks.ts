@@ -125,13 +125,17 @@ export function slotShareRows(ctx: CompileContext): void {
   const readsBy = new Map<number, number[]>(); // reader ask variable -> its share variables
   const pairs: [SlotAsk, SlotAsk][] = [];
   for (const list of ctx.slotAsks.values()) {
-    for (const reader of list) {
-      const askers = list
-        .filter((a) => a.call !== reader.call && a.api !== reader.api && a.call.pos < reader.call.pos)
-        .sort((a, b) => b.call.pos - a.call.pos || a.v - b.v)
-        .slice(0, MAX_ASKERS);
-      for (const asker of askers) pairs.push([asker, reader]);
-    }
+    const byPos = [...list].sort((a, b) => a.call.pos - b.call.pos || a.v - b.v);
+    byPos.forEach((reader, i) => {
+      ctx.checkBudget();
+      let found = 0;
+      for (let j = i - 1; j >= 0 && found < MAX_ASKERS; j--) {
+        const asker = byPos[j];
+        if (asker.call.pos >= reader.call.pos || asker.api === reader.api) continue;
+        pairs.push([asker, reader]);
+        found++;
+      }
+    });
   }
   for (const [asker, reader] of pairs) {
     const rebate = (w.tieBreak / 10) * (1 - (reader.call.pos - asker.call.pos) / (2 * n));
