@@ -2,8 +2,9 @@
  * Exhaustive search over a compiled plan's edits, independent of the MILP rows: every combination of
  * call existence, API, label, parameter source and reference option is decoded and judged by the validator
  * and by the intent rules of the model (one source per role, read from the plan's own sources), an ask
- * shared by its references costing once; the cheapest valid one is the optimum the solver must match.
- * Branch and bound on the (non-negative) edit costs keeps tiny instances fast.
+ * shared by its references costing once, and a parameter ask read by a later call of another API (a slot
+ * share) costing once; the cheapest valid one is the optimum the solver must match. Branch and bound on the
+ * (non-negative) edit costs, less the most the slot shares could rebate, keeps tiny instances fast.
  */
 import type { Plan } from '../src/compile/plan.ts';
 import { decode } from '../src/decode/decode.ts';
@@ -140,16 +141,38 @@ export function exhaustiveOptimum(
   let best = bound;
   let leaves = 0;
   const chosen: number[] = [];
+  // The most every reader could save by reading another call's answer: partial costs are bounded by it.
+  const saving = new Map<number, number>();
+  for (const s of plan.slotShares) saving.set(s.reader, Math.max(saving.get(s.reader) ?? 0, s.rebate));
+  const rebates = [...saving.values()].reduce((a, b) => a + b, 0);
+
+  /** The slot shares among the asks that are on that save most: each reader reads one answer, no chains. */
+  const bestShares = (on: ReadonlySet<number>): { vars: number[]; rebate: number } => {
+    const open = plan.slotShares.filter((s) => on.has(s.asker) && on.has(s.reader));
+    let top = { vars: [] as number[], rebate: 0 };
+    const pick = (i: number, taken: typeof open, rebate: number) => {
+      if (rebate > top.rebate) top = { vars: taken.map((s) => s.v), rebate };
+      for (let k = i; k < open.length; k++) {
+        const s = open[k];
+        if (taken.some((t) => t.reader === s.reader || t.reader === s.asker || t.asker === s.reader))
+          continue;
+        pick(k + 1, [...taken, s], rebate + s.rebate);
+      }
+    };
+    pick(0, [], 0);
+    return top;
+  };
 
   const leaf = (cost: number) => {
     leaves++;
     if (leaves > limit) throw new Error('exhaustive search too large');
+    const shares = bestShares(new Set(chosen));
     const values = new Array<number>(numVars).fill(0);
-    for (const v of chosen) values[v] = 1;
+    for (const v of [...chosen, ...shares.vars]) values[v] = 1;
     const decoded = decode(plan, values);
     if (!validate(decoded.sequence, catalog, { pseudoSteps: true, memory }).valid) return;
     if (collapsesRoles(plan, new Set(chosen))) return;
-    if (cost < best) best = cost;
+    if (cost - shares.rebate < best) best = cost - shares.rebate;
   };
 
   // Per active call: label, then each parameter's source, then each used argument's reference options.
@@ -174,7 +197,7 @@ export function exhaustiveOptimum(
   };
 
   const search = (g: number, active: { call: number; api: number }[], cost: number) => {
-    if (cost >= best - 1e-9) return;
+    if (cost - rebates >= best - 1e-9) return;
     if (g < groups.length) {
       for (const o of groups[g].options) {
         chosen.push(...o.vars);
@@ -194,7 +217,7 @@ export function exhaustiveOptimum(
   const asked = new Array<number>(plan.asks.length).fill(0);
   const choose = (decisions: Choice[][], cost: number, done: (cost: number) => void) => {
     const inner = (d: number, c: number) => {
-      if (c >= best - 1e-9) return;
+      if (c - rebates >= best - 1e-9) return;
       if (d === decisions.length) return done(c);
       for (const o of decisions[d]) {
         // A shared ask is on, and charged, once for all the references that read it.

@@ -160,3 +160,43 @@ describe('optimality on generated catalogs', () => {
     expect(compared).toBeGreaterThan(100);
   });
 });
+
+describe('optimality with one answer read by two calls', () => {
+  it('a rate both calls lack is asked once: the exhaustive optimum agrees, and so does lp-solver', async () => {
+    const api = (name: string, params: string[], output: string): ApiSpec => ({
+      name,
+      description: name,
+      params: params.map((p) => ({ name: p, type: 'number' as const, required: true })),
+      outputs: [{ path: output, type: 'number' as const }],
+    });
+    const catalog: Catalog = {
+      apis: [
+        api('loan_payment', ['amount', 'rate'], 'payment'),
+        api('interest', ['principal', 'rate'], 'paid'),
+      ],
+    };
+    const steps: Step[] = [
+      { name: 'loan_payment', arguments: { amount: 100 }, label: 'var1' },
+      { name: 'interest', arguments: { principal: 100 }, label: 'var2' },
+      { name: 'var_result', arguments: { payment: '$var1.payment$', paid: '$var2.paid$' } },
+    ];
+    const result = await repair(steps, catalog);
+    expect(formatStringForm(result.sequence)).toBe(
+      [
+        'rate = ask(slot="rate")',
+        'var1 = loan_payment(amount=100, rate="$rate$")',
+        'var2 = interest(principal=100, rate="$rate$")',
+        'var_result(payment="$var1.payment$", paid="$var2.paid$")',
+      ].join('\n'),
+    );
+    const { model, plan } = compileFor(steps, catalog, {});
+    expect(plan.slotShares.length).toBe(1);
+    expect(exhaustiveOptimum(plan, model.numVars, catalog, {}, result.cost - 1e-6)).toBeNull();
+    expect(exhaustiveOptimum(plan, model.numVars, catalog, {}, result.cost + 1e-6)!.cost).toBeCloseTo(
+      result.cost,
+      6,
+    );
+    const byLp = await createSolver('lp-solver').solve(model);
+    expect(formatStringForm(decode(plan, byLp.values!).sequence)).toBe(formatStringForm(result.sequence));
+  });
+});

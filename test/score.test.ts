@@ -146,6 +146,15 @@ var2 = D(day="$day_2$")`;
     expect([v.restoredModuloAsks, v.asksForUnknownLiterals, v.duplicateAsks]).toEqual([true, 2, 1]);
   });
 
+  it('asks for two slots whose gold literals coincide are two questions, not a duplicate', () => {
+    const goldText = 'var1 = H(check_in="2025-05-20", check_out="2025-05-20")';
+    const repaired = `check_in = ask(slot="check_in")
+check_out = ask(slot="check_out")
+var1 = H(check_in="$check_in$", check_out="$check_out$")`;
+    const v = judge('var1 = H()', repaired, goldText);
+    expect([v.restoredModuloAsks, v.asksForUnknownLiterals, v.duplicateAsks]).toEqual([true, 2, 0]);
+  });
+
   it('one ask cannot stand for two different gold values', () => {
     const goldText = 'var1 = C(a="p", b="q")';
     const repaired = 'v = ask(slot="a")\nvar1 = C(a="$v$", b="$v$")';

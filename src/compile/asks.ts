@@ -2,11 +2,14 @@
  * What asking costs, and asks shared by their consumers. Asking a person for a value is priced by what a
  * person can know: a value that some catalog API outputs (an opaque id, or anything the plan itself took
  * from an output) also costs what inserting that API with its inputs asked would cost, so the call goes in
- * rather than the question. A missing value that several references name is asked once, for all of them.
+ * rather than the question. A missing value that several references name is asked once, for all of them;
+ * so is a parameter that calls of different APIs all lack (a loan's rate, asked once for the payment and
+ * the interest).
  */
 import type { ApiSpec } from '../model/types.ts';
 import { words } from '../catalog/names.ts';
 import type { CompileContext } from './context.ts';
+import type { SlotAsk } from './plan.ts';
 
 /** Words that name an identifier: a value a person reads off a system, not one they know. */
 const ID_WORDS = new Set(['id', 'ids', 'identifier', 'uuid', 'guid']);
@@ -95,5 +98,54 @@ export function askRows(ctx: CompileContext): void {
   for (const ask of ctx.asks) {
     for (const u of ask.uses) ctx.builder.atMost([u], [ask.v]);
     ctx.builder.atMost([ask.v], ask.uses);
+  }
+}
+
+export function registerSlotAsk(ctx: CompileContext, ask: SlotAsk): void {
+  const list = ctx.slotAsks.get(ask.param);
+  if (list) list.push(ask);
+  else ctx.slotAsks.set(ask.param, [ask]);
+}
+
+/** At most this many earlier asks a reader may read (the nearest): the model stays linear in the asks. */
+const MAX_ASKERS = 4;
+
+/**
+ * A call may read the answer to an earlier call's ask for a parameter of the same name, when the two call
+ * different APIs: one question instead of two. Two such parameters usually hold one value (a loan's rate
+ * for its payment and its interest), but not surely, so reading the answer is priced as asking again less
+ * a tie-break: it turns two questions into one and never beats a source the sequence has (an output, a
+ * mapping, a passed literal). A call that reads another's answer asks nothing itself, so its ask is read by
+ * no one (no chains: a chain could hand one value to two calls of the same API), and each reader reads one
+ * answer, the nearest earlier one first.
+ */
+export function slotShareRows(ctx: CompileContext): void {
+  const w = ctx.weights;
+  const n = Math.max(ctx.steps.length, 1);
+  const readsBy = new Map<number, number[]>(); // reader ask variable -> its share variables
+  const pairs: [SlotAsk, SlotAsk][] = [];
+  for (const list of ctx.slotAsks.values()) {
+    const byPos = [...list].sort((a, b) => a.call.pos - b.call.pos || a.v - b.v);
+    byPos.forEach((reader, i) => {
+      ctx.checkBudget();
+      let found = 0;
+      for (let j = i - 1; j >= 0 && found < MAX_ASKERS; j--) {
+        const asker = byPos[j];
+        if (asker.call.pos >= reader.call.pos || asker.api === reader.api) continue;
+        pairs.push([asker, reader]);
+        found++;
+      }
+    });
+  }
+  for (const [asker, reader] of pairs) {
+    const rebate = (w.tieBreak / 10) * (1 - (reader.call.pos - asker.call.pos) / (2 * n));
+    if (rebate <= 0 || rebate >= reader.cost) continue;
+    const v = ctx.variable(-rebate);
+    ctx.slotShares.push({ v, asker: asker.v, reader: reader.v, rebate });
+    readsBy.set(reader.v, [...(readsBy.get(reader.v) ?? []), v]);
+  }
+  for (const [reader, shares] of readsBy) ctx.builder.atMost(shares, [reader]);
+  for (const share of ctx.slotShares) {
+    ctx.builder.atMost([share.v, ...(readsBy.get(share.asker) ?? [])], [share.asker]);
   }
 }

@@ -13,7 +13,7 @@ import { parameterSources } from './sources.ts';
 import { goalCandidates, goalRows } from './goals.ts';
 import { restoredCalls } from './restore.ts';
 import { roleRows } from './roles.ts';
-import { askRows } from './asks.ts';
+import { askRows, slotShareRows } from './asks.ts';
 import { uniqueTies } from './ties.ts';
 import { unreadSources } from './unread.ts';
 
@@ -44,6 +44,7 @@ export function compile(
   const offset = parameterSources(ctx);
   roleRows(ctx);
   askRows(ctx);
+  slotShareRows(ctx);
   goalRows(ctx);
   unreadSources(ctx);
   const built = ctx.builder.build();
@@ -66,6 +67,7 @@ export function compile(
     defensive: options.defensive ?? false,
     confirmCost: cost.weights.confirm,
     asks: ctx.asks,
+    slotShares: ctx.slotShares,
   };
   return { model, plan };
 }

@@ -22,7 +22,7 @@ import { BudgetExceeded, BudgetMeter, type CompileBudget } from './budget.ts';
 import { referencesProblem, stepReferences } from '../read/references.ts';
 import type { Goals } from '../model/options.ts';
 import type { Mode } from '../model/constants.ts';
-import type { Call, SharedAsk, Source } from './plan.ts';
+import type { Call, SharedAsk, SlotAsk, SlotShare, Source } from './plan.ts';
 
 export interface CompileOptions {
   readonly memory?: Memory;
@@ -58,6 +58,9 @@ export class CompileContext {
   /** Asks shared by the references to one missing value, and their index by value (label and path). */
   readonly asks: SharedAsk[] = [];
   readonly askIndex = new Map<string, number>();
+  /** Parameter asks by parameter name (see `slotShareRows`), and the shares made of them. */
+  readonly slotAsks = new Map<string, SlotAsk[]>();
+  readonly slotShares: SlotShare[] = [];
   /** The extra cost of asking for a name that a catalog API produces (see `askPremium`). */
   readonly premiums = new Map<string, number>();
   /** Dangling labels that some catalog API can stand for: the deleted steps a repair may put back. */

@@ -2,7 +2,8 @@
  * The sources of a required parameter beyond the call's own arguments: an earlier output of its name
  * (`reassign`) or of a name mapped onto it (`newMap`), a memory item, a literal the sequence passes to a
  * parameter of the same name (`reuseLiteral`, never one a sibling call of the same API already passes: two
- * identical calls are a guess, not a repair), or `ask`, priced by what a person can know.
+ * identical calls are a guess, not a repair), or `ask`, priced by what a person can know (and whose answer
+ * a later call of another API may read: see `slotShareRows`).
  */
 import type { ApiSpec, Json, OutputField, ParamSpec } from '../model/types.ts';
 import { leafOf, outputsByLeaf } from '../catalog/catalog-index.ts';
@@ -15,7 +16,7 @@ import { normalisePath, referenceSites, segments, stepReferences } from '../read
 import { knownLabel, type CompileContext } from './context.ts';
 import type { Call, Source } from './plan.ts';
 import { affinity, siblingFeeds } from './roles.ts';
-import { askCost } from './asks.ts';
+import { askCost, registerSlotAsk } from './asks.ts';
 
 /** At most this many sources besides `ask` per parameter (the cheapest). */
 const MAX_FILLS = 12;
@@ -113,7 +114,9 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
     return c.make(v);
   });
   const cost = askCost(ctx, p.name, own === undefined ? [] : referencedFields(own));
-  sources.push({ kind: 'ask', v: ctx.variable(cost, 'slotFill'), cost });
+  const v = ctx.variable(cost, 'slotFill');
+  sources.push({ kind: 'ask', v, cost });
+  registerSlotAsk(ctx, { call, api: api.name, param: p.name, v, cost });
   return sources;
 }
 

@@ -92,6 +92,30 @@ export interface SharedAsk {
   readonly uses: number[];
 }
 
+/** A call's `ask` source for a required parameter it has no value for. */
+export interface SlotAsk {
+  readonly call: Call;
+  /** The API of the call's choice that takes the parameter. */
+  readonly api: string;
+  readonly param: string;
+  readonly v: number;
+  readonly cost: number;
+}
+
+/**
+ * One call reads the answer to another call's `ask` for a parameter of the same name (the two are calls of
+ * different APIs: the same API twice with one value is a sibling copy). `v` is on when it does; it carries a
+ * rebate (a negative cost, a tie-break) so that one question is preferred to two (see `slotShareRows`).
+ */
+export interface SlotShare {
+  readonly v: number;
+  /** The `ask` source variable of the call that asks. */
+  readonly asker: number;
+  /** The `ask` source variable of the call that reads the same answer. */
+  readonly reader: number;
+  readonly rebate: number;
+}
+
 /** The references inside one original argument value, each with its options. */
 export interface TokenPlan {
   readonly arg: string;
@@ -142,4 +166,6 @@ export interface Plan {
   readonly kinds: ReadonlyMap<number, EditKind>;
   /** Asks shared by the references to one missing value. */
   readonly asks: readonly SharedAsk[];
+  /** Parameter asks whose answer another call reads. */
+  readonly slotShares: readonly SlotShare[];
 }

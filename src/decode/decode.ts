@@ -23,7 +23,7 @@ export interface Decoded {
 
 import { ASK, CONFIRM } from '../model/constants.ts';
 
-import { fillValue, on, rewriteTokens, short } from './values.ts';
+import { fillValue, on, rewriteTokens, short, type AskFn } from './values.ts';
 
 function freshLabels(
   plan: Plan,
@@ -68,6 +68,9 @@ export function decode(plan: Plan, values: readonly number[]): Decoded {
   };
   // A shared ask is asked once, before its first consumer; later consumers read the same answer.
   const shared = new Map<number, string>();
+  // A parameter ask's answer, by its variable; and the share (if on) through which a reader reads one.
+  const answers = new Map<number, string>();
+  const reads = new Map(plan.slotShares.filter((s) => on(values, s.v)).map((s) => [s.reader, s]));
   for (const call of order) {
     const asks: Step[] = [];
     const confirms = new Set<string>();
@@ -79,10 +82,14 @@ export function decode(plan: Plan, values: readonly number[]): Decoded {
       values,
       labels,
       confirms,
-      (param) => {
+      (param, v) => {
+        const share = reads.get(v);
+        const known = share === undefined ? undefined : answers.get(share.asker);
+        if (share !== undefined && known !== undefined) return { slot: known, rebate: share.rebate };
         const slot = freeSlot(param);
+        answers.set(v, slot);
         asks.push({ name: ASK, arguments: { slot: param }, label: slot });
-        return slot;
+        return { slot, rebate: 0 };
       },
       edits,
       (k, from) => {
@@ -152,7 +159,7 @@ function buildStep(
   values: readonly number[],
   labels: Map<number, string>,
   confirms: Set<string>,
-  ask: (param: string) => string,
+  ask: AskFn,
   edits: Edit[],
   askFor: (ask: number, from: string) => string,
 ): Step {

@@ -41,11 +41,17 @@ export function rewriteTokens(
   });
 }
 
+/**
+ * The label answering parameter `param`'s ask (source variable `v`): a new ask, or the answer to an earlier
+ * call's ask of the same name that this one reads (`rebate`: what reading it saves on asking again).
+ */
+export type AskFn = (param: string, v: number) => { slot: string; rebate: number };
+
 export function fillValue(
   plan: Plan,
   source: Source,
   labels: Map<number, string>,
-  ask: (p: string) => string,
+  ask: AskFn,
   at: number,
   param: string,
   edits: Edit[],
@@ -91,14 +97,14 @@ export function fillValue(
       });
       return source.value;
     case 'ask': {
-      const slot = ask(param);
+      const { slot, rebate } = ask(param, source.v);
       edits.push({
         kind: 'slotFill',
         step: at,
         param,
         to: `$${slot}$`,
-        cost: source.cost,
-        detail: `ask(${param})`,
+        cost: source.cost - rebate,
+        detail: rebate > 0 ? `${param} = $${slot}$ (the answer already asked for)` : `ask(${param})`,
       });
       return `$${slot}$`;
     }

@@ -3,8 +3,10 @@
  * input does not hold (a fair question: nothing else could have given it), a literal the input holds
  * (the repair should have reused it), a value the gold computes by a reference (an opaque id a person
  * cannot know: the repair should have wired or inserted its producer), or nothing the gold can say (the
- * call or parameter has no counterpart in the gold). Two asks that stand for the same gold value, or
- * the same gold output, are one question asked twice.
+ * call or parameter has no counterpart in the gold). Two asks that stand for the same gold output, or
+ * for the same gold literal under the same slot, are one question asked twice. Two slots whose gold
+ * literals merely coincide (a check-in and a check-out on one day, a rate and a term both 5) are two
+ * questions: nothing in the input says their answers agree.
  */
 import { canonicalJson } from '../model/canonical.ts';
 import type { Sequence } from '../model/types.ts';
@@ -21,7 +23,7 @@ export interface AskReading {
   /** The parameter it was asked for. */
   readonly slot: string;
   readonly meaning: AskMeaning;
-  /** True when an earlier ask of the repair stands for the same gold value. */
+  /** True when an earlier ask of the repair stands for the same gold output, or the same literal and slot. */
   readonly duplicate: boolean;
 }
 
@@ -55,7 +57,7 @@ export function readAsks(input: Sequence, gold: Sequence, repaired: Sequence): A
     ) {
       const value = gold[j].arguments[use.param];
       if (isLiteral(value)) {
-        key = `literal:${canonicalJson(value)}`;
+        key = `literal:${slot}:${canonicalJson(value)}`;
         meaning = known.has(canonicalJson(value)) ? 'known-literal' : 'unknown-literal';
       } else {
         const ref = wholeReference(value);
