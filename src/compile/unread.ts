@@ -79,6 +79,9 @@ export function unreadFeeds(ctx: CompileContext, call: Call, p: ParamSpec): Unre
     const distance = (call.pos - j.pos) / Math.max(ctx.steps.length, 1);
     const seen = new Set<string>();
     for (const choice of j.apis) {
+      // A call that takes a value of the parameter's name itself holds that kind of value as its input,
+      // not as its output (a loan's rate does not come out of the loan's payment).
+      if (choice.api?.params.some((q) => q.name === p.name)) continue;
       const fits = (choice.api?.outputs ?? []).filter(
         (f) => family(f.type) === wanted && leafOf(f.path) !== p.name,
       );
