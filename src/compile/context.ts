@@ -74,8 +74,13 @@ export class CompileContext {
     readonly param: ParamSpec;
     readonly sources: Source[];
   }[] = [];
-  /** The parameters filled from an unread output: variable, producing input step, consumer call id. */
-  readonly unreadFeeds: { readonly v: number; readonly from: number; readonly to: number }[] = [];
+  /** The parameters filled from an unread output: variable, producing input step and call, consumer call. */
+  readonly unreadFeeds: {
+    readonly v: number;
+    readonly from: number;
+    readonly by: number;
+    readonly to: number;
+  }[] = [];
   /** parameter name -> labels whose outputs feed a parameter of that name somewhere in the sequence. */
   readonly feedsByParam = new Map<string, Set<string>>();
 

@@ -1,15 +1,16 @@
 /**
- * Unread outputs. A call whose output no other call reads (only the answer, or nothing) is evidence of a
- * lost data flow: when a later call has no value for a required parameter, the plan most likely fed it
- * from that output (`send_sms(message=...)` after `get_random_joke()`), even under another name. Such a
- * field may fill the parameter at `unreadOutput`, below an ask, when its declared type is the parameter's
- * (a number from a number, text from text; undeclared types give no evidence). The evidence holds only
- * while the flow stays one: the call that gives its output this way is read by nothing else in the repair,
- * and the call that takes it reads no other call (a call already wired into the plan has lost no link).
+ * Unread outputs. A call whose output no other call reads (only the answer, or nothing) and that reads no
+ * other call is evidence of a lost data flow: when a later call that reads no other call either has no
+ * value for a required parameter, the plan most likely fed it from that output (`send_sms(message=...)`
+ * after `get_random_joke()`), even under another name. Such a field may fill the parameter at
+ * `unreadOutput`, below an ask, when its declared type is the parameter's (a number from a number, text from
+ * text; undeclared types give no evidence). The evidence holds only while the flow stays one: the producer
+ * is read by nothing else in the repair, and neither call reads another.
  */
-import type { OutputField, ParamSpec, PathSegment, ValueType } from '../model/types.ts';
+import type { Catalog, OutputField, ParamSpec, PathSegment, ValueType } from '../model/types.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
 import { tieDistance } from '../catalog/names.ts';
+import { nameTerms } from '../catalog/text.ts';
 import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { segments } from '../read/references.ts';
 import type { CompileContext } from './context.ts';
@@ -50,6 +51,34 @@ function readFacts(ctx: CompileContext): NonNullable<CompileContext['unread']> {
   return ctx.unread;
 }
 
+/** Per catalog: whether some API outputs a field named like a parameter (see `outputKind`). */
+const outputKinds = new WeakMap<Catalog, { leaves: string[][]; known: Map<string, boolean> }>();
+
+/**
+ * Whether values of this parameter's kind come out of calls in the catalog: some API outputs a field of its
+ * name or one that ends in it (`translated_text` for `text`, `converted_amount` for `amount`). A phone
+ * number or a tax rate that no API outputs is the user's.
+ */
+function outputKind(catalog: Catalog, name: string): boolean {
+  let facts = outputKinds.get(catalog);
+  if (!facts) {
+    const leaves = catalog.apis.flatMap((api) => (api.outputs ?? []).map((f) => nameTerms(leafOf(f.path))));
+    outputKinds.set(catalog, (facts = { leaves, known: new Map() }));
+  }
+  let known = facts.known.get(name);
+  if (known === undefined) {
+    const words = nameTerms(name);
+    known =
+      words.length > 0 &&
+      facts.leaves.some(
+        (leaf) =>
+          leaf.length >= words.length && words.every((w, k) => leaf[leaf.length - words.length + k] === w),
+      );
+    facts.known.set(name, known);
+  }
+  return known;
+}
+
 /**
  * Whether `call` may take an unread output: a call of the input, or a restored step that only the answer
  * reads (the end of a chain whose link was lost). A restored step that feeds another call stands at the
@@ -72,6 +101,8 @@ export function unreadFeeds(ctx: CompileContext, call: Call, p: ParamSpec): Unre
   // A choice among fixed values (an enum) is the user's, not a flow.
   if (wanted === undefined || namesAnId(p.name) || (p.enum?.length ?? 0) > 0 || !takesUnread(ctx, call))
     return [];
+  // A restored call's inputs are the user's values unless values of their kind come out of calls.
+  if (call.kind === 'inserted' && !outputKind(ctx.catalog, p.name)) return [];
   const unread = readFacts(ctx).steps;
   const out: UnreadFeed[] = [];
   for (const j of ctx.before(call.pos)) {
@@ -83,9 +114,14 @@ export function unreadFeeds(ctx: CompileContext, call: Call, p: ParamSpec): Unre
       // not as its output (a loan's rate does not come out of the loan's payment).
       if (choice.api?.params.some((q) => q.name === p.name)) continue;
       const fits = (choice.api?.outputs ?? []).filter(
-        (f) => family(f.type) === wanted && leafOf(f.path) !== p.name,
+        (f) =>
+          !/[.[]/.test(f.path) &&
+          family(f.type) === wanted &&
+          leafOf(f.path) !== p.name &&
+          !namesAnId(f.path),
       );
-      // Among many fields of the type, which one was the source is a guess.
+      // Top-level fields only (an item of a list, a part of an object, is a guess), no ids (an id feeds the
+      // parameters that name it), and among many fields of the type, which one was the source is a guess.
       if (fits.length > MAX_FIELDS) continue;
       for (const field of fits) {
         const leaf = leafOf(field.path);
@@ -112,7 +148,7 @@ export function unreadSources(ctx: CompileContext): void {
       const v = ctx.variable(cost, 'unreadOutput');
       ctx.builder.atMost([v], ctx.provides(j, path));
       ctx.builder.atMost([v], ctx.labelled(j));
-      ctx.unreadFeeds.push({ v, from: j.origin, to: call.id });
+      ctx.unreadFeeds.push({ v, from: j.origin, by: j.id, to: call.id });
       sources.push({ kind: 'output', v, cost, call: j.id, path, mapped: true, unread: true });
     }
     ctx.builder.equal(
@@ -136,14 +172,15 @@ function readers(call: Call, calls: readonly Call[], origin?: number): number[] 
 
 /**
  * An unread output is the lost source of one value: the call that gives it that way is read by nothing
- * else in the repair (the answer aside), and the call that takes it reads no other call.
+ * else in the repair (the answer aside), and neither it nor the call that takes it reads another call.
  */
 function unreadRows(ctx: CompileContext): void {
-  for (const { v, from, to } of ctx.unreadFeeds) {
+  for (const { v, from, by, to } of ctx.unreadFeeds) {
     for (const call of ctx.calls) {
       if (call.kind === 'result') continue;
       for (const r of readers(call, ctx.calls, from)) if (r !== v) ctx.builder.atMost([v, r], 1);
     }
     for (const r of readers(ctx.calls[to], ctx.calls)) if (r !== v) ctx.builder.atMost([v, r], 1);
+    for (const r of readers(ctx.calls[by], ctx.calls)) ctx.builder.atMost([v, r], 1);
   }
 }
