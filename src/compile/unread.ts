@@ -4,8 +4,8 @@
  * value for a required parameter, the plan most likely fed it from that output (`send_sms(message=...)`
  * after `get_random_joke()`), even under another name. Such a field may fill the parameter at
  * `unreadOutput`, below an ask, when its declared type is the parameter's (a number from a number, text from
- * text; undeclared types give no evidence). The evidence holds only while the flow stays one: the producer
- * is read by nothing else in the repair, and neither call reads another.
+ * text, or from the call's only number; undeclared types give no evidence). The evidence holds only while
+ * the flow stays one: the producer is read by nothing else in the repair, and neither call reads another.
  */
 import type { Catalog, OutputField, ParamSpec, PathSegment, ValueType } from '../model/types.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
@@ -113,13 +113,16 @@ export function unreadFeeds(ctx: CompileContext, call: Call, p: ParamSpec): Unre
       // A call that takes a value of the parameter's name itself holds that kind of value as its input,
       // not as its output (a loan's rate does not come out of the loan's payment).
       if (choice.api?.params.some((q) => q.name === p.name)) continue;
-      const fits = (choice.api?.outputs ?? []).filter(
-        (f) =>
-          !/[.[]/.test(f.path) &&
-          family(f.type) === wanted &&
-          leafOf(f.path) !== p.name &&
-          !namesAnId(f.path),
+      const fields = (choice.api?.outputs ?? []).filter(
+        (f) => !/[.[]/.test(f.path) && leafOf(f.path) !== p.name && !namesAnId(f.path),
       );
+      const same = fields.filter((f) => family(f.type) === wanted);
+      // Text may also be written from a call's only number (`data` from a BMI) when it outputs no text.
+      const numbers = fields.filter((f) => family(f.type) === 'number');
+      const fits =
+        same.length > 0 || wanted !== 'string' || call.kind === 'inserted' || numbers.length !== 1
+          ? same
+          : numbers;
       // Top-level fields only (an item of a list, a part of an object, is a guess), no ids (an id feeds the
       // parameters that name it), and among many fields of the type, which one was the source is a guess.
       if (fits.length > MAX_FIELDS) continue;
