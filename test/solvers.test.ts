@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   createSolver,
+  DEFAULT_SMALL_VARS,
   disposeSolvers,
   getSolver,
   FaultyBackend,
@@ -334,7 +335,7 @@ describe('portfolio backend', () => {
   });
 
   it('sends a model above smallVars straight to HiGHS', async () => {
-    const model = pairs(200);
+    const model = pairs(DEFAULT_SMALL_VARS + 50);
     expect(model.numVars).toBeGreaterThan(portfolio.smallVars);
     const solution = await portfolio.solve(model);
     expect(solution.status, solution.reason).toBe('optimal');

@@ -138,7 +138,7 @@ export function throughputPage(ctx: BenchContext, r: ThroughputResults): string 
     '',
     batchTable(r),
     '',
-    `The portfolio (lp-solver on models up to 150 variables, HiGHS above; the default) and HiGHS differ on`,
+    `The portfolio (lp-solver on models up to 300 variables, HiGHS above; the default) and HiGHS differ on`,
     `${r.portfolioDiffers} of the corrupted records (decision, sequence or cost): the tie-break terms order every`,
     'pair of different repairs, so every backend returns the same one.',
     '',

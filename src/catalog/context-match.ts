@@ -144,7 +144,23 @@ export function contextFields(
   api: ApiSpec,
 ): { field: OutputField; score: number }[] {
   if (typeof param === 'string') return contextFieldsByName(param, api);
-  const entity = describedEntity(param);
+  // Both sides belong to a catalog: the answer is kept as long as they are (read-only for callers).
+  let memo = specAnswers.get(param);
+  if (!memo) specAnswers.set(param, (memo = new WeakMap()));
+  let out = memo.get(api);
+  if (!out) {
+    out = specContextFields(param, api);
+    memo.set(api, out);
+  }
+  return out;
+}
+
+const specAnswers = new WeakMap<ParamSpec, WeakMap<ApiSpec, { field: OutputField; score: number }[]>>();
+const entities = new WeakMap<ParamSpec, string[]>();
+
+function specContextFields(param: ParamSpec, api: ApiSpec): { field: OutputField; score: number }[] {
+  let entity = entities.get(param);
+  if (!entity) entities.set(param, (entity = describedEntity(param)));
   const byName = contextFieldsByName(param.name, api);
   if (entity.length === 0) return byName;
   const known = new Set(byName.map((c) => c.field));

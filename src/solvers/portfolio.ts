@@ -18,11 +18,16 @@ import { GUARDED, solveGuarded } from './guard.ts';
 
 export const PORTFOLIO_NAME = 'portfolio';
 
-/** Default largest model (in variables) tried on the small-model backend first. */
-export const DEFAULT_SMALL_VARS = 150;
+/**
+ * Default largest model (in variables) tried on the small-model backend first. Repair models up to a few
+ * hundred variables are sparse enough that lp-solver, with no start-up of its own, wins end to end (compile,
+ * solve, decode) over HiGHS on the NESTFUL corrupted records, cold and warm; the solve alone crosses over
+ * lower (benchmarks/results/solvers.md), and the 400-variable cap of lp-solver stays above this.
+ */
+export const DEFAULT_SMALL_VARS = 300;
 
 export interface PortfolioBackendOptions {
-  /** Largest model (in variables) tried on the small-model backend first (default 150). */
+  /** Largest model (in variables) tried on the small-model backend first (default `DEFAULT_SMALL_VARS`). */
   readonly smallVars?: number;
   /** Share of the time limit the small-model attempt may use (default 0.5, at most `smallMaxSeconds`). */
   readonly smallTimeShare?: number;
