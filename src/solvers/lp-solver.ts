@@ -41,6 +41,20 @@ function upperBoundName(j: number): string {
   return `u${j}`;
 }
 
+/** Names already made, by index: every model reuses the same strings (bounded: lp-solver models are small). */
+const NAME_CACHE_LIMIT = 100_000;
+function cachedNames(make: (index: number) => string): (index: number) => string {
+  const names: string[] = [];
+  return (index) => {
+    if (index >= NAME_CACHE_LIMIT) return make(index);
+    while (names.length <= index) names.push(make(names.length));
+    return names[index];
+  };
+}
+const varKey = cachedNames(varName);
+const rowKey = cachedNames(rowName);
+const boundKey = cachedNames(upperBoundName);
+
 /** JSON model: variables `x<j>`, rows `r<i>`, variable upper bounds as rows `u<j>`, objective `obj`. */
 export function toLpSolverModel(model: MilpModel, timeoutMs: number | undefined): ModelDefinition {
   const variables: Record<string, Record<string, number>> = {};
@@ -48,11 +62,15 @@ export function toLpSolverModel(model: MilpModel, timeoutMs: number | undefined)
   const ints: Record<string, 1> = {};
   const continuous = continuousSet(model);
 
+  const coefsOf: Record<string, number>[] = [];
   for (let j = 0; j < model.numVars; j++) {
-    const name = varName(j);
+    const name = varKey(j);
+    const bound = boundKey(j);
     // The objective key is always written so it is read as a coefficient, never as a variable name.
-    variables[name] = { [OBJECTIVE]: model.cost[j], [upperBoundName(j)]: 1 };
-    constraints[upperBoundName(j)] = { max: 1 };
+    const coefs: Record<string, number> = { [OBJECTIVE]: model.cost[j], [bound]: 1 };
+    variables[name] = coefs;
+    coefsOf.push(coefs);
+    constraints[bound] = { max: 1 };
     if (!continuous.has(j)) ints[name] = 1;
   }
 
@@ -61,13 +79,16 @@ export function toLpSolverModel(model: MilpModel, timeoutMs: number | undefined)
     const hasLower = row.lower > -Infinity;
     const hasUpper = row.upper < Infinity;
     if ((!hasLower && !hasUpper) || row.vars.length === 0) continue;
-    const name = rowName(i);
-    constraints[name] =
-      hasLower && hasUpper && row.lower === row.upper
-        ? { equal: row.lower }
-        : { ...(hasLower ? { min: row.lower } : {}), ...(hasUpper ? { max: row.upper } : {}) };
+    const name = rowKey(i);
+    if (hasLower && hasUpper && row.lower === row.upper) constraints[name] = { equal: row.lower };
+    else {
+      const bounds: { min?: number; max?: number } = {};
+      if (hasLower) bounds.min = row.lower;
+      if (hasUpper) bounds.max = row.upper;
+      constraints[name] = bounds;
+    }
     for (let k = 0; k < row.vars.length; k++) {
-      const coefs = variables[varName(row.vars[k])];
+      const coefs = coefsOf[row.vars[k]];
       coefs[name] = (coefs[name] ?? 0) + row.coefs[k];
     }
   }
@@ -165,7 +186,7 @@ export class LpSolverBackend implements SolverBackend {
 
     const values = new Array<number>(model.numVars);
     for (let j = 0; j < model.numVars; j++) {
-      const v = result[varName(j)];
+      const v = result[varKey(j)];
       values[j] = typeof v === 'number' ? v : 0;
     }
     return {
