@@ -55,7 +55,8 @@ export interface Timing {
 
 export interface BatchCase {
   readonly name: string;
-  readonly input: 'corrupted' | 'valid';
+  /** `long`: the corrupted records five times over, where warm-up is a smaller share of the run. */
+  readonly input: 'corrupted' | 'long' | 'valid';
   readonly records: number;
   readonly solver: string;
   readonly workers: number;
@@ -138,9 +139,11 @@ export async function measureThroughput(
     const valid = loadGoldSet('executable').gold.map((g) => g.steps);
     const inputs = {
       corrupted: { path: join(dir, 'corrupted.jsonl'), records: ctx.quick ? 1_000 : 4_000 },
+      long: { path: join(dir, 'long.jsonl'), records: ctx.quick ? 5_000 : 20_000 },
       valid: { path: join(dir, 'valid.jsonl'), records: ctx.quick ? 5_000 : 20_000 },
     };
     await writeRecordsFile(inputs.corrupted.path, inputs.corrupted.records, corrupted);
+    await writeRecordsFile(inputs.long.path, inputs.long.records, corrupted);
     await writeRecordsFile(inputs.valid.path, inputs.valid.records, valid);
 
     const plans: Omit<BatchCase, 'timings' | 'records'>[] = [
@@ -158,6 +161,8 @@ export async function measureThroughput(
       },
       { name: 'corrupted, HiGHS, 2 workers', input: 'corrupted', solver: 'highs', workers: 2 },
       { name: 'corrupted, HiGHS, 1 worker', input: 'corrupted', solver: 'highs', workers: 1 },
+      { name: 'corrupted ×5, portfolio, 2 workers', input: 'long', solver: 'portfolio', workers: 2 },
+      { name: 'corrupted ×5, portfolio, 1 worker', input: 'long', solver: 'portfolio', workers: 1 },
       { name: 'valid, 2 workers', input: 'valid', solver: 'portfolio', workers: 2 },
     ];
     const times = plans.map(() => new Map<string, number[]>());
