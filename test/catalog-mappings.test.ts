@@ -6,7 +6,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadCatalog } from '../src/read/catalog.ts';
 import {
+  closestCandidates,
   computeMappings,
+  MAX_CANDIDATES,
   mappingsInForce,
   mappingsInto,
   scorePairs,
@@ -35,6 +37,26 @@ describe('computed mappings, one parameter at a time', () => {
       }
       expect(computeMappings(catalog).length).toBe([...perInput.values()].flat().length);
     }
+  });
+
+  it('scores a bounded number of outputs for a parameter: those sharing the most words, in catalog order', () => {
+    // 2,000 outputs share a word with the parameter; every 40th shares two.
+    const shared = new Map(Array.from({ length: 2000 }, (_, k) => [1999 - k, (1999 - k) % 40 === 0 ? 2 : 1]));
+    const kept = closestCandidates(shared);
+    expect(kept).toHaveLength(MAX_CANDIDATES);
+    expect(kept).toEqual([...kept].sort((a, b) => a - b));
+    for (let k = 0; k < 2000; k += 40) expect(kept).toContain(k);
+    // The rest are the first outputs of the catalog sharing one word.
+    expect(kept.filter((k) => k % 40 !== 0)).toEqual(
+      Array.from({ length: 2000 }, (_, k) => k)
+        .filter((k) => k % 40 !== 0)
+        .slice(0, MAX_CANDIDATES - 50),
+    );
+    const few = new Map([
+      [7, 1],
+      [3, 2],
+    ]);
+    expect(closestCandidates(few)).toEqual([3, 7]);
   });
 
   it('a given table over the computed one: a pair in both keeps its higher score', () => {

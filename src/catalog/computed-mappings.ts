@@ -131,6 +131,23 @@ function targetIndex(catalog: Catalog): TargetIndex {
 }
 
 /**
+ * Outputs scored for one parameter, at most: in a catalog where thousands of outputs share a word with it
+ * (`id`, `name`), those sharing the most words are scored, so that a parameter costs the same whatever the
+ * catalog's size. NESTFUL's catalogs stay far below it.
+ */
+export const MAX_CANDIDATES = 512;
+
+/** The candidate outputs to score, in catalog order: all of them, or the `MAX_CANDIDATES` sharing most words. */
+export function closestCandidates(shared: ReadonlyMap<number, number>): number[] {
+  const all = [...shared.keys()];
+  const kept =
+    all.length <= MAX_CANDIDATES
+      ? all
+      : all.sort((a, b) => shared.get(b)! - shared.get(a)! || a - b).slice(0, MAX_CANDIDATES);
+  return kept.sort((a, b) => a - b);
+}
+
+/**
  * The computed mappings into one parameter name: the same pairs `computeMappings` keeps for it (threshold
  * at least 0.55), found from the outputs that share a name word with the parameter or are named in its
  * description. Sides that read alike (same name, type and description words) are scored once. Best first.
@@ -144,12 +161,13 @@ export function mappingsInto(catalog: Catalog, param: string, options: ComputeOp
   if (known) return [...known];
   const { outs, ins } = weighCatalog(catalog);
   const inputs = groupSides((index.inputsNamed.get(param) ?? []).map((k) => ins[k]));
-  const candidates = new Set<number>();
+  // Outputs sharing a word with the parameter, with how many words they share.
+  const shared = new Map<number, number>();
   for (const group of inputs) {
-    for (const t of [...group.side.nameTerms, ...group.side.descTerms])
-      for (const k of index.byNameTerm.get(t) ?? []) candidates.add(k);
+    for (const t of new Set([...group.side.nameTerms, ...group.side.descTerms]))
+      for (const k of index.byNameTerm.get(t) ?? []) shared.set(k, (shared.get(k) ?? 0) + 1);
   }
-  const outputs = groupSides([...candidates].sort((a, b) => a - b).map((k) => outs[k]));
+  const outputs = groupSides(closestCandidates(shared).map((k) => outs[k]));
   const best = new Map<string, number>();
   for (const inp of inputs) {
     for (const out of outputs) {
