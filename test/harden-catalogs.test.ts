@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../src/server/app.ts';
 import { serveOptions } from '../src/cli/serve.ts';
+import { SERVE_DEFAULTS } from './serve-flags.ts';
 import { jobMessage, WORKER_CATALOG_BYTES } from '../src/server/solve.ts';
 import type { Job } from '../src/server/jobs.ts';
 import type { PoolSlot } from '../src/workers/pool.ts';
@@ -209,14 +210,7 @@ describe('parsing off the main thread', () => {
 });
 
 describe('serve flags for the limits', () => {
-  const flags = {
-    host: '127.0.0.1',
-    port: '0',
-    bodyLimit: '1m',
-    maxInflight: '8',
-    requestTimeout: '30',
-    logLevel: 'info',
-  };
+  const flags = SERVE_DEFAULTS;
 
   it('reads the token file, time-outs, budgets and registry limits', () => {
     const file = join(dir, 'tokens.txt');

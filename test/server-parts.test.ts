@@ -5,20 +5,14 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InputError } from '../src/model/errors.ts';
 import { byteSize, serveOptions } from '../src/cli/serve.ts';
+import { SERVE_DEFAULTS } from './serve-flags.ts';
 import { CatalogStore } from '../src/server/catalogs.ts';
 import type { Job } from '../src/server/jobs.ts';
 import type { PoolSlot } from '../src/workers/pool.ts';
 import { jobMessage, WORKER_CATALOGS } from '../src/server/solve.ts';
 
 const catalog = JSON.parse(readFileSync('data/nestful/executable-spec.json', 'utf8'));
-const flags = {
-  host: '127.0.0.1',
-  port: '0',
-  bodyLimit: '1m',
-  maxInflight: '8',
-  requestTimeout: '30',
-  logLevel: 'info',
-};
+const flags = SERVE_DEFAULTS;
 
 function fieldOf(action: () => unknown): string | undefined {
   try {
@@ -33,7 +27,13 @@ function fieldOf(action: () => unknown): string | undefined {
 describe('serve flags', () => {
   it('reads sizes, limits, the token from the environment and catalogs by name', () => {
     const options = serveOptions(
-      { ...flags, workers: '3', catalog: ['nestful=data/nestful/executable-spec.json'] },
+      {
+        ...flags,
+        bodyLimit: '1m',
+        maxInflight: '8',
+        workers: '3',
+        catalog: ['nestful=data/nestful/executable-spec.json'],
+      },
       { REFRACT_TOKEN: 'from-env' },
     );
     expect(options).toMatchObject({
