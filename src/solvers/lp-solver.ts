@@ -3,11 +3,11 @@
  * hopeless on large ones, hence a size cap. Its own presolve is disabled; its answers are checked on the way out
  * of the solver layer (`solveGuarded`).
  */
-import type { ModelDefinition, SolveResult } from 'javascript-lp-solver';
+import type { SolverAPI, SolveResult } from 'javascript-lp-solver';
 import { errorMessage } from '../model/errors.ts';
 import type { MilpModel, Solution, SolveOptions, SolverBackend } from '../model/milp.ts';
 import { elapsedMs, errorSolution, obviousInfeasibility, precheck, solveEmptyModel } from './common.ts';
-import { continuousSet, rowName, varName } from './verify.ts';
+import { continuousSet, varName } from './verify.ts';
 
 /** Default largest model (in variables) handed to this solver. */
 export const DEFAULT_LP_SOLVER_CAP = 400;
@@ -17,9 +17,9 @@ export interface LpSolverBackendOptions {
   readonly maxVars?: number;
 }
 
-interface LpSolver {
-  Solve(model: ModelDefinition): SolveResult | unknown;
-}
+type LpSolver = SolverAPI;
+type LpModel = InstanceType<LpSolver['Model']>;
+type LpConstraint = ReturnType<LpModel['smallerThan']>;
 
 let loaded: Promise<LpSolver> | undefined;
 
@@ -35,12 +35,6 @@ function lpSolver(): Promise<LpSolver> {
   return loaded;
 }
 
-const OBJECTIVE = 'obj';
-
-function upperBoundName(j: number): string {
-  return `u${j}`;
-}
-
 /** Names already made, by index: every model reuses the same strings (bounded: lp-solver models are small). */
 const NAME_CACHE_LIMIT = 100_000;
 function cachedNames(make: (index: number) => string): (index: number) => string {
@@ -52,55 +46,77 @@ function cachedNames(make: (index: number) => string): (index: number) => string
   };
 }
 const varKey = cachedNames(varName);
-const rowKey = cachedNames(rowName);
-const boundKey = cachedNames(upperBoundName);
 
-/** JSON model: variables `x<j>`, rows `r<i>`, variable upper bounds as rows `u<j>`, objective `obj`. */
-export function toLpSolverModel(model: MilpModel, timeoutMs: number | undefined): ModelDefinition {
-  const variables: Record<string, Record<string, number>> = {};
-  const constraints: Record<string, { min?: number; max?: number; equal?: number }> = {};
-  const ints: Record<string, 1> = {};
-  const continuous = continuousSet(model);
+/** One term of a variable: its coefficient in a row, which is one or two of the solver's constraints. */
+interface Term {
+  readonly row: number;
+  readonly lower: LpConstraint | undefined;
+  readonly upper: LpConstraint | undefined;
+  coef: number;
+}
 
-  const coefsOf: Record<string, number>[] = [];
-  for (let j = 0; j < model.numVars; j++) {
-    const name = varKey(j);
-    const bound = boundKey(j);
-    // The objective key is always written so it is read as a coefficient, never as a variable name.
-    const coefs: Record<string, number> = { [OBJECTIVE]: model.cost[j], [bound]: 1 };
-    variables[name] = coefs;
-    coefsOf.push(coefs);
-    constraints[bound] = { max: 1 };
-    if (!continuous.has(j)) ints[name] = 1;
-  }
+/**
+ * The solver's own model, built through its programmatic API (`solver.Model`) in exactly the order its
+ * JSON reader (`loadJson`) builds one from the JSON form `{ optimize: 'obj', opType: 'min', constraints,
+ * variables, ints, options: { presolve: false, timeout } }` with variables `x<j>`, the upper bound of
+ * each variable as a row `u<j>` and the rows `r<i>`: every constraint first (bounds, then rows; equal
+ * bounds as a lower then an upper constraint), then each variable with its terms in row order, a row that
+ * names a variable twice giving one summed term. Same element indexes, same terms in the same order, so
+ * the same pivots and the same answer, without making the JSON objects and reading them back (about a
+ * third of the time of a typical solve here). `test/lp-solver-model.test.ts` holds the two to that.
+ */
+export function buildLpSolverModel(lp: LpSolver, model: MilpModel, timeoutMs: number | undefined): LpModel {
+  // A fresh branch-and-cut service per model, as `Solve` makes for a JSON model (the picker is private
+  // in the package's declarations only).
+  const service = (
+    lp as unknown as { selectBranchAndCutService(m: object): unknown }
+  ).selectBranchAndCutService({ options: { presolve: false } });
+  const built = new lp.Model(undefined, undefined, service as ConstructorParameters<LpSolver['Model']>[2]);
+  // What loadJson sets from those options: no presolve, the time-out (whole ms, never 0), the defaults.
+  built.tolerance = 0;
+  if (timeoutMs) built.timeout = timeoutMs;
+  built.checkForCycles = true;
+  built.keep_solutions = false;
+  built.usePresolve = false;
 
+  const n = model.numVars;
+  const bounds: LpConstraint[] = [];
+  for (let j = 0; j < n; j++) bounds.push(built.smallerThan(1));
+  const terms: Term[][] = [];
+  for (let j = 0; j < n; j++) terms.push([]);
   for (let i = 0; i < model.rows.length; i++) {
     const row = model.rows[i];
     const hasLower = row.lower > -Infinity;
     const hasUpper = row.upper < Infinity;
     if ((!hasLower && !hasUpper) || row.vars.length === 0) continue;
-    const name = rowKey(i);
-    if (hasLower && hasUpper && row.lower === row.upper) constraints[name] = { equal: row.lower };
-    else {
-      const bounds: { min?: number; max?: number } = {};
-      if (hasLower) bounds.min = row.lower;
-      if (hasUpper) bounds.max = row.upper;
-      constraints[name] = bounds;
+    let lower: LpConstraint | undefined;
+    let upper: LpConstraint | undefined;
+    if (hasLower && hasUpper && row.lower === row.upper) {
+      lower = built.greaterThan(row.lower);
+      upper = built.smallerThan(row.lower);
+    } else {
+      if (hasLower) lower = built.greaterThan(row.lower);
+      if (hasUpper) upper = built.smallerThan(row.upper);
     }
     for (let k = 0; k < row.vars.length; k++) {
-      const coefs = coefsOf[row.vars[k]];
-      coefs[name] = (coefs[name] ?? 0) + row.coefs[k];
+      const list = terms[row.vars[k]];
+      const last = list[list.length - 1];
+      // The JSON form sums into a coefficient that starts at 0 (so -0 reads as 0, as it did there).
+      if (last !== undefined && last.row === i) last.coef += row.coefs[k];
+      else list.push({ row: i, lower, upper, coef: 0 + row.coefs[k] });
     }
   }
 
-  return {
-    optimize: OBJECTIVE,
-    opType: 'min',
-    constraints,
-    variables,
-    ints,
-    options: { presolve: false, ...(timeoutMs !== undefined ? { timeout: timeoutMs } : {}) },
-  };
+  const continuous = continuousSet(model);
+  for (let j = 0; j < n; j++) {
+    const variable = built.addVariable(model.cost[j] || 0, varKey(j), !continuous.has(j), false);
+    bounds[j].addTerm(1, variable);
+    for (const term of terms[j]) {
+      term.lower?.addTerm(term.coef, variable);
+      term.upper?.addTerm(term.coef, variable);
+    }
+  }
+  return built;
 }
 
 function isSolveResult(value: unknown): value is SolveResult {
@@ -138,7 +154,7 @@ export class LpSolverBackend implements SolverBackend {
     const solverModule = await lpSolver();
     let result: unknown;
     try {
-      result = solverModule.Solve(toLpSolverModel(model, timeoutMs));
+      result = solverModule.Solve(buildLpSolverModel(solverModule, model, timeoutMs));
     } catch (error) {
       return errorSolution(solver, start, `lp-solver failed: ${errorMessage(error, true)}`);
     }
