@@ -8,7 +8,8 @@ import { existsSync } from 'node:fs';
 import { readRecordSources, sourceRecord, type RecordSource } from '../read/records.ts';
 import { InputError } from '../model/errors.ts';
 import type { ApiRequest } from '../api/request.ts';
-import { moduleBeside, WorkerPool, PoolError } from '../workers/pool.ts';
+import { PoolError } from '../workers/pool.ts';
+import { createBatchPool, type BatchPool } from './pool.ts';
 import { countRecords } from './count.ts';
 import { errorDone } from './lines.ts';
 import { fileSink, streamSink, type LineSink } from './output.ts';
@@ -18,7 +19,9 @@ import { ReorderBuffer } from './reorder.ts';
 import { cutTornLine, PriorResults } from './resume.ts';
 import { outcomeOf, SummaryAccumulator, type Summary } from './summary.ts';
 import { TaskSizer } from './tasks.ts';
-import type { Done, InjectedFault, Task, TaskRecord, WorkerResult, WorkerSetup } from './types.ts';
+import type { Done, InjectedFault, Task, TaskRecord } from './types.ts';
+
+export { createBatchPool, type BatchPool } from './pool.ts';
 
 export interface BatchOptions {
   /** The records file or stream; or `records`, already read (a slice of a file, say). */
@@ -51,8 +54,6 @@ export interface BatchOptions {
   readonly pool?: BatchPool;
 }
 
-export type BatchPool = WorkerPool<Task, WorkerResult>;
-
 export interface BatchReport {
   readonly summary: Summary;
   /** Records processed by this run. */
@@ -78,28 +79,8 @@ const inputBytes = (record: TaskRecord) => ('text' in record.source ? record.sou
 /** Attempts at a record whose worker crashes, faults or overruns the watchdog. */
 const ATTEMPTS = 2;
 
-/** Tasks sent ahead to one worker, so it never waits for the next message. */
-const DEPTH = 2;
-
 /** A task being filled is sent after this long without a new record (a slow pipe, a terminal). */
 const IDLE_SEND_MS = 20;
-
-/** Batch workers: each loads the repair flags once, then repairs the records it is sent. */
-export function createBatchPool(
-  setup: WorkerSetup,
-  size: number,
-  onBroken?: (reason: string) => void,
-): BatchPool {
-  return new WorkerPool<Task, WorkerResult>({
-    entry: moduleBeside(import.meta.url, './worker'),
-    size,
-    data: setup,
-    depth: DEPTH,
-    // A worker that cannot start (a bad catalog, say) will not start the next time either.
-    bootFailures: 1,
-    onBroken,
-  });
-}
 
 async function openSink(options: BatchOptions): Promise<{ sink: LineSink; prior?: PriorResults }> {
   if (!options.out) {

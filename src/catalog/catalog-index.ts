@@ -5,6 +5,7 @@
 import type { ApiSpec, Catalog, OutputField } from '../model/types.ts';
 import { boundedMemo } from '../model/memo.ts';
 import { similarity, trigrams } from './names.ts';
+import { MAX_NAME_LENGTH } from '../read/json.ts';
 
 export interface Producer {
   readonly api: ApiSpec;
@@ -16,11 +17,17 @@ export interface CatalogIndex {
   readonly byName: ReadonlyMap<string, ApiSpec>;
   /** APIs with an output whose last key is `leaf` (`skyId`, or `entityId` in `navigation.entityId`). */
   producersOf(leaf: string): readonly Producer[];
-  /** The `limit` APIs with the most similar names, best first, with their similarity. */
-  similarApis(name: string, limit: number): { api: ApiSpec; similarity: number }[];
+  /** The `limit` APIs with the most similar names, best first, with their similarity (shared: read only). */
+  similarApis(name: string, limit: number): readonly { api: ApiSpec; similarity: number }[];
 }
 
 const cache = new WeakMap<Catalog, CatalogIndex>();
+
+/**
+ * Names whose similar APIs an index remembers (each record of a batch asks again for its steps' names,
+ * which repeat from record to record); it starts over beyond this, and longer names are not kept.
+ */
+const SIMILAR_REMEMBERED = 10_000;
 const byLeaf = new WeakMap<ApiSpec, Map<string, OutputField[]>>();
 
 /** An API's output fields grouped by leaf name (built once per API). */
@@ -73,22 +80,34 @@ export function indexCatalog(catalog: Catalog): CatalogIndex {
       list.push(k);
     }
   });
+  /** Shortlist by shared trigrams, then rank by edit-distance similarity. */
+  const rankSimilar = (name: string, limit: number) => {
+    const hits = new Map<number, number>();
+    for (const g of trigrams(name)) for (const k of grams.get(g) ?? []) hits.set(k, (hits.get(k) ?? 0) + 1);
+    const shortlist = [...hits.entries()]
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+      .slice(0, Math.max(limit * 8, 32))
+      .map(([k]) => catalog.apis[k]);
+    return shortlist
+      .map((api) => ({ api, similarity: similarity(name, api.name) }))
+      .sort((a, b) => b.similarity - a.similarity || (a.api.name < b.api.name ? -1 : 1))
+      .slice(0, limit);
+  };
+  const similar = new Map<string, readonly { api: ApiSpec; similarity: number }[]>();
   const index: CatalogIndex = {
     catalog,
     byName,
     producersOf: (leaf) => producers.get(leaf) ?? [],
     similarApis(name, limit) {
-      // Shortlist by shared trigrams, then rank by edit-distance similarity.
-      const hits = new Map<number, number>();
-      for (const g of trigrams(name)) for (const k of grams.get(g) ?? []) hits.set(k, (hits.get(k) ?? 0) + 1);
-      const shortlist = [...hits.entries()]
-        .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-        .slice(0, Math.max(limit * 8, 32))
-        .map(([k]) => catalog.apis[k]);
-      return shortlist
-        .map((api) => ({ api, similarity: similarity(name, api.name) }))
-        .sort((a, b) => b.similarity - a.similarity || (a.api.name < b.api.name ? -1 : 1))
-        .slice(0, limit);
+      if (name.length > MAX_NAME_LENGTH) return rankSimilar(name, limit);
+      const key = `${limit}\u0000${name}`;
+      let found = similar.get(key);
+      if (!found) {
+        found = rankSimilar(name, limit);
+        if (similar.size >= SIMILAR_REMEMBERED) similar.clear();
+        similar.set(key, found);
+      }
+      return found;
     },
   };
   cache.set(catalog, index);

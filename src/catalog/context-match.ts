@@ -117,12 +117,21 @@ function describedEntity(param: ParamSpec): string[] {
  */
 export function describedAlike(a: ParamSpec, b: ParamSpec): boolean {
   if (a.name === b.name) return false;
-  const extra = (p: ParamSpec) => {
+  const x = describedExtra(a);
+  return x !== '' && x === describedExtra(b) && x.split(' ').length <= 2;
+}
+
+/** The words of a parameter's description beyond its name's, once per parameter of a catalog. */
+const extras = new WeakMap<ParamSpec, string>();
+
+function describedExtra(p: ParamSpec): string {
+  let out = extras.get(p);
+  if (out === undefined) {
     const own = new Set(terms(p.name));
-    return [...new Set(textTerms(p.description))].filter((w) => !own.has(w)).join(' ');
-  };
-  const x = extra(a);
-  return x !== '' && x === extra(b) && x.split(' ').length <= 2;
+    out = [...new Set(textTerms(p.description))].filter((w) => !own.has(w)).join(' ');
+    extras.set(p, out);
+  }
+  return out;
 }
 
 /** An identifier field naming every word of `entity` (`the_unique_identifier_of_the_airport`). */
