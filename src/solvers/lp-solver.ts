@@ -48,7 +48,7 @@ function cachedNames(make: (index: number) => string): (index: number) => string
 const varKey = cachedNames(varName);
 
 /** One term of a variable: its coefficient in a row, which is one or two of the solver's constraints. */
-interface Term {
+interface RowTerm {
   readonly row: number;
   readonly lower: LpConstraint | undefined;
   readonly upper: LpConstraint | undefined;
@@ -62,8 +62,9 @@ interface Term {
  * each variable as a row `u<j>` and the rows `r<i>`: every constraint first (bounds, then rows; equal
  * bounds as a lower then an upper constraint), then each variable with its terms in row order, a row that
  * names a variable twice giving one summed term. Same element indexes, same terms in the same order, so
- * the same pivots and the same answer, without making the JSON objects and reading them back (about a
- * third of the time of a typical solve here). `test/lp-solver-model.test.ts` holds the two to that.
+ * the same tableau, pivots and answer, without making the JSON objects and reading them back (which took
+ * about a third of the time of a typical solve here). `test/lp-solver-model.test.ts` holds the two to that,
+ * final tableau included, so a new version of the package that builds its models otherwise fails there.
  */
 export function buildLpSolverModel(lp: LpSolver, model: MilpModel, timeoutMs: number | undefined): LpModel {
   // A fresh branch-and-cut service per model, as `Solve` makes for a JSON model (the picker is private
@@ -82,7 +83,7 @@ export function buildLpSolverModel(lp: LpSolver, model: MilpModel, timeoutMs: nu
   const n = model.numVars;
   const bounds: LpConstraint[] = [];
   for (let j = 0; j < n; j++) bounds.push(built.smallerThan(1));
-  const terms: Term[][] = [];
+  const terms: RowTerm[][] = [];
   for (let j = 0; j < n; j++) terms.push([]);
   for (let i = 0; i < model.rows.length; i++) {
     const row = model.rows[i];
@@ -107,13 +108,16 @@ export function buildLpSolverModel(lp: LpSolver, model: MilpModel, timeoutMs: nu
     }
   }
 
+  // Each (constraint, variable) pair gets one term, so the term is appended as `addTerm` appends a new one,
+  // without its index of terms by variable (kept for later edits of a coefficient, which never come here).
+  const Term = lp.Term;
   const continuous = continuousSet(model);
   for (let j = 0; j < n; j++) {
     const variable = built.addVariable(model.cost[j] || 0, varKey(j), !continuous.has(j), false);
-    bounds[j].addTerm(1, variable);
+    bounds[j].terms.push(new Term(variable, 1));
     for (const term of terms[j]) {
-      term.lower?.addTerm(term.coef, variable);
-      term.upper?.addTerm(term.coef, variable);
+      term.lower?.terms.push(new Term(variable, term.coef));
+      term.upper?.terms.push(new Term(variable, term.coef));
     }
   }
   return built;
