@@ -8,7 +8,7 @@ import type { Task, WorkerResult, WorkerSetup } from './types.ts';
 export type BatchPool = WorkerPool<Task, WorkerResult>;
 
 /** Tasks sent ahead to one worker, so it never waits for the next message. */
-const DEPTH = 2;
+export const TASKS_AHEAD = 2;
 
 /**
  * Young generation of a batch worker, in MiB. A repair allocates a lot that dies young (the model, the
@@ -28,7 +28,7 @@ export function createBatchPool(
     entry: moduleBeside(import.meta.url, './worker'),
     size,
     data: setup,
-    depth: DEPTH,
+    depth: TASKS_AHEAD,
     resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     // A worker that cannot start (a bad catalog, say) will not start the next time either.
     bootFailures: 1,

@@ -9,7 +9,7 @@ import { readRecordSources, sourceRecord, type RecordSource } from '../read/reco
 import { InputError } from '../model/errors.ts';
 import type { ApiRequest } from '../api/request.ts';
 import { PoolError } from '../workers/pool.ts';
-import { createBatchPool, type BatchPool } from './pool.ts';
+import { createBatchPool, TASKS_AHEAD, type BatchPool } from './pool.ts';
 import { countRecords } from './count.ts';
 import { errorDone } from './lines.ts';
 import { fileSink, streamSink, type LineSink } from './output.ts';
@@ -151,9 +151,12 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
     finish(record, errorDone(sourceRecord(record.source), reason));
   // The watchdog counts from when the task reaches the head of its worker's queue, and again from each
   // record that starts 100 ms or more into the task (the worker reports progress): it bounds one record.
+  let inFlight = 0;
   const send = (task: Task, first = false) => {
+    inFlight++;
     workers()
       .submit(task, { runTimeoutMs: recordTimeoutMs, first })
+      .finally(() => inFlight--)
       .then(
         ({ results, ms }) => {
           sizer.observe(results.length, ms);
@@ -200,11 +203,21 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
     filling = [];
     fillingBytes = 0;
   };
+  // No new record for a while: the input is slow (a pipe, a terminal), unless the window is what stops it.
+  const onIdle = () => {
+    idle = undefined;
+    if (full()) keepBusy();
+    else sendFilling();
+    wake();
+  };
+  const keepBusy = () => {
+    if (inFlight < workers().size * TASKS_AHEAD) sendFilling();
+  };
   const add = (record: TaskRecord) => {
     filling.push(record);
     fillingBytes += inputBytes(record);
     if (filling.length >= sizer.size || fillingBytes >= MAX_TASK_BYTES) sendFilling();
-    else idle ??= setTimeout(() => (sendFilling(), wake()), IDLE_SEND_MS);
+    else idle ??= setTimeout(onIdle, IDLE_SEND_MS);
   };
   let seq = 0;
   const full = () =>
@@ -245,10 +258,13 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
       unwrittenInput += inputBytes(record);
       if ('text' in source || (source.error === undefined && source.sequence)) add(record);
       else fail(record, source.error ?? 'the record has no sequence');
-      if (full()) sendFilling();
+      // A full window sends the task being filled only when the workers would otherwise run out of tasks:
+      // sent at each record, tasks would shrink to the few records each finished task lets in.
+      if (full()) keepBusy();
       while (!stopped() && full()) {
         if (sink.pendingBytes > MAX_PENDING_BYTES) await sink.flush();
         else await changed();
+        if (full()) keepBusy();
       }
     }
     sendFilling();
