@@ -30,11 +30,6 @@ describe('the worker pool', () => {
     expect(p.stats()).toMatchObject({ size: 1, ready: 1, busy: 0, queued: 0, replaced: 0 });
   });
 
-  it('starts its workers with the heap limits it is given', async () => {
-    const p = start({ resourceLimits: { maxYoungGenerationSizeMb: 96 } });
-    expect(await p.submit({ value: '', limits: true })).toBe('>96');
-  });
-
   it('keeps the worker when a job throws, replaces it on a fault and re-sends the jobs sent ahead', async () => {
     const p = start({ depth: 2 });
     await expect(p.submit({ value: 'x', fail: 'throw' })).rejects.toMatchObject({ kind: 'failed' });

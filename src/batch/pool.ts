@@ -10,14 +10,6 @@ export type BatchPool = WorkerPool<Task, WorkerResult>;
 /** Tasks sent ahead to one worker, so it never waits for the next message. */
 export const TASKS_AHEAD = 2;
 
-/**
- * Young generation of a batch worker, in MiB. A repair allocates a lot that dies young (the model, the
- * solver's tableau, the result's JSON): with twice V8's default (48 MiB) the worker collects garbage about
- * half as often and spends some 40 % less time on it, for no measurable growth of the peak RSS (the young
- * generation grows to this only while it pays).
- */
-const YOUNG_GENERATION_MB = 96;
-
 /** Batch workers: each loads the repair flags once, then repairs the records it is sent. */
 export function createBatchPool(
   setup: WorkerSetup,
@@ -29,7 +21,6 @@ export function createBatchPool(
     size,
     data: setup,
     depth: TASKS_AHEAD,
-    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     // A worker that cannot start (a bad catalog, say) will not start the next time either.
     bootFailures: 1,
     onBroken,

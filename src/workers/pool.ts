@@ -11,7 +11,7 @@
  * same line works in both.
  */
 import { extname } from 'node:path';
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import type { CancelRequest, JobReply, JobRequest, ProgressReport } from './serve.ts';
 
 /**
@@ -47,8 +47,6 @@ export interface WorkerPoolOptions {
   readonly depth?: number;
   /** Workers in a row that die before they are ready, after which the pool gives up (default 3). */
   readonly bootFailures?: number;
-  /** Heap limits of each worker (Node's defaults when absent). */
-  readonly resourceLimits?: ResourceLimits;
   /** Let the process exit while workers are alive (default false). */
   readonly unref?: boolean;
   /** Told each time a worker is replaced, with the reason. */
@@ -234,12 +232,9 @@ export class WorkerPool<In, Out> {
   }
 
   private spawn(): Member {
-    const { entry, data, resourceLimits } = this.options;
+    const { entry, data } = this.options;
     const typescript = /\.[mc]?ts$/.test(entry.pathname);
-    const worker = new Worker(typescript ? BOOT : entry, {
-      workerData: { entry: entry.href, data },
-      ...(resourceLimits ? { resourceLimits } : {}),
-    });
+    const worker = new Worker(typescript ? BOOT : entry, { workerData: { entry: entry.href, data } });
     const member: Member = {
       id: this.nextId++,
       memo: new Map(),
