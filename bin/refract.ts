@@ -22,10 +22,11 @@ const command = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
 if (command !== undefined && !LONG_RUNNING.includes(command)) setFlagsFromString('--liftoff-only');
 
 // A batch repairs thousands of records in each worker thread, and each thread optimises the repair's code
-// for itself: with inlining, V8 compiles the large functions of the compiler and the solver again and again
-// (after each deoptimisation) at a cost of about a second of CPU per worker, a third of a short run's. The
-// code without inlining runs as fast here (measured on the corrupted NESTFUL records, one worker and two),
-// so a batch turns it off. Set before any worker starts: V8's flags are the process's.
+// for itself: with inlining, V8 compiles the large functions of the model compiler again and again (after
+// each deoptimisation), about a second of CPU per worker in its background threads, a fifth of a
+// 4,000-record run's CPU. The code without inlining runs as fast here (per-thread CPU of runs on the
+// corrupted NESTFUL records, one worker and two, over 4,000 and 20,000 records), so a batch turns it off.
+// Set before any worker starts: V8's flags are the process's.
 if (command === 'batch') setFlagsFromString('--no-turbo-inlining');
 
 async function researchCommands(): Promise<Register[] | undefined> {

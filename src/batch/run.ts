@@ -149,9 +149,10 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
   };
   const fail = (record: TaskRecord, reason: string) =>
     finish(record, errorDone(sourceRecord(record.source), reason));
+  /** Tasks sent and not yet answered. */
+  let inFlight = 0;
   // The watchdog counts from when the task reaches the head of its worker's queue, and again from each
   // record that starts 100 ms or more into the task (the worker reports progress): it bounds one record.
-  let inFlight = 0;
   const send = (task: Task, first = false) => {
     inFlight++;
     workers()
