@@ -74,10 +74,10 @@ export class CompileContext {
     readonly param: ParamSpec;
     readonly sources: Source[];
   }[] = [];
-  /** The parameters filled from an unread output: variable, producing input step and call, consumer call. */
+  /** The parameters filled from an unread output: variable, producer (its calls), the call, consumer call. */
   readonly unreadFeeds: {
     readonly v: number;
-    readonly from: number;
+    readonly from: (call: Call) => boolean;
     readonly by: number;
     readonly to: number;
   }[] = [];

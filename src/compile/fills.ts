@@ -9,6 +9,7 @@ import type { ApiSpec, Json, OutputField, ParamSpec } from '../model/types.ts';
 import { leafOf, outputsByLeaf } from '../catalog/catalog-index.ts';
 import { tieDistance } from '../catalog/names.ts';
 import { canonicalJson } from '../model/canonical.ts';
+import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { isLiteral } from '../validate/validate.ts';
 import { literalMismatch, typesCanMatch } from '../validate/literals.ts';
 import { memoryPaths } from '../validate/outputs.ts';
@@ -105,7 +106,13 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
     }
   }
   // A value the plan took from an output is not replaced by a copy of some other call's input.
-  if (!fromOutput) candidates.push(...literals(ctx, call, api, p));
+  if (!fromOutput) {
+    const reused = references(ctx, call, api, p);
+    // Where another call reads the value from an output, that is the plan's way of getting it: the
+    // literal it was computed from comes second.
+    const after = reused.length > 0 ? tie : 0;
+    candidates.push(...reused, ...literals(ctx, call, api, p, after));
+  }
   // What the sequence has first (its calls, memory, its literals), then outputs of calls to insert.
   candidates.sort((a, b) => Number(a.inserted ?? false) - Number(b.inserted ?? false) || a.cost - b.cost);
   const sources: Source[] = candidates.slice(0, MAX_FILLS).map((c) => {
@@ -125,14 +132,15 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
  * call of the same API already passes for `p` (a copy of a sibling call), nor one an earlier call takes
  * and outputs again (its output is the source).
  */
-function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec): Candidate[] {
+function literals(
+  ctx: CompileContext,
+  call: Call,
+  api: ApiSpec,
+  p: ParamSpec,
+  extra: number,
+): Candidate[] {
   const w = ctx.weights;
-  const siblings = new Set<string>();
-  ctx.steps.forEach((other, k) => {
-    if (k === call.origin || other.name !== api.name) return;
-    if (Object.prototype.hasOwnProperty.call(other.arguments, p.name))
-      siblings.add(canonicalJson(other.arguments[p.name]));
-  });
+  const siblings = siblingValues(ctx, call, api, p);
   // A labelled call that takes `p` and also outputs it: the plan reads the value from its output (an
   // earlier output of the parameter's own name is a source already), not from a copy of its input.
   const echoes = (k: number) => {
@@ -150,12 +158,63 @@ function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec): 
     if (ctx.options.strictTypes && literalMismatch(value, p)) return;
     seen.add(key);
     const distance = Math.abs(call.pos - k) / Math.max(ctx.steps.length, 1);
-    const cost = w.reuseLiteral + w.tieBreak * distance;
+    const cost = w.reuseLiteral + extra + w.tieBreak * distance;
     out.push({
       cost,
       kind: 'reuseLiteral',
       make: (v) => ({ kind: 'literal', v, cost, value, fromStep: k }),
     });
+  });
+  return out;
+}
+
+/** The values (canonical JSON) that other calls of `api` pass for `p`: copying one makes a twin call. */
+function siblingValues(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec): Set<string> {
+  const siblings = new Set<string>();
+  ctx.steps.forEach((other, k) => {
+    if (k === call.origin || other.name !== api.name) return;
+    if (Object.prototype.hasOwnProperty.call(other.arguments, p.name))
+      siblings.add(canonicalJson(other.arguments[p.name]));
+  });
+  return siblings;
+}
+
+/**
+ * References another call passes whole to a parameter named `p` (`q = $var1.location.name$` on the
+ * forecast, for the time zone's `q`), read from the same output: the plan's way of feeding that kind of
+ * value, priced as `reuseLiteral`. Never one a call of the same API passes (a twin call).
+ */
+function references(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec): Candidate[] {
+  const w = ctx.weights;
+  const siblings = siblingValues(ctx, call, api, p);
+  const seen = new Set<string>();
+  const out: Candidate[] = [];
+  const answer = ctx.options.resultName ?? DEFAULT_RESULT_NAME;
+  ctx.steps.forEach((other, k) => {
+    // The answer's keys name what it shows, not parameters.
+    if (k === call.origin || (other.name === answer && k === ctx.steps.length - 1)) return;
+    for (const site of ctx.refs[k]) {
+      if (site.param !== p.name || !site.whole || site.at.length > 0) continue;
+      const value = other.arguments[p.name];
+      const key = canonicalJson(value);
+      if (seen.has(key) || siblings.has(key)) continue;
+      seen.add(key);
+      const path = site.ref.path;
+      for (const j of ctx.before(call.pos)) {
+        if (j.kind === 'result' || knownLabel(ctx, j) !== site.ref.label) continue;
+        const distance = Math.abs(call.pos - k) / Math.max(ctx.steps.length, 1);
+        const cost = w.reuseLiteral + w.tieBreak * distance;
+        out.push({
+          cost,
+          kind: 'reuseLiteral',
+          make: (v) => ({ kind: 'output', v, cost, call: j.id, path, mapped: false, fromStep: k }),
+          rows: (v) => {
+            ctx.builder.atMost([v], ctx.provides(j, path));
+            ctx.builder.atMost([v], ctx.labelled(j));
+          },
+        });
+      }
+    }
   });
   return out;
 }

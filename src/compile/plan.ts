@@ -31,6 +31,8 @@ export type Source =
       readonly mapped: boolean;
       /** Taken from an output no other call reads, under another name (`unreadOutput`). */
       readonly unread?: boolean;
+      /** The same reference another call (this input step) passes to a parameter of this name. */
+      readonly fromStep?: number;
     }
   | {
       readonly kind: 'memory';

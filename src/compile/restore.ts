@@ -153,6 +153,30 @@ function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
     .slice(0, RESTORE_CANDIDATES);
 }
 
+/** A label's prefix and number (`var` and 3 for `var3`). */
+const NUMBERED = /^(.*?)(\d+)$/;
+
+/**
+ * Where a deleted step stood, when the input's labels count up along the sequence under one prefix (var1,
+ * var2, var4): the index of the first step numbered above the label, so that `var3` comes back between var2
+ * and var4 and may feed what follows it. Undefined when the labels do not count up.
+ */
+function numberedPlace(ctx: CompileContext, label: string): number | undefined {
+  const own = NUMBERED.exec(label);
+  if (!own) return undefined;
+  const n = Number(own[2]);
+  let last = -Infinity;
+  let place: number | undefined;
+  for (const [i, step] of ctx.steps.entries()) {
+    if (step.label === undefined) continue;
+    const m = NUMBERED.exec(step.label);
+    if (!m || m[1] !== own[1] || Number(m[2]) <= last) return undefined;
+    last = Number(m[2]);
+    if (place === undefined && last > n) place = i;
+  }
+  return place;
+}
+
 /** Restored-call candidates for every dangling label with evidence; records those labels as restorable. */
 export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): void {
   if (ctx.options.allowInsert === false) return;
@@ -174,7 +198,7 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
         id: ctx.calls.length,
         kind: 'inserted',
         origin: -1,
-        pos: uses.first - 0.3,
+        pos: Math.min(uses.first, numberedPlace(ctx, label) ?? uses.first) - 0.3,
         depth: 1,
         apis: [{ api, v: ctx.variable(cost, 'restoreStep'), cost }],
         labels: [{ label, v: ctx.variable(0), cost: 0 }],

@@ -91,6 +91,22 @@ export function takesUnread(ctx: CompileContext, call: Call): boolean {
 }
 
 /**
+ * Whether `j` is a call whose output no other call reads: an input step that no step reads (the answer
+ * aside), or a restored step that only the answer reads (`joke: $var3$` with `get_random_joke` back under
+ * var3): the lost flow may run from it.
+ */
+function unreadProducer(ctx: CompileContext, j: Call): boolean {
+  const facts = readFacts(ctx);
+  if (j.kind === 'inserted') return j.restores !== undefined && !facts.read.has(j.restores);
+  return j.origin >= 0 && j.kind !== 'result' && facts.steps.has(j.origin);
+}
+
+/** The calls that stand for the same producer as `j`: its moved copy, or the other stand-ins of its label. */
+function sameProducer(j: Call): (c: Call) => boolean {
+  return j.kind === 'inserted' ? (c) => c.restores === j.restores : (c) => c.origin === j.origin;
+}
+
+/**
  * Fields of earlier unread calls that may fill `p` of `call` (which has no argument for it): of the
  * parameter's declared type, named otherwise (a field of its own name is a `reassign` already), nearest
  * call first. Not for ids: an identifier comes from the API that outputs it.
@@ -103,10 +119,9 @@ export function unreadFeeds(ctx: CompileContext, call: Call, p: ParamSpec): Unre
     return [];
   // A restored call's inputs are the user's values unless values of their kind come out of calls.
   if (call.kind === 'inserted' && !outputKind(ctx.catalog, p.name)) return [];
-  const unread = readFacts(ctx).steps;
   const out: UnreadFeed[] = [];
   for (const j of ctx.before(call.pos)) {
-    if (j.origin < 0 || j.kind === 'result' || !unread.has(j.origin)) continue;
+    if (!unreadProducer(ctx, j)) continue;
     const distance = (call.pos - j.pos) / Math.max(ctx.steps.length, 1);
     const seen = new Set<string>();
     for (const choice of j.apis) {
@@ -151,7 +166,7 @@ export function unreadSources(ctx: CompileContext): void {
       const v = ctx.variable(cost, 'unreadOutput');
       ctx.builder.atMost([v], ctx.provides(j, path));
       ctx.builder.atMost([v], ctx.labelled(j));
-      ctx.unreadFeeds.push({ v, from: j.origin, by: j.id, to: call.id });
+      ctx.unreadFeeds.push({ v, from: sameProducer(j), by: j.id, to: call.id });
       sources.push({ kind: 'output', v, cost, call: j.id, path, mapped: true, unread: true });
     }
     ctx.builder.equal(
@@ -162,9 +177,9 @@ export function unreadSources(ctx: CompileContext): void {
   unreadRows(ctx);
 }
 
-/** The variables under which `call` reads an output (of any call, or of input step `origin` only). */
-function readers(call: Call, calls: readonly Call[], origin?: number): number[] {
-  const of = (id: number | null) => id !== null && (origin === undefined || calls[id].origin === origin);
+/** The variables under which `call` reads an output (of any call, or of the calls `from` accepts only). */
+function readers(call: Call, calls: readonly Call[], from?: (c: Call) => boolean): number[] {
+  const of = (id: number | null) => id !== null && (from === undefined || from(calls[id]));
   const out: number[] = [];
   for (const p of call.params)
     for (const s of p.sources) if (s.kind === 'output' && of(s.call)) out.push(s.v);
