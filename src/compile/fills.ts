@@ -132,13 +132,7 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
  * call of the same API already passes for `p` (a copy of a sibling call), nor one an earlier call takes
  * and outputs again (its output is the source).
  */
-function literals(
-  ctx: CompileContext,
-  call: Call,
-  api: ApiSpec,
-  p: ParamSpec,
-  extra: number,
-): Candidate[] {
+function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec, extra: number): Candidate[] {
   const w = ctx.weights;
   const siblings = siblingValues(ctx, call, api, p);
   // A labelled call that takes `p` and also outputs it: the plan reads the value from its output (an
