@@ -132,12 +132,12 @@ export function unreadFeeds(ctx: CompileContext, call: Call, p: ParamSpec): Unre
         (f) => !/[.[]/.test(f.path) && leafOf(f.path) !== p.name && !namesAnId(f.path),
       );
       const same = fields.filter((f) => family(f.type) === wanted);
-      // Text may also be written from a call's only number (`data` from a BMI) when it outputs no text.
+      // Text may also be written from a call's only number (`data` from a BMI) or its only list (the
+      // headlines, for a sentiment's text) when it outputs no text.
       const numbers = fields.filter((f) => family(f.type) === 'number');
-      const fits =
-        same.length > 0 || wanted !== 'string' || call.kind === 'inserted' || numbers.length !== 1
-          ? same
-          : numbers;
+      const lists = fields.filter((f) => f.type === 'array');
+      const loose = numbers.length === 1 ? numbers : numbers.length === 0 && lists.length === 1 ? lists : [];
+      const fits = same.length > 0 || wanted !== 'string' || call.kind === 'inserted' ? same : loose;
       // Top-level fields only (an item of a list, a part of an object, is a guess), no ids (an id feeds the
       // parameters that name it), and among many fields of the type, which one was the source is a guess.
       if (fits.length > MAX_FIELDS) continue;
