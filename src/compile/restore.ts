@@ -26,6 +26,8 @@ import type { Call } from './plan.ts';
 const RESTORE_CANDIDATES = 5;
 /** A whole output alone names its API only when the API's name covers at least this share of its name. */
 const MIN_COVERAGE = 0.5;
+/** An API whose name is this unlike every call of the sequence is of another family. */
+const STRANGER = 0.5;
 
 interface Uses {
   /** The referenced paths (non-empty ones). */
@@ -117,7 +119,17 @@ function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
   }
   // Otherwise the names its whole output is used under say which API it was (its fields, misspelt or
   // made up, are then fixed on the restored call).
-  const byName = candidates.length === 0;
+  // The same when the APIs that output the fields are neither named by it nor of the sequence's family (a
+  // field written wrong may be one an unrelated API outputs): both kinds are offered, the fields fixed on
+  // the restored call where needed.
+  const family = (api: ApiSpec) => Math.max(0, ...ctx.steps.map((s) => 1 - tieDistance(s.name, api.name)));
+  const unnamed =
+    candidates.length > 0 &&
+    uses.names.length > 0 &&
+    candidates.every(
+      (api) => Math.max(...uses.names.map((n) => nameCoverage(n, api))) === 0 && family(api) < STRANGER,
+    );
+  const byName = candidates.length === 0 || unnamed;
   if (byName)
     for (const name of uses.names) for (const t of nameTerms(name)) apisNaming(ctx.catalog, t).forEach(add);
   // How well the API suits the uses. The names its whole output goes under: the share its name covers.
@@ -133,7 +145,6 @@ function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
     }).length;
   const best = Math.max(0, ...candidates.map(support));
   const evidence = named;
-  const family = (api: ApiSpec) => Math.max(0, ...ctx.steps.map((s) => 1 - tieDistance(s.name, api.name)));
   const required = (api: ApiSpec) => api.params.filter((p) => p.required).length;
   // Named by its uses alone, the API is one of those whose name covers the most of them: a name that
   // covers less (`Instagram_Posts_Reels` for `reddit_posts`) is no evidence of that step.
