@@ -18,6 +18,7 @@ import { knownLabel, type CompileContext } from './context.ts';
 import type { Call, Source } from './plan.ts';
 import { affinity, siblingFeeds } from './roles.ts';
 import { askCost, registerSlotAsk } from './asks.ts';
+import { unreadFeeds } from './unread.ts';
 
 /** At most this many sources besides `ask` per parameter (the cheapest). */
 const MAX_FILLS = 12;
@@ -142,10 +143,17 @@ function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec, e
     const producer = ctx.index.byName.get(step.name);
     return step.label !== undefined && producer !== undefined && outputsByLeaf(producer).has(p.name);
   };
+  // A call whose output no other call reads and could feed `p` is the lost source: its output, not a copy of
+  // its input (`get_translation(text)` after `analyze_sentiment(text="I love it")` translates the sentiment).
+  const step = call.origin >= 0 ? ctx.steps[call.origin] : undefined;
+  const lost = !(step && Object.prototype.hasOwnProperty.call(step.arguments, p.name))
+    ? new Set(unreadFeeds(ctx, call, p).map((f) => f.call.origin))
+    : new Set<number>();
   const seen = new Set<string>();
   const out: Candidate[] = [];
   ctx.steps.forEach((other, k) => {
-    if (k === call.origin || !Object.prototype.hasOwnProperty.call(other.arguments, p.name)) return;
+    if (k === call.origin || lost.has(k) || !Object.prototype.hasOwnProperty.call(other.arguments, p.name))
+      return;
     const value = other.arguments[p.name];
     const key = canonicalJson(value);
     if (!isLiteral(value) || seen.has(key) || siblings.has(key) || (k < call.pos && echoes(k))) return;

@@ -124,10 +124,14 @@ export function unreadFeeds(ctx: CompileContext, call: Call, p: ParamSpec): Unre
     if (!unreadProducer(ctx, j)) continue;
     const distance = (call.pos - j.pos) / Math.max(ctx.steps.length, 1);
     const seen = new Set<string>();
+    // A call that takes a value of the parameter's name but was given none lacks the same value: the two
+    // share the user's answer, no flow runs between them (a loan's rate does not come out of the loan's
+    // payment). One given that value may have turned it into the output the later call lost (the
+    // sentiment of a text, for a translation's text).
+    const given =
+      j.origin >= 0 && Object.prototype.hasOwnProperty.call(ctx.steps[j.origin].arguments, p.name);
     for (const choice of j.apis) {
-      // A call that takes a value of the parameter's name itself holds that kind of value as its input,
-      // not as its output (a loan's rate does not come out of the loan's payment).
-      if (choice.api?.params.some((q) => q.name === p.name)) continue;
+      if (!given && choice.api?.params.some((q) => q.name === p.name)) continue;
       const fields = (choice.api?.outputs ?? []).filter(
         (f) => !/[.[]/.test(f.path) && leafOf(f.path) !== p.name && !namesAnId(f.path),
       );
