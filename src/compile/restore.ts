@@ -99,6 +99,9 @@ interface StandIn {
   readonly family: number;
 }
 
+/** How many inputs an API requires. */
+const required = (api: ApiSpec) => api.params.filter((p) => p.required).length;
+
 /** Catalog APIs that can stand for the deleted step: best evidence, then fewest required inputs. */
 function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
   const candidates: ApiSpec[] = [];
@@ -145,7 +148,6 @@ function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
     }).length;
   const best = Math.max(0, ...candidates.map(support));
   const evidence = named;
-  const required = (api: ApiSpec) => api.params.filter((p) => p.required).length;
   // Named by its uses alone, the API is one of those whose name covers the most of them: a name that
   // covers less (`Instagram_Posts_Reels` for `reddit_posts`) is no evidence of that step.
   const top = byName
@@ -203,8 +205,15 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
     const consumers = ctx.steps.flatMap((step, i) =>
       ctx.refs[i].some((site) => site.ref.label === label) ? [{ step, i }] : [],
     );
+    // The deleted step had its inputs whichever API it was: an API its uses name less well is not the
+    // likelier for needing fewer of them. It pays `slotFill` for each required input it lacks against the
+    // best-named stand-in, so that the names, not the number of questions, tell them apart.
+    const best = apis.reduce((a, b) => (b.evidence > a.evidence ? b : a), apis[0]);
     for (const { api, evidence, family } of apis) {
-      const cost = w.restoreStep + w.perCall + w.dissimilarity * (1 - evidence) + w.tieBreak * (1 - family);
+      const lacks = evidence < best.evidence ? Math.max(0, required(best.api) - required(api)) : 0;
+      const pad = w.slotFill * lacks;
+      const cost =
+        w.restoreStep + pad + w.perCall + w.dissimilarity * (1 - evidence) + w.tieBreak * (1 - family);
       const call: Call = {
         id: ctx.calls.length,
         kind: 'inserted',
