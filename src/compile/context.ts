@@ -83,6 +83,8 @@ export class CompileContext {
   }[] = [];
   /** parameter name -> labels whose outputs feed a parameter of that name somewhere in the sequence. */
   readonly feedsByParam = new Map<string, Set<string>>();
+  /** parameter name -> the whole references passed to a parameter of that name, and their steps. */
+  readonly wholeFeeds = new Map<string, { readonly step: number; readonly site: ReferenceSite }[]>();
 
   constructor(
     readonly steps: Sequence,
@@ -101,14 +103,17 @@ export class CompileContext {
       }
       return sites;
     });
-    for (const sites of this.refs) {
+    this.refs.forEach((sites, step) => {
       for (const site of sites) {
         if (!site.whole || site.at.length > 0) continue;
         let labels = this.feedsByParam.get(site.param);
         if (!labels) this.feedsByParam.set(site.param, (labels = new Set()));
         labels.add(site.ref.label);
+        let feeds = this.wholeFeeds.get(site.param);
+        if (!feeds) this.wholeFeeds.set(site.param, (feeds = []));
+        feeds.push({ step, site });
       }
-    }
+    });
     const w = cost.weights;
     this.weights =
       options.mode === 'optimal' ? { ...w, perCall: w.perCall > 0 ? w.perCall : 2, deleteStep: 0 } : w;

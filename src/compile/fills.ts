@@ -192,32 +192,30 @@ function references(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec)
   const seen = new Set<string>();
   const out: Candidate[] = [];
   const answer = ctx.options.resultName ?? DEFAULT_RESULT_NAME;
-  ctx.steps.forEach((other, k) => {
+  for (const { step: k, site } of ctx.wholeFeeds.get(p.name) ?? []) {
+    const other = ctx.steps[k];
     // The answer's keys name what it shows, not parameters.
-    if (k === call.origin || (other.name === answer && k === ctx.steps.length - 1)) return;
-    for (const site of ctx.refs[k]) {
-      if (site.param !== p.name || !site.whole || site.at.length > 0) continue;
-      const value = other.arguments[p.name];
-      const key = canonicalJson(value);
-      if (seen.has(key) || siblings.has(key)) continue;
-      seen.add(key);
-      const path = site.ref.path;
-      for (const j of ctx.before(call.pos)) {
-        if (j.kind === 'result' || knownLabel(ctx, j) !== site.ref.label) continue;
-        const distance = Math.abs(call.pos - k) / Math.max(ctx.steps.length, 1);
-        const cost = w.reuseLiteral + w.tieBreak * distance;
-        out.push({
-          cost,
-          kind: 'reuseLiteral',
-          make: (v) => ({ kind: 'output', v, cost, call: j.id, path, mapped: false, fromStep: k }),
-          rows: (v) => {
-            ctx.builder.atMost([v], ctx.provides(j, path));
-            ctx.builder.atMost([v], ctx.labelled(j));
-          },
-        });
-      }
+    if (k === call.origin || (other.name === answer && k === ctx.steps.length - 1)) continue;
+    const value = other.arguments[p.name];
+    const key = canonicalJson(value);
+    if (seen.has(key) || siblings.has(key)) continue;
+    seen.add(key);
+    const path = site.ref.path;
+    for (const j of ctx.before(call.pos)) {
+      if (j.kind === 'result' || knownLabel(ctx, j) !== site.ref.label) continue;
+      const distance = Math.abs(call.pos - k) / Math.max(ctx.steps.length, 1);
+      const cost = w.reuseLiteral + w.tieBreak * distance;
+      out.push({
+        cost,
+        kind: 'reuseLiteral',
+        make: (v) => ({ kind: 'output', v, cost, call: j.id, path, mapped: false, fromStep: k }),
+        rows: (v) => {
+          ctx.builder.atMost([v], ctx.provides(j, path));
+          ctx.builder.atMost([v], ctx.labelled(j));
+        },
+      });
     }
-  });
+  }
   return out;
 }
 

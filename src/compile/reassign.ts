@@ -54,13 +54,10 @@ function sameKind(a: ValueType, b: ValueType): boolean {
 function alikeFeeds(ctx: CompileContext, call: Call, arg: string, label: string): Set<string> {
   const out = new Set<string>();
   const own = call.origin >= 0 ? ctx.steps[call.origin].name : undefined;
-  ctx.steps.forEach((step, k) => {
-    if (k === call.origin || step.name === own) return;
-    for (const site of ctx.refs[k]) {
-      if (site.param !== arg || !site.whole || site.at.length > 0 || site.ref.label !== label) continue;
-      if (site.ref.path.length > 0 && !ctx.broken(k, site.ref)) out.add(normalisePath(site.ref.path));
-    }
-  });
+  for (const { step: k, site } of ctx.wholeFeeds.get(arg) ?? []) {
+    if (k === call.origin || ctx.steps[k].name === own || site.ref.label !== label) continue;
+    if (site.ref.path.length > 0 && !ctx.broken(k, site.ref)) out.add(normalisePath(site.ref.path));
+  }
   return out;
 }
 
