@@ -10,7 +10,7 @@
 import type { ApiSpec, Json, PathSegment, Step } from '../model/types.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
 import { tieDistance } from '../catalog/names.ts';
-import { apisNaming, apisOutputting, nameCoverage } from '../catalog/name-terms.ts';
+import { apisNaming, apisOutputting, nameCoverage, nameShare } from '../catalog/name-terms.ts';
 import { nameTerms } from '../catalog/text.ts';
 import { normalisePath } from '../read/references.ts';
 import { apiProvides, outputField } from '../validate/outputs.ts';
@@ -97,6 +97,8 @@ interface StandIn {
   readonly evidence: number;
   /** Likeness of its name to the sequence's own calls (the same family of APIs), for ties. */
   readonly family: number;
+  /** The share of its name's words that the names its output is used under use (0 when there are none). */
+  readonly share: number;
 }
 
 /** How many inputs an API requires. */
@@ -148,13 +150,14 @@ function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
     }).length;
   const best = Math.max(0, ...candidates.map(support));
   const evidence = named;
+  const share = (api: ApiSpec) => Math.max(0, ...uses.names.map((n) => nameShare(n, api)));
   // Named by its uses alone, the API is one of those whose name covers the most of them: a name that
   // covers less (`Instagram_Posts_Reels` for `reddit_posts`) is no evidence of that step.
   const top = byName
     ? Math.max(MIN_COVERAGE, ...candidates.filter((api) => support(api) === best).map(evidence))
     : 0;
   return candidates
-    .map((api) => ({ api, evidence: evidence(api), family: family(api) }))
+    .map((api) => ({ api, evidence: evidence(api), family: family(api), share: share(api) }))
     .filter((s) => (!byName || s.evidence >= top) && support(s.api) === best)
     .sort(
       (a, b) =>
@@ -208,10 +211,12 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
     // The deleted step had its inputs whichever API it was: an API its uses name less well is not the
     // likelier for needing fewer of them. It pays `slotFill` for each required input it lacks against the
     // best-named stand-in, so that the names, not the number of questions, tell them apart.
-    const best = apis.reduce((a, b) => (b.evidence > a.evidence ? b : a), apis[0]);
-    for (const { api, evidence, family } of apis) {
-      const lacks = evidence < best.evidence ? Math.max(0, required(best.api) - required(api)) : 0;
-      const pad = w.slotFill * lacks;
+    const closer = (a: StandIn, b: StandIn) => b.evidence - a.evidence || b.share - a.share;
+    const best = [...apis].sort(closer)[0];
+    for (const stand of apis) {
+      const { api, evidence, family } = stand;
+      const lacks = closer(stand, best) > 0 ? Math.max(0, required(best.api) - required(api)) : 0;
+      const pad = lacks > 0 ? w.slotFill * lacks + w.tieBreak : 0;
       const cost =
         w.restoreStep + pad + w.perCall + w.dissimilarity * (1 - evidence) + w.tieBreak * (1 - family);
       const call: Call = {
