@@ -22,7 +22,7 @@ import { BudgetExceeded, BudgetMeter, type CompileBudget } from './budget.ts';
 import { referencesProblem, stepReferences } from '../read/references.ts';
 import type { Goals } from '../model/options.ts';
 import type { Mode } from '../model/constants.ts';
-import type { Call, SharedAsk, SlotAsk, SlotShare, Source } from './plan.ts';
+import type { Call, DeletedStep, SharedAsk, SlotAsk, SlotShare, Source } from './plan.ts';
 
 export interface CompileOptions {
   readonly memory?: Memory;
@@ -65,6 +65,8 @@ export class CompileContext {
   readonly premiums = new Map<string, number>();
   /** Dangling labels that some catalog API can stand for: the deleted steps a repair may put back. */
   readonly restorable = new Set<string>();
+  /** Dangling labels read as deleted steps, with the APIs that can stand for them (`deletedSteps`). */
+  readonly deleted = new Map<string, DeletedStep>();
   /** The input steps whose output no other call reads (see `unread.ts`), computed on first use. */
   unread: { readonly read: ReadonlySet<string>; readonly steps: ReadonlySet<number> } | undefined;
   /** Required parameters without an argument, their rows left to `unreadSources`. */

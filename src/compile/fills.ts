@@ -7,7 +7,7 @@
  */
 import type { ApiSpec, Json, OutputField, ParamSpec } from '../model/types.ts';
 import { leafOf, outputsByLeaf } from '../catalog/catalog-index.ts';
-import { tieDistance } from '../catalog/names.ts';
+import { tieDistance, words } from '../catalog/names.ts';
 import { canonicalJson } from '../model/canonical.ts';
 import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { isLiteral } from '../validate/validate.ts';
@@ -55,6 +55,7 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
     return score === undefined ? null : { cost: w.newMap * (2 - score), mapped: true };
   };
   const names = [p.name, ...mapped.keys()];
+  const rank = roleRank(api, p);
   for (const j of ctx.before(call.pos)) {
     const label = knownLabel(ctx, j);
     // The cheapest way each field of the call can feed `p`: by its name, a mapping, or in context.
@@ -74,11 +75,15 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
       for (const { field, score } of ctx.contextFields(p, choice.api))
         offer(field, { cost: w.newMap * (2 - score), mapped: true });
     }
+    // Parallel roles take their sources in the order the plan made them: the earlier airport search is the
+    // origin, the later one the destination (sources that are not the input's calls all count as earliest).
+    const order = rank * (j.origin >= 0 ? 1 - j.pos / Math.max(ctx.steps.length, 1) : 1);
     for (const { field, fc } of best.values()) {
       const path = segments(field.path);
       const depth = path.length - 1;
       const cost =
-        fc.cost + tie * (affinity(p.name, label, feeds) + 0.1 * depth + 0.1 * tieDistance(p.name, label));
+        fc.cost +
+        tie * (affinity(p.name, label, feeds) + 0.1 * depth + 0.1 * tieDistance(p.name, label) + order);
       candidates.push({
         cost,
         inserted: j.kind === 'inserted',
@@ -97,7 +102,8 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
       if (!fc) continue;
       const path = segments(mp);
       const extra = fc.mapped ? fc.cost - w.newMap : 0;
-      const cost = w.fromMemory + extra + tie * (affinity(p.name, label, feeds) + 0.1 * (path.length - 1));
+      const cost =
+        w.fromMemory + extra + tie * (affinity(p.name, label, feeds) + 0.1 * (path.length - 1) + rank);
       candidates.push({
         cost,
         kind: 'fromMemory',
@@ -168,6 +174,22 @@ function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec, e
     });
   });
   return out;
+}
+
+/**
+ * The place of `p`'s role among the parallel roles of `api` (0 for `originSkyId`, 1 for `destinationSkyId`:
+ * the order of the API's parameters); 0 when it has none.
+ */
+function roleRank(api: ApiSpec, p: ParamSpec): number {
+  const own = words(p.name);
+  if (own.length < 2) return 0;
+  const rest = own.slice(1).join(' ');
+  const roles: string[] = [];
+  for (const q of api.params) {
+    const w = words(q.name);
+    if (w.length === own.length && w.slice(1).join(' ') === rest && !roles.includes(w[0])) roles.push(w[0]);
+  }
+  return roles.length > 1 ? roles.indexOf(own[0]) : 0;
 }
 
 /** The values (canonical JSON) that other calls of `api` pass for `p`: copying one makes a twin call. */

@@ -61,6 +61,17 @@ function alikeFeeds(ctx: CompileContext, call: Call, arg: string, label: string)
   return out;
 }
 
+/** Whether call `j` is of an API that could stand for the deleted step under `label`. */
+function standsFor(ctx: CompileContext, label: string, j: Call): boolean {
+  const deleted = ctx.deleted.get(label);
+  return !deleted || j.apis.some((c) => c.api && deleted.standIns.some((s) => s.api === c.api));
+}
+
+/** Whether the deleted step under `label` is named whole by the key its output is shown under. */
+function namedDeleted(ctx: CompileContext, label: string): boolean {
+  return (ctx.deleted.get(label)?.standIns[0]?.evidence ?? 0) >= 1;
+}
+
 /** `location.name` -> `location`, `news[].url` -> `news[]`, `skyId` -> ''. */
 function parentOf(path: string): string {
   const dot = path.lastIndexOf('.');
@@ -171,12 +182,18 @@ export function reassignments(
     if (norm === '') {
       // Never an inserted call's whole output: that would be a guess on a guess.
       if (!orphan || sameLabel || usedWhole.has(other) || j.kind === 'inserted') continue;
+      // An answer key that an API's name covers whole (`flights`) names the deleted step: its `$var5$`
+      // does not move to an airport search.
+      if (namedDeleted(ctx, label) && !standsFor(ctx, label, j)) continue;
       found.push({ cost: w.reassign + otherTie(other), call: j.id, path: '' });
       continue;
     }
     // Any field of the same label, or of a label close to a made-up one (`var20` ~ `var2`) unless the
     // made-up label stands for a deleted step; elsewhere only the broken leaf, the parameter's name and
     // the names mapped onto it are looked up: a wider search stays cheap.
+    // A deleted step's reference moves only to a call that could have been that step: the same field of an
+    // order placed is no shipment's id.
+    if (restorable && !sameLabel && !standsFor(ctx, label, j)) continue;
     const fuzzy = sameLabel || (orphan && !restorable && tieDistance(label, other) <= 0.34);
     const seen = new Set<string>();
     for (const choice of j.apis) {

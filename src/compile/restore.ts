@@ -20,7 +20,8 @@ import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { literalMismatch } from '../validate/literals.ts';
 import type { CompileContext } from './context.ts';
 import { labelRows } from './calls.ts';
-import type { Call } from './plan.ts';
+import { numberedPlace } from './numbering.ts';
+import type { Call, StandIn, Uses } from './plan.ts';
 
 /** At most this many APIs are offered for one deleted step. */
 const RESTORE_CANDIDATES = 5;
@@ -28,17 +29,6 @@ const RESTORE_CANDIDATES = 5;
 const MIN_COVERAGE = 0.5;
 /** An API whose name is this unlike every call of the sequence is of another family. */
 const STRANGER = 0.5;
-
-interface Uses {
-  /** The referenced paths (non-empty ones). */
-  readonly paths: readonly (readonly PathSegment[])[];
-  /** The names the whole output is used under (answer keys, parameters). */
-  readonly names: readonly string[];
-  /** The parameters a referenced field feeds whole (`artist_id` for `$var1.results[0].id$`). */
-  readonly feeds: readonly { readonly param: string; readonly path: string }[];
-  /** The first step that references the label. */
-  readonly first: number;
-}
 
 function usesOf(ctx: CompileContext, label: string): Uses {
   const paths = new Map<string, readonly PathSegment[]>();
@@ -89,16 +79,6 @@ function nearProducers(ctx: CompileContext, path: readonly PathSegment[]): ApiSp
   const exact = ctx.index.producersOf(leafOf(normalisePath(path))).map((p) => p.api);
   const near = path.length === 1 ? readings(path).flatMap((r) => apisOutputting(ctx.catalog, r)) : [];
   return [...new Set([...exact, ...near])].filter((api) => nearlyProvides(api, path));
-}
-
-interface StandIn {
-  readonly api: ApiSpec;
-  /** How well the API's name matches the names its output is used under (1 when there are none). */
-  readonly evidence: number;
-  /** Likeness of its name to the sequence's own calls (the same family of APIs), for ties. */
-  readonly family: number;
-  /** The share of its name's words that the names its output is used under use (0 when there are none). */
-  readonly share: number;
 }
 
 /** How many inputs an API requires. */
@@ -165,32 +145,22 @@ function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
         required(a.api) - required(b.api) ||
         b.family - a.family ||
         (a.api.name < b.api.name ? -1 : a.api.name > b.api.name ? 1 : 0),
-    )
-    .slice(0, RESTORE_CANDIDATES);
+    );
 }
 
-/** A label's prefix and number (`var` and 3 for `var3`). */
-const NUMBERED = /^(.*?)(\d+)$/;
-
 /**
- * Where a deleted step stood, when the input's labels count up along the sequence under one prefix (var1,
- * var2, var4): the index of the first step numbered above the label, so that `var3` comes back between var2
- * and var4 and may feed what follows it. Undefined when the labels do not count up.
+ * The evidence of every deleted step: for each dangling label with uses, the catalog APIs that can stand for
+ * it, best first (`ctx.deleted`). Read before the input's calls are laid out: a step of another API may
+ * take such a label only where the label's uses fit it (see `labelChoices`).
  */
-function numberedPlace(ctx: CompileContext, label: string): number | undefined {
-  const own = NUMBERED.exec(label);
-  if (!own) return undefined;
-  const n = Number(own[2]);
-  let last = -Infinity;
-  let place: number | undefined;
-  for (const [i, step] of ctx.steps.entries()) {
-    if (step.label === undefined) continue;
-    const m = NUMBERED.exec(step.label);
-    if (!m || m[1] !== own[1] || Number(m[2]) <= last) return undefined;
-    last = Number(m[2]);
-    if (place === undefined && last > n) place = i;
+export function deletedSteps(ctx: CompileContext, orphans: readonly string[]): void {
+  if (ctx.options.allowInsert === false) return;
+  for (const label of orphans) {
+    const uses = usesOf(ctx, label);
+    if (uses.first === -1 || (uses.paths.length === 0 && uses.names.length === 0)) continue;
+    const apis = standIns(ctx, uses);
+    if (apis.length > 0) ctx.deleted.set(label, { uses, standIns: apis });
   }
-  return place;
 }
 
 /** Restored-call candidates for every dangling label with evidence; records those labels as restorable. */
@@ -198,10 +168,10 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
   if (ctx.options.allowInsert === false) return;
   const w = ctx.weights;
   for (const label of orphans) {
-    const uses = usesOf(ctx, label);
-    if (uses.first === -1 || (uses.paths.length === 0 && uses.names.length === 0)) continue;
-    const apis = standIns(ctx, uses);
-    if (apis.length === 0) continue;
+    const deleted = ctx.deleted.get(label);
+    if (!deleted) continue;
+    const { uses } = deleted;
+    const apis = deleted.standIns.slice(0, RESTORE_CANDIDATES);
     if (uses.paths.length > 0) ctx.restorable.add(label);
     const fields = uses.paths.map((p) => `${label}.${normalisePath(p)}`);
     const need = fields.length > 0 ? fields.join(', ') : `${label} as ${uses.names.join(', ')}`;
