@@ -141,7 +141,10 @@ export function unreadFeeds(ctx: CompileContext, call: Call, p: ParamSpec): Unre
       const numbers = fields.filter((f) => family(f.type) === 'number');
       const lists = fields.filter((f) => f.type === 'array');
       const loose = numbers.length === 1 ? numbers : numbers.length === 0 && lists.length === 1 ? lists : [];
-      const fits = same.length > 0 || wanted !== 'string' || call.kind === 'inserted' ? same : loose;
+      // Never from a call of the same API (one search's results are not the next search's query).
+      const sameApi = call.apis.some((c) => c.api !== null && c.api === choice.api);
+      const fits =
+        same.length > 0 || wanted !== 'string' || call.kind === 'inserted' || sameApi ? same : loose;
       // Top-level fields only (an item of a list, a part of an object, is a guess), no ids (an id feeds the
       // parameters that name it), and among many fields of the type, which one was the source is a guess.
       if (fits.length > MAX_FIELDS) continue;
