@@ -40,6 +40,18 @@ export function nameCoverage(name: string, api: ApiSpec): number {
   return words.filter((w) => terms.has(w)).length / words.length;
 }
 
+/**
+ * The share of the API's name words that `name` uses (`product_search`: half of Real-Time_Product_Search_Search,
+ * two fifths of Real-Time_Product_Search_Product_Details): of two names that both cover it, the one with fewer
+ * other words is the closer.
+ */
+export function nameShare(name: string, api: ApiSpec): number {
+  const terms = apiTerms(api);
+  if (terms.size === 0) return 0;
+  const words = new Set(nameTerms(name));
+  return [...terms].filter((t) => words.has(t)).length / terms.size;
+}
+
 const byLeafTerms = new WeakMap<Catalog, Map<string, ApiSpec[]>>();
 
 /**

@@ -6,6 +6,7 @@ import type { ApiSpec, Json, Step } from '../model/types.ts';
 import { canonicalJson } from '../model/canonical.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
 import type { CompileContext } from './context.ts';
+import { inCount } from './numbering.ts';
 import type { ApiChoice, Call, LabelChoice } from './plan.ts';
 import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 
@@ -45,6 +46,8 @@ function labelChoices(
   original: string | undefined,
   orphans: readonly string[],
   free: boolean,
+  step?: number,
+  api?: ApiSpec,
 ): LabelChoice[] {
   const w = ctx.weights;
   const change = free ? 0 : original === undefined ? w.addLabel : w.relabel;
@@ -52,11 +55,24 @@ function labelChoices(
   const choices: LabelChoice[] = [];
   if (original !== undefined) choices.push({ label: original, v: ctx.variable(0), cost: 0 });
   for (const l of orphans) {
-    if (l !== original)
-      choices.push({ label: l, v: ctx.variable(change, free ? undefined : kind), cost: change });
+    if (l === original || (step !== undefined && !fitsDeleted(ctx, step, l, api))) continue;
+    choices.push({ label: l, v: ctx.variable(change, free ? undefined : kind), cost: change });
   }
   choices.push({ label: null, v: ctx.variable(change, free ? undefined : kind), cost: change });
   return choices;
+}
+
+/**
+ * Whether a call of `api` may take label `l`: any call may take a made-up label, but one that reads as a
+ * deleted step (`ctx.deleted`) only goes to a call of an API that could stand for that step. An order
+ * placed does not become the shipment `$var4.id$` was read from: the shipment's tracking comes back.
+ */
+function fitsDeleted(ctx: CompileContext, i: number, l: string, api: ApiSpec | undefined): boolean {
+  const deleted = ctx.deleted.get(l);
+  if (!deleted || !api || deleted.standIns.some((s) => s.api === api)) return true;
+  // Named only by the answer's key, the evidence is weaker: a step whose own label is out of place in the
+  // count (`var4` between var1 and var3) may still be the one the answer's `$var2$` meant.
+  return deleted.uses.paths.length === 0 && !inCount(ctx, i);
 }
 
 function newCall(ctx: CompileContext, call: Omit<Call, 'id' | 'params' | 'tokens'>): Call {
@@ -90,7 +106,7 @@ export function originalCalls(ctx: CompileContext, orphans: readonly string[]): 
       pos: i,
       depth: 0,
       apis: apiChoices(ctx, step),
-      labels: labelChoices(ctx, step.label, orphans, false),
+      labels: labelChoices(ctx, step.label, orphans, false, i, ctx.index.byName.get(step.name)),
     });
     // The user's calls stay: in sound and valid modes a call goes only as a duplicate of an earlier one,
     // or when no catalog API is close to its name (the result is then partial), unless the cost model

@@ -11,7 +11,7 @@ import { CompileContext, type CompileOptions } from './context.ts';
 import type { Plan } from './plan.ts';
 import { parameterSources } from './sources.ts';
 import { goalCandidates, goalRows } from './goals.ts';
-import { restoredCalls } from './restore.ts';
+import { deletedSteps, restoredCalls } from './restore.ts';
 import { roleRows } from './roles.ts';
 import { askRows, slotShareRows } from './asks.ts';
 import { uniqueTies } from './ties.ts';
@@ -37,6 +37,7 @@ export function compile(
     goals: mode === 'sound' ? undefined : options.goals,
   });
   const { produced, orphans } = labelFacts(ctx);
+  deletedSteps(ctx, orphans);
   originalCalls(ctx, orphans);
   restoredCalls(ctx, orphans);
   insertedCalls(ctx, goalCandidates(ctx));

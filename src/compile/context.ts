@@ -22,7 +22,7 @@ import { BudgetExceeded, BudgetMeter, type CompileBudget } from './budget.ts';
 import { referencesProblem, stepReferences } from '../read/references.ts';
 import type { Goals } from '../model/options.ts';
 import type { Mode } from '../model/constants.ts';
-import type { Call, SharedAsk, SlotAsk, SlotShare, Source } from './plan.ts';
+import type { Call, DeletedStep, SharedAsk, SlotAsk, SlotShare, Source } from './plan.ts';
 
 export interface CompileOptions {
   readonly memory?: Memory;
@@ -65,6 +65,8 @@ export class CompileContext {
   readonly premiums = new Map<string, number>();
   /** Dangling labels that some catalog API can stand for: the deleted steps a repair may put back. */
   readonly restorable = new Set<string>();
+  /** Dangling labels read as deleted steps, with the APIs that can stand for them (`deletedSteps`). */
+  readonly deleted = new Map<string, DeletedStep>();
   /** The input steps whose output no other call reads (see `unread.ts`), computed on first use. */
   unread: { readonly read: ReadonlySet<string>; readonly steps: ReadonlySet<number> } | undefined;
   /** Required parameters without an argument, their rows left to `unreadSources`. */
@@ -74,15 +76,17 @@ export class CompileContext {
     readonly param: ParamSpec;
     readonly sources: Source[];
   }[] = [];
-  /** The parameters filled from an unread output: variable, producing input step and call, consumer call. */
+  /** The parameters filled from an unread output: variable, producer (its calls), the call, consumer call. */
   readonly unreadFeeds: {
     readonly v: number;
-    readonly from: number;
+    readonly from: (call: Call) => boolean;
     readonly by: number;
     readonly to: number;
   }[] = [];
   /** parameter name -> labels whose outputs feed a parameter of that name somewhere in the sequence. */
   readonly feedsByParam = new Map<string, Set<string>>();
+  /** parameter name -> the whole references passed to a parameter of that name, and their steps. */
+  readonly wholeFeeds = new Map<string, { readonly step: number; readonly site: ReferenceSite }[]>();
 
   constructor(
     readonly steps: Sequence,
@@ -101,14 +105,17 @@ export class CompileContext {
       }
       return sites;
     });
-    for (const sites of this.refs) {
+    this.refs.forEach((sites, step) => {
       for (const site of sites) {
         if (!site.whole || site.at.length > 0) continue;
         let labels = this.feedsByParam.get(site.param);
         if (!labels) this.feedsByParam.set(site.param, (labels = new Set()));
         labels.add(site.ref.label);
+        let feeds = this.wholeFeeds.get(site.param);
+        if (!feeds) this.wholeFeeds.set(site.param, (feeds = []));
+        feeds.push({ step, site });
       }
-    }
+    });
     const w = cost.weights;
     this.weights =
       options.mode === 'optimal' ? { ...w, perCall: w.perCall > 0 ? w.perCall : 2, deleteStep: 0 } : w;

@@ -7,8 +7,9 @@
  */
 import type { ApiSpec, Json, OutputField, ParamSpec } from '../model/types.ts';
 import { leafOf, outputsByLeaf } from '../catalog/catalog-index.ts';
-import { tieDistance } from '../catalog/names.ts';
+import { tieDistance, words } from '../catalog/names.ts';
 import { canonicalJson } from '../model/canonical.ts';
+import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { isLiteral } from '../validate/validate.ts';
 import { literalMismatch, typesCanMatch } from '../validate/literals.ts';
 import { memoryPaths } from '../validate/outputs.ts';
@@ -17,6 +18,7 @@ import { knownLabel, type CompileContext } from './context.ts';
 import type { Call, Source } from './plan.ts';
 import { affinity, siblingFeeds } from './roles.ts';
 import { askCost, registerSlotAsk } from './asks.ts';
+import { unreadFeeds } from './unread.ts';
 
 /** At most this many sources besides `ask` per parameter (the cheapest). */
 const MAX_FILLS = 12;
@@ -53,6 +55,7 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
     return score === undefined ? null : { cost: w.newMap * (2 - score), mapped: true };
   };
   const names = [p.name, ...mapped.keys()];
+  const rank = roleRank(api, p);
   for (const j of ctx.before(call.pos)) {
     const label = knownLabel(ctx, j);
     // The cheapest way each field of the call can feed `p`: by its name, a mapping, or in context.
@@ -72,11 +75,15 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
       for (const { field, score } of ctx.contextFields(p, choice.api))
         offer(field, { cost: w.newMap * (2 - score), mapped: true });
     }
+    // Parallel roles take their sources in the order the plan made them: the earlier airport search is the
+    // origin, the later one the destination (sources that are not the input's calls all count as earliest).
+    const order = rank * (j.origin >= 0 ? 1 - j.pos / Math.max(ctx.steps.length, 1) : 1);
     for (const { field, fc } of best.values()) {
       const path = segments(field.path);
       const depth = path.length - 1;
       const cost =
-        fc.cost + tie * (affinity(p.name, label, feeds) + 0.1 * depth + 0.1 * tieDistance(p.name, label));
+        fc.cost +
+        tie * (affinity(p.name, label, feeds) + 0.1 * depth + 0.1 * tieDistance(p.name, label) + order);
       candidates.push({
         cost,
         inserted: j.kind === 'inserted',
@@ -95,7 +102,8 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
       if (!fc) continue;
       const path = segments(mp);
       const extra = fc.mapped ? fc.cost - w.newMap : 0;
-      const cost = w.fromMemory + extra + tie * (affinity(p.name, label, feeds) + 0.1 * (path.length - 1));
+      const cost =
+        w.fromMemory + extra + tie * (affinity(p.name, label, feeds) + 0.1 * (path.length - 1) + rank);
       candidates.push({
         cost,
         kind: 'fromMemory',
@@ -105,7 +113,13 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
     }
   }
   // A value the plan took from an output is not replaced by a copy of some other call's input.
-  if (!fromOutput) candidates.push(...literals(ctx, call, api, p));
+  if (!fromOutput) {
+    const reused = references(ctx, call, api, p);
+    // Where another call reads the value from an output, that is the plan's way of getting it: the
+    // literal it was computed from comes second.
+    const after = reused.length > 0 ? tie : 0;
+    candidates.push(...reused, ...literals(ctx, call, api, p, after));
+  }
   // What the sequence has first (its calls, memory, its literals), then outputs of calls to insert.
   candidates.sort((a, b) => Number(a.inserted ?? false) - Number(b.inserted ?? false) || a.cost - b.cost);
   const sources: Source[] = candidates.slice(0, MAX_FILLS).map((c) => {
@@ -125,14 +139,9 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
  * call of the same API already passes for `p` (a copy of a sibling call), nor one an earlier call takes
  * and outputs again (its output is the source).
  */
-function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec): Candidate[] {
+function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec, extra: number): Candidate[] {
   const w = ctx.weights;
-  const siblings = new Set<string>();
-  ctx.steps.forEach((other, k) => {
-    if (k === call.origin || other.name !== api.name) return;
-    if (Object.prototype.hasOwnProperty.call(other.arguments, p.name))
-      siblings.add(canonicalJson(other.arguments[p.name]));
-  });
+  const siblings = siblingValues(ctx, call, api, p);
   // A labelled call that takes `p` and also outputs it: the plan reads the value from its output (an
   // earlier output of the parameter's own name is a source already), not from a copy of its input.
   const echoes = (k: number) => {
@@ -140,23 +149,95 @@ function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec): 
     const producer = ctx.index.byName.get(step.name);
     return step.label !== undefined && producer !== undefined && outputsByLeaf(producer).has(p.name);
   };
+  // A call whose output no other call reads and could feed `p` is the lost source: its output, not a copy of
+  // its input (`get_translation(text)` after `analyze_sentiment(text="I love it")` translates the sentiment).
+  const step = call.origin >= 0 ? ctx.steps[call.origin] : undefined;
+  const lost = !(step && Object.prototype.hasOwnProperty.call(step.arguments, p.name))
+    ? new Set(unreadFeeds(ctx, call, p).map((f) => f.call.origin))
+    : new Set<number>();
   const seen = new Set<string>();
   const out: Candidate[] = [];
   ctx.steps.forEach((other, k) => {
-    if (k === call.origin || !Object.prototype.hasOwnProperty.call(other.arguments, p.name)) return;
+    if (k === call.origin || lost.has(k) || !Object.prototype.hasOwnProperty.call(other.arguments, p.name))
+      return;
     const value = other.arguments[p.name];
     const key = canonicalJson(value);
     if (!isLiteral(value) || seen.has(key) || siblings.has(key) || (k < call.pos && echoes(k))) return;
     if (ctx.options.strictTypes && literalMismatch(value, p)) return;
     seen.add(key);
     const distance = Math.abs(call.pos - k) / Math.max(ctx.steps.length, 1);
-    const cost = w.reuseLiteral + w.tieBreak * distance;
+    const cost = w.reuseLiteral + extra + w.tieBreak * distance;
     out.push({
       cost,
       kind: 'reuseLiteral',
       make: (v) => ({ kind: 'literal', v, cost, value, fromStep: k }),
     });
   });
+  return out;
+}
+
+/**
+ * The place of `p`'s role among the parallel roles of `api` (0 for `originSkyId`, 1 for `destinationSkyId`:
+ * the order of the API's parameters); 0 when it has none.
+ */
+function roleRank(api: ApiSpec, p: ParamSpec): number {
+  const own = words(p.name);
+  if (own.length < 2) return 0;
+  const rest = own.slice(1).join(' ');
+  const roles: string[] = [];
+  for (const q of api.params) {
+    const w = words(q.name);
+    if (w.length === own.length && w.slice(1).join(' ') === rest && !roles.includes(w[0])) roles.push(w[0]);
+  }
+  return roles.length > 1 ? roles.indexOf(own[0]) : 0;
+}
+
+/** The values (canonical JSON) that other calls of `api` pass for `p`: copying one makes a twin call. */
+function siblingValues(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec): Set<string> {
+  const siblings = new Set<string>();
+  ctx.steps.forEach((other, k) => {
+    if (k === call.origin || other.name !== api.name) return;
+    if (Object.prototype.hasOwnProperty.call(other.arguments, p.name))
+      siblings.add(canonicalJson(other.arguments[p.name]));
+  });
+  return siblings;
+}
+
+/**
+ * References another call passes whole to a parameter named `p` (`q = $var1.location.name$` on the
+ * forecast, for the time zone's `q`), read from the same output: the plan's way of feeding that kind of
+ * value, priced as `reuseLiteral`. Never one a call of the same API passes (a twin call).
+ */
+function references(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec): Candidate[] {
+  const w = ctx.weights;
+  const siblings = siblingValues(ctx, call, api, p);
+  const seen = new Set<string>();
+  const out: Candidate[] = [];
+  const answer = ctx.options.resultName ?? DEFAULT_RESULT_NAME;
+  for (const { step: k, site } of ctx.wholeFeeds.get(p.name) ?? []) {
+    const other = ctx.steps[k];
+    // The answer's keys name what it shows, not parameters.
+    if (k === call.origin || (other.name === answer && k === ctx.steps.length - 1)) continue;
+    const value = other.arguments[p.name];
+    const key = canonicalJson(value);
+    if (seen.has(key) || siblings.has(key)) continue;
+    seen.add(key);
+    const path = site.ref.path;
+    for (const j of ctx.before(call.pos)) {
+      if (j.kind === 'result' || knownLabel(ctx, j) !== site.ref.label) continue;
+      const distance = Math.abs(call.pos - k) / Math.max(ctx.steps.length, 1);
+      const cost = w.reuseLiteral + w.tieBreak * distance;
+      out.push({
+        cost,
+        kind: 'reuseLiteral',
+        make: (v) => ({ kind: 'output', v, cost, call: j.id, path, mapped: false, fromStep: k }),
+        rows: (v) => {
+          ctx.builder.atMost([v], ctx.provides(j, path));
+          ctx.builder.atMost([v], ctx.labelled(j));
+        },
+      });
+    }
+  }
   return out;
 }
 

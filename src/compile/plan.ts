@@ -31,6 +31,8 @@ export type Source =
       readonly mapped: boolean;
       /** Taken from an output no other call reads, under another name (`unreadOutput`). */
       readonly unread?: boolean;
+      /** The same reference another call (this input step) passes to a parameter of this name. */
+      readonly fromStep?: number;
     }
   | {
       readonly kind: 'memory';
@@ -168,4 +170,32 @@ export interface Plan {
   readonly asks: readonly SharedAsk[];
   /** Parameter asks whose answer another call reads. */
   readonly slotShares: readonly SlotShare[];
+}
+
+/** How a dangling label is used: what a deleted step under it must have output. */
+export interface Uses {
+  /** The referenced paths (non-empty ones). */
+  readonly paths: readonly (readonly PathSegment[])[];
+  /** The names the whole output is used under (answer keys, parameters). */
+  readonly names: readonly string[];
+  /** The parameters a referenced field feeds whole (`artist_id` for `$var1.results[0].id$`). */
+  readonly feeds: readonly { readonly param: string; readonly path: string }[];
+  /** The first step that references the label. */
+  readonly first: number;
+}
+
+export interface StandIn {
+  readonly api: ApiSpec;
+  /** How well the API's name matches the names its output is used under (1 when there are none). */
+  readonly evidence: number;
+  /** Likeness of its name to the sequence's own calls (the same family of APIs), for ties. */
+  readonly family: number;
+  /** The share of its name's words that the names its output is used under use (0 when there are none). */
+  readonly share: number;
+}
+
+/** A dangling label read as a deleted step: its uses and the APIs that can stand for it, best first. */
+export interface DeletedStep {
+  readonly uses: Uses;
+  readonly standIns: readonly StandIn[];
 }

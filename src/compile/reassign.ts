@@ -12,6 +12,7 @@ import { leafOf, outputsByLeaf } from '../catalog/catalog-index.ts';
 import { normalisePath, segments } from '../read/references.ts';
 import { similarity, tieDistance, words } from '../catalog/names.ts';
 import { memoryPaths } from '../validate/outputs.ts';
+import { nameCoverage } from '../catalog/name-terms.ts';
 import { typesCanMatch } from '../validate/literals.ts';
 import { knownLabel, type CompileContext } from './context.ts';
 import type { Call, TokenOption } from './plan.ts';
@@ -19,7 +20,11 @@ import { affinity, siblingFeeds } from './roles.ts';
 
 const MAX_REASSIGN = 8;
 /** The match of a producer's only field that can feed the parameter (the label was right). */
-const SOLE = 0.5;
+const SOLE = 0.6;
+/** The match of a field another call of the plan reads into a parameter of the same name. */
+const ALIKE = 0.9;
+/** An answer key names the call it reads when the call's name covers this share of its words. */
+const NAMED = 0.5;
 
 /** The one terminal output field of `api` whose type can feed `param`, if there is exactly one. */
 function soleField(api: ApiSpec, param: ParamSpec | undefined): OutputField | undefined {
@@ -28,7 +33,43 @@ function soleField(api: ApiSpec, param: ParamSpec | undefined): OutputField | un
     (f) => !outputs.some((g) => g.path.startsWith(`${f.path}.`) || g.path.startsWith(`${f.path}[]`)),
   );
   const fitting = terminal.filter((f) => !param || typesCanMatch(f.type, param.type));
-  return fitting.length === 1 ? fitting[0] : undefined;
+  if (fitting.length === 1) return fitting[0];
+  // Among fields that could be written into the parameter, the one of its own kind (the day with peak
+  // sales, text, for a meeting's date, beside two numbers).
+  const own = param ? fitting.filter((f) => sameKind(f.type, param.type)) : [];
+  return own.length === 1 ? own[0] : undefined;
+}
+
+/** Both declared, and of one kind (an integer is a number). */
+function sameKind(a: ValueType, b: ValueType): boolean {
+  const kind = (t: ValueType) => (t === 'integer' ? 'number' : t);
+  return a !== 'any' && b !== 'any' && kind(a) === kind(b);
+}
+
+/**
+ * The fields of `label` that other calls of other APIs read whole into a parameter named `arg`, as written
+ * and resolving (`location = $var1.short_name$` on the news, for the stats' broken `$var1.result$`): how the
+ * plan feeds that parameter from that call.
+ */
+function alikeFeeds(ctx: CompileContext, call: Call, arg: string, label: string): Set<string> {
+  const out = new Set<string>();
+  const own = call.origin >= 0 ? ctx.steps[call.origin].name : undefined;
+  for (const { step: k, site } of ctx.wholeFeeds.get(arg) ?? []) {
+    if (k === call.origin || ctx.steps[k].name === own || site.ref.label !== label) continue;
+    if (site.ref.path.length > 0 && !ctx.broken(k, site.ref)) out.add(normalisePath(site.ref.path));
+  }
+  return out;
+}
+
+/** Whether call `j` is of an API that could stand for the deleted step under `label`. */
+function standsFor(ctx: CompileContext, label: string, j: Call): boolean {
+  const deleted = ctx.deleted.get(label);
+  return !deleted || j.apis.some((c) => c.api && deleted.standIns.some((s) => s.api === c.api));
+}
+
+/** Whether the deleted step under `label` is named whole by the key its output is shown under. */
+function namedDeleted(ctx: CompileContext, label: string): boolean {
+  return (ctx.deleted.get(label)?.standIns[0]?.evidence ?? 0) >= 1;
 }
 
 /** `location.name` -> `location`, `news[].url` -> `news[]`, `skyId` -> ''. */
@@ -83,8 +124,10 @@ export function reassignments(
       : 0;
   };
   const parent = parentOf(norm);
+  const fedAlike = answer ? new Set<string>() : alikeFeeds(ctx, call, arg, label);
   const match = (path: string): { m: number; spelling: number } => {
     if (path === norm) return { m: 1, spelling: 1 };
+    if (fedAlike.has(path)) return { m: ALIKE, spelling: ALIKE };
     const depth = 0.01 * (path.split(/\.|\[\]/).length - 1);
     const other = leafOf(path);
     const sibling = parent !== '' && parentOf(path) === parent ? similarity(path, norm) : 0;
@@ -116,11 +159,17 @@ export function reassignments(
   const found: Found[] = [];
   // An answer that reads a made-up field of a right call keeps reading that call (dropping it costs
   // `dropResult`): any of its fields will do, the likelier first. A field some API does output names
-  // that API's call instead (it may be inserted).
+  // that API's call instead (it may be inserted), unless the answer's key names the call it reads
+  // (`related_artists = $var2.result$` on the related-artists list: no balance sheet for its `result`).
   const madeUp = ctx.index.producersOf(leaf).length === 0;
-  const floor = (sameLabel: boolean) => (answer && sameLabel && broken && madeUp ? 0 : min);
-  const consider = (at: Found & { m: number; spelling: number; sameLabel: boolean; type: ValueType }) => {
-    if (at.m < floor(at.sameLabel) || !fits(at.type, at.spelling)) return;
+  const named = (j: Call) => j.apis.some((c) => c.api && nameCoverage(arg, c.api) >= NAMED);
+  const floor = (sameLabel: boolean, j?: Call) =>
+    answer && sameLabel && broken && (madeUp || (j !== undefined && named(j))) ? 0 : min;
+  const consider = (
+    at: Found & { m: number; spelling: number; sameLabel: boolean; type: ValueType },
+    j?: Call,
+  ) => {
+    if (at.m < floor(at.sameLabel, j) || !fits(at.type, at.spelling)) return;
     if (restorable && !at.sameLabel && at.path !== norm) return;
     // A reference that resolves as written moves only with its producer (optimal mode, a label taken by
     // another call): to the same field elsewhere, never to another field.
@@ -133,12 +182,18 @@ export function reassignments(
     if (norm === '') {
       // Never an inserted call's whole output: that would be a guess on a guess.
       if (!orphan || sameLabel || usedWhole.has(other) || j.kind === 'inserted') continue;
+      // An answer key that an API's name covers whole (`flights`) names the deleted step: its `$var5$`
+      // does not move to an airport search.
+      if (namedDeleted(ctx, label) && !standsFor(ctx, label, j)) continue;
       found.push({ cost: w.reassign + otherTie(other), call: j.id, path: '' });
       continue;
     }
     // Any field of the same label, or of a label close to a made-up one (`var20` ~ `var2`) unless the
     // made-up label stands for a deleted step; elsewhere only the broken leaf, the parameter's name and
     // the names mapped onto it are looked up: a wider search stays cheap.
+    // A deleted step's reference moves only to a call that could have been that step: the same field of an
+    // order placed is no shipment's id.
+    if (restorable && !sameLabel && !standsFor(ctx, label, j)) continue;
     const fuzzy = sameLabel || (orphan && !restorable && tieDistance(label, other) <= 0.34);
     const seen = new Set<string>();
     for (const choice of j.apis) {
@@ -167,7 +222,7 @@ export function reassignments(
         const path =
           trailing.length > 0 && f.type === 'array' ? `${f.path}${'[]'.repeat(trailing.length)}` : f.path;
         const type = path === f.path ? f.type : 'any';
-        consider({ cost, call: j.id, path, m, spelling: f === sole ? 1 : spelling, sameLabel, type });
+        consider({ cost, call: j.id, path, m, spelling: f === sole ? 1 : spelling, sameLabel, type }, j);
       }
     }
   }

@@ -10,7 +10,7 @@
 import type { ApiSpec, Json, PathSegment, Step } from '../model/types.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
 import { tieDistance } from '../catalog/names.ts';
-import { apisNaming, apisOutputting, nameCoverage } from '../catalog/name-terms.ts';
+import { apisNaming, apisOutputting, nameCoverage, nameShare } from '../catalog/name-terms.ts';
 import { nameTerms } from '../catalog/text.ts';
 import { normalisePath } from '../read/references.ts';
 import { apiProvides, outputField } from '../validate/outputs.ts';
@@ -20,23 +20,15 @@ import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { literalMismatch } from '../validate/literals.ts';
 import type { CompileContext } from './context.ts';
 import { labelRows } from './calls.ts';
-import type { Call } from './plan.ts';
+import { numberedPlace } from './numbering.ts';
+import type { Call, StandIn, Uses } from './plan.ts';
 
 /** At most this many APIs are offered for one deleted step. */
 const RESTORE_CANDIDATES = 5;
 /** A whole output alone names its API only when the API's name covers at least this share of its name. */
 const MIN_COVERAGE = 0.5;
-
-interface Uses {
-  /** The referenced paths (non-empty ones). */
-  readonly paths: readonly (readonly PathSegment[])[];
-  /** The names the whole output is used under (answer keys, parameters). */
-  readonly names: readonly string[];
-  /** The parameters a referenced field feeds whole (`artist_id` for `$var1.results[0].id$`). */
-  readonly feeds: readonly { readonly param: string; readonly path: string }[];
-  /** The first step that references the label. */
-  readonly first: number;
-}
+/** An API whose name is this unlike every call of the sequence is of another family. */
+const STRANGER = 0.5;
 
 function usesOf(ctx: CompileContext, label: string): Uses {
   const paths = new Map<string, readonly PathSegment[]>();
@@ -89,13 +81,8 @@ function nearProducers(ctx: CompileContext, path: readonly PathSegment[]): ApiSp
   return [...new Set([...exact, ...near])].filter((api) => nearlyProvides(api, path));
 }
 
-interface StandIn {
-  readonly api: ApiSpec;
-  /** How well the API's name matches the names its output is used under (1 when there are none). */
-  readonly evidence: number;
-  /** Likeness of its name to the sequence's own calls (the same family of APIs), for ties. */
-  readonly family: number;
-}
+/** How many inputs an API requires. */
+const required = (api: ApiSpec) => api.params.filter((p) => p.required).length;
 
 /** Catalog APIs that can stand for the deleted step: best evidence, then fewest required inputs. */
 function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
@@ -117,7 +104,17 @@ function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
   }
   // Otherwise the names its whole output is used under say which API it was (its fields, misspelt or
   // made up, are then fixed on the restored call).
-  const byName = candidates.length === 0;
+  // The same when the APIs that output the fields are neither named by it nor of the sequence's family (a
+  // field written wrong may be one an unrelated API outputs): both kinds are offered, the fields fixed on
+  // the restored call where needed.
+  const family = (api: ApiSpec) => Math.max(0, ...ctx.steps.map((s) => 1 - tieDistance(s.name, api.name)));
+  const unnamed =
+    candidates.length > 0 &&
+    uses.names.length > 0 &&
+    candidates.every(
+      (api) => Math.max(...uses.names.map((n) => nameCoverage(n, api))) === 0 && family(api) < STRANGER,
+    );
+  const byName = candidates.length === 0 || unnamed;
   if (byName)
     for (const name of uses.names) for (const t of nameTerms(name)) apisNaming(ctx.catalog, t).forEach(add);
   // How well the API suits the uses. The names its whole output goes under: the share its name covers.
@@ -133,15 +130,14 @@ function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
     }).length;
   const best = Math.max(0, ...candidates.map(support));
   const evidence = named;
-  const family = (api: ApiSpec) => Math.max(0, ...ctx.steps.map((s) => 1 - tieDistance(s.name, api.name)));
-  const required = (api: ApiSpec) => api.params.filter((p) => p.required).length;
+  const share = (api: ApiSpec) => Math.max(0, ...uses.names.map((n) => nameShare(n, api)));
   // Named by its uses alone, the API is one of those whose name covers the most of them: a name that
   // covers less (`Instagram_Posts_Reels` for `reddit_posts`) is no evidence of that step.
   const top = byName
     ? Math.max(MIN_COVERAGE, ...candidates.filter((api) => support(api) === best).map(evidence))
     : 0;
   return candidates
-    .map((api) => ({ api, evidence: evidence(api), family: family(api) }))
+    .map((api) => ({ api, evidence: evidence(api), family: family(api), share: share(api) }))
     .filter((s) => (!byName || s.evidence >= top) && support(s.api) === best)
     .sort(
       (a, b) =>
@@ -149,8 +145,22 @@ function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
         required(a.api) - required(b.api) ||
         b.family - a.family ||
         (a.api.name < b.api.name ? -1 : a.api.name > b.api.name ? 1 : 0),
-    )
-    .slice(0, RESTORE_CANDIDATES);
+    );
+}
+
+/**
+ * The evidence of every deleted step: for each dangling label with uses, the catalog APIs that can stand for
+ * it, best first (`ctx.deleted`). Read before the input's calls are laid out: a step of another API may
+ * take such a label only where the label's uses fit it (see `labelChoices`).
+ */
+export function deletedSteps(ctx: CompileContext, orphans: readonly string[]): void {
+  if (ctx.options.allowInsert === false) return;
+  for (const label of orphans) {
+    const uses = usesOf(ctx, label);
+    if (uses.first === -1 || (uses.paths.length === 0 && uses.names.length === 0)) continue;
+    const apis = standIns(ctx, uses);
+    if (apis.length > 0) ctx.deleted.set(label, { uses, standIns: apis });
+  }
 }
 
 /** Restored-call candidates for every dangling label with evidence; records those labels as restorable. */
@@ -158,23 +168,32 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
   if (ctx.options.allowInsert === false) return;
   const w = ctx.weights;
   for (const label of orphans) {
-    const uses = usesOf(ctx, label);
-    if (uses.first === -1 || (uses.paths.length === 0 && uses.names.length === 0)) continue;
-    const apis = standIns(ctx, uses);
-    if (apis.length === 0) continue;
+    const deleted = ctx.deleted.get(label);
+    if (!deleted) continue;
+    const { uses } = deleted;
+    const apis = deleted.standIns.slice(0, RESTORE_CANDIDATES);
     if (uses.paths.length > 0) ctx.restorable.add(label);
     const fields = uses.paths.map((p) => `${label}.${normalisePath(p)}`);
     const need = fields.length > 0 ? fields.join(', ') : `${label} as ${uses.names.join(', ')}`;
     const consumers = ctx.steps.flatMap((step, i) =>
       ctx.refs[i].some((site) => site.ref.label === label) ? [{ step, i }] : [],
     );
-    for (const { api, evidence, family } of apis) {
-      const cost = w.restoreStep + w.perCall + w.dissimilarity * (1 - evidence) + w.tieBreak * (1 - family);
+    // The deleted step had its inputs whichever API it was: an API its uses name less well is not the
+    // likelier for needing fewer of them. It pays `slotFill` for each required input it lacks against the
+    // best-named stand-in, so that the names, not the number of questions, tell them apart.
+    const closer = (a: StandIn, b: StandIn) => b.evidence - a.evidence || b.share - a.share;
+    const best = [...apis].sort(closer)[0];
+    for (const stand of apis) {
+      const { api, evidence, family } = stand;
+      const lacks = closer(stand, best) > 0 ? Math.max(0, required(best.api) - required(api)) : 0;
+      const pad = lacks > 0 ? w.slotFill * lacks + w.tieBreak : 0;
+      const cost =
+        w.restoreStep + pad + w.perCall + w.dissimilarity * (1 - evidence) + w.tieBreak * (1 - family);
       const call: Call = {
         id: ctx.calls.length,
         kind: 'inserted',
         origin: -1,
-        pos: uses.first - 0.3,
+        pos: Math.min(uses.first, numberedPlace(ctx, label) ?? uses.first) - 0.3,
         depth: 1,
         apis: [{ api, v: ctx.variable(cost, 'restoreStep'), cost }],
         labels: [{ label, v: ctx.variable(0), cost: 0 }],

@@ -91,6 +91,22 @@ export function takesUnread(ctx: CompileContext, call: Call): boolean {
 }
 
 /**
+ * Whether `j` is a call whose output no other call reads: an input step that no step reads (the answer
+ * aside), or a restored step that only the answer reads (`joke: $var3$` with `get_random_joke` back under
+ * var3): the lost flow may run from it.
+ */
+function unreadProducer(ctx: CompileContext, j: Call): boolean {
+  const facts = readFacts(ctx);
+  if (j.kind === 'inserted') return j.restores !== undefined && !facts.read.has(j.restores);
+  return j.origin >= 0 && j.kind !== 'result' && facts.steps.has(j.origin);
+}
+
+/** The calls that stand for the same producer as `j`: its moved copy, or the other stand-ins of its label. */
+function sameProducer(j: Call): (c: Call) => boolean {
+  return j.kind === 'inserted' ? (c) => c.restores === j.restores : (c) => c.origin === j.origin;
+}
+
+/**
  * Fields of earlier unread calls that may fill `p` of `call` (which has no argument for it): of the
  * parameter's declared type, named otherwise (a field of its own name is a `reassign` already), nearest
  * call first. Not for ids: an identifier comes from the API that outputs it.
@@ -103,26 +119,32 @@ export function unreadFeeds(ctx: CompileContext, call: Call, p: ParamSpec): Unre
     return [];
   // A restored call's inputs are the user's values unless values of their kind come out of calls.
   if (call.kind === 'inserted' && !outputKind(ctx.catalog, p.name)) return [];
-  const unread = readFacts(ctx).steps;
   const out: UnreadFeed[] = [];
   for (const j of ctx.before(call.pos)) {
-    if (j.origin < 0 || j.kind === 'result' || !unread.has(j.origin)) continue;
+    if (!unreadProducer(ctx, j)) continue;
     const distance = (call.pos - j.pos) / Math.max(ctx.steps.length, 1);
     const seen = new Set<string>();
+    // A call that takes a value of the parameter's name but was given none lacks the same value: the two
+    // share the user's answer, no flow runs between them (a loan's rate does not come out of the loan's
+    // payment). One given that value may have turned it into the output the later call lost (the
+    // sentiment of a text, for a translation's text).
+    const given =
+      j.origin >= 0 && Object.prototype.hasOwnProperty.call(ctx.steps[j.origin].arguments, p.name);
     for (const choice of j.apis) {
-      // A call that takes a value of the parameter's name itself holds that kind of value as its input,
-      // not as its output (a loan's rate does not come out of the loan's payment).
-      if (choice.api?.params.some((q) => q.name === p.name)) continue;
+      if (!given && choice.api?.params.some((q) => q.name === p.name)) continue;
       const fields = (choice.api?.outputs ?? []).filter(
         (f) => !/[.[]/.test(f.path) && leafOf(f.path) !== p.name && !namesAnId(f.path),
       );
       const same = fields.filter((f) => family(f.type) === wanted);
-      // Text may also be written from a call's only number (`data` from a BMI) when it outputs no text.
+      // Text may also be written from a call's only number (`data` from a BMI) or its only list (the
+      // headlines, for a sentiment's text) when it outputs no text.
       const numbers = fields.filter((f) => family(f.type) === 'number');
+      const lists = fields.filter((f) => f.type === 'array');
+      const loose = numbers.length === 1 ? numbers : numbers.length === 0 && lists.length === 1 ? lists : [];
+      // Never from a call of the same API (one search's results are not the next search's query).
+      const sameApi = call.apis.some((c) => c.api !== null && c.api === choice.api);
       const fits =
-        same.length > 0 || wanted !== 'string' || call.kind === 'inserted' || numbers.length !== 1
-          ? same
-          : numbers;
+        same.length > 0 || wanted !== 'string' || call.kind === 'inserted' || sameApi ? same : loose;
       // Top-level fields only (an item of a list, a part of an object, is a guess), no ids (an id feeds the
       // parameters that name it), and among many fields of the type, which one was the source is a guess.
       if (fits.length > MAX_FIELDS) continue;
@@ -151,7 +173,7 @@ export function unreadSources(ctx: CompileContext): void {
       const v = ctx.variable(cost, 'unreadOutput');
       ctx.builder.atMost([v], ctx.provides(j, path));
       ctx.builder.atMost([v], ctx.labelled(j));
-      ctx.unreadFeeds.push({ v, from: j.origin, by: j.id, to: call.id });
+      ctx.unreadFeeds.push({ v, from: sameProducer(j), by: j.id, to: call.id });
       sources.push({ kind: 'output', v, cost, call: j.id, path, mapped: true, unread: true });
     }
     ctx.builder.equal(
@@ -162,9 +184,9 @@ export function unreadSources(ctx: CompileContext): void {
   unreadRows(ctx);
 }
 
-/** The variables under which `call` reads an output (of any call, or of input step `origin` only). */
-function readers(call: Call, calls: readonly Call[], origin?: number): number[] {
-  const of = (id: number | null) => id !== null && (origin === undefined || calls[id].origin === origin);
+/** The variables under which `call` reads an output (of any call, or of the calls `from` accepts only). */
+function readers(call: Call, calls: readonly Call[], from?: (c: Call) => boolean): number[] {
+  const of = (id: number | null) => id !== null && (from === undefined || from(calls[id]));
   const out: number[] = [];
   for (const p of call.params)
     for (const s of p.sources) if (s.kind === 'output' && of(s.call)) out.push(s.v);

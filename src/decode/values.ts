@@ -59,6 +59,17 @@ export function fillValue(
   switch (source.kind) {
     case 'output': {
       const text = formatReference(labels.get(source.call)!, source.path);
+      if (source.fromStep !== undefined) {
+        edits.push({
+          kind: 'reuseLiteral',
+          step: at,
+          param,
+          to: text,
+          cost: source.cost,
+          detail: `${param} = ${text} (as passed at step ${source.fromStep + 1})`,
+        });
+        return text;
+      }
       const note = source.unread
         ? ` (an output no other call reads)`
         : source.mapped

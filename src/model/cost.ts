@@ -20,7 +20,7 @@ export const WeightsSchema = z
     slotFill: weight.describe('ask(p): the value must come from the user'),
     fromMemory: weight.describe('fill a parameter from an item already in memory'),
     reuseLiteral: weight.describe(
-      'fill a parameter with a literal the sequence passes to a same-named parameter',
+      'fill a parameter with a value the sequence passes to a same-named parameter: a literal, or a reference to an output',
     ),
     insertCall: weight.describe('add a new catalog call (its own inputs are charged as well)'),
     restoreStep: weight

@@ -1,0 +1,57 @@
+/**
+ * Labels that count up. Plans name their steps var1, var2, var3 in the order they run; where the input's
+ * labels keep that order, a label's number says where a deleted step stood, and a step whose label breaks
+ * the count is the one mislabelled.
+ */
+import type { CompileContext } from './context.ts';
+
+/** A label's prefix and number (`var` and 3 for `var3`). */
+const NUMBERED = /^(.*?)(\d+)$/;
+
+function numbered(label: string): { prefix: string; n: number } | undefined {
+  const m = NUMBERED.exec(label);
+  return m ? { prefix: m[1], n: Number(m[2]) } : undefined;
+}
+
+/**
+ * The labelled input steps' numbers in order, when all share one prefix and count up (`skip`: a step left
+ * out); undefined otherwise.
+ */
+function count(ctx: CompileContext, prefix: string, skip = -1): { i: number; n: number }[] | undefined {
+  const out: { i: number; n: number }[] = [];
+  for (const [i, step] of ctx.steps.entries()) {
+    if (i === skip || step.label === undefined) continue;
+    const m = numbered(step.label);
+    if (!m || m.prefix !== prefix || (out.length > 0 && m.n <= out[out.length - 1].n)) return undefined;
+    out.push({ i, n: m.n });
+  }
+  return out;
+}
+
+/**
+ * Where a deleted step stood, when the input's labels count up along the sequence under one prefix (var1,
+ * var2, var4): the index of the first step numbered above the label, so that `var3` comes back between var2
+ * and var4 and may feed what follows it. Undefined when the labels do not count up.
+ */
+export function numberedPlace(ctx: CompileContext, label: string): number | undefined {
+  const own = numbered(label);
+  const steps = own && count(ctx, own.prefix);
+  return steps?.find((s) => s.n > own!.n)?.i;
+}
+
+/**
+ * Whether step `i`'s label is in its place in the count: the other steps' labels count up under its prefix
+ * and its number falls between its neighbours' (`var3` after var2 and before var5). A label out of place
+ * (`var4` between var1 and var3) may be a slip; one in place names its own step.
+ */
+export function inCount(ctx: CompileContext, i: number): boolean {
+  const label = ctx.steps[i].label;
+  const own = label === undefined ? undefined : numbered(label);
+  const steps = own && count(ctx, own.prefix, i);
+  if (!own || !steps) return false;
+  const before = steps.filter((s) => s.i < i);
+  const after = steps.filter((s) => s.i > i);
+  return (
+    (before.length === 0 || before[before.length - 1].n < own.n) && (after.length === 0 || own.n < after[0].n)
+  );
+}
