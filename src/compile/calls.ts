@@ -275,8 +275,11 @@ export function insertedCalls(ctx: CompileContext, seeds: readonly Need[] = []):
     ...(ctx.options.allowInsert === false ? [] : ctx.calls.flatMap((c) => needsOf(ctx, c))),
   ];
   let count = 0;
-  while (queue.length > 0 && count < ctx.cost.insertLimit) {
-    const need = queue.shift()!;
+  // Read by index: a long sequence has a need per broken reference, and shifting the queue each time would
+  // take time quadratic in their number.
+  for (let next = 0; next < queue.length && count < ctx.cost.insertLimit; next++) {
+    const need = queue[next];
+    ctx.checkBudget();
     if (need.depth >= ctx.cost.insertDepth) continue;
     for (const api of producersFor(ctx, leafOf(need.leaf), need.exact)) {
       const prior = placed.get(api.name);
