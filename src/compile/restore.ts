@@ -136,9 +136,15 @@ function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
   const top = byName
     ? Math.max(MIN_COVERAGE, ...candidates.filter((api) => support(api) === best).map(evidence))
     : 0;
+  // Where the key names some of them, one it names not at all is no evidence of the step.
+  const bestNamed =
+    uses.names.length === 0
+      ? 0
+      : Math.max(0, ...candidates.filter((api) => support(api) === best).map(evidence));
+  const namedOk = (s: { evidence: number }) => bestNamed < MIN_COVERAGE || s.evidence > 0;
   return candidates
     .map((api) => ({ api, evidence: evidence(api), family: family(api), share: share(api) }))
-    .filter((s) => (!byName || s.evidence >= top) && support(s.api) === best)
+    .filter((s) => (!byName || s.evidence >= top) && support(s.api) === best && namedOk(s))
     .sort(
       (a, b) =>
         b.evidence - a.evidence ||
