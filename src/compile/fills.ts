@@ -223,10 +223,10 @@ function references(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec)
     if (seen.has(key) || siblings.has(key)) continue;
     seen.add(key);
     const path = site.ref.path;
+    const distance = Math.abs(call.pos - k) / Math.max(ctx.steps.length, 1);
+    const cost = w.reuseLiteral + w.tieBreak * distance;
     for (const j of ctx.before(call.pos)) {
       if (j.kind === 'result' || knownLabel(ctx, j) !== site.ref.label) continue;
-      const distance = Math.abs(call.pos - k) / Math.max(ctx.steps.length, 1);
-      const cost = w.reuseLiteral + w.tieBreak * distance;
       out.push({
         cost,
         kind: 'reuseLiteral',

@@ -17,6 +17,7 @@ import { typesCanMatch } from '../validate/literals.ts';
 import { knownLabel, type CompileContext } from './context.ts';
 import type { Call, TokenOption } from './plan.ts';
 import { affinity, siblingFeeds } from './roles.ts';
+import { family } from './unread.ts';
 
 const MAX_REASSIGN = 8;
 /** The match of a producer's only field that can feed the parameter (the label was right). */
@@ -36,14 +37,9 @@ function soleField(api: ApiSpec, param: ParamSpec | undefined): OutputField | un
   if (fitting.length === 1) return fitting[0];
   // Among fields that could be written into the parameter, the one of its own kind (the day with peak
   // sales, text, for a meeting's date, beside two numbers).
-  const own = param ? fitting.filter((f) => sameKind(f.type, param.type)) : [];
+  const wanted = param && family(param.type);
+  const own = wanted ? fitting.filter((f) => family(f.type) === wanted) : [];
   return own.length === 1 ? own[0] : undefined;
-}
-
-/** Both declared, and of one kind (an integer is a number). */
-function sameKind(a: ValueType, b: ValueType): boolean {
-  const kind = (t: ValueType) => (t === 'integer' ? 'number' : t);
-  return a !== 'any' && b !== 'any' && kind(a) === kind(b);
 }
 
 /**

@@ -189,6 +189,7 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
     // best-named stand-in, so that the names, not the number of questions, tell them apart.
     const closer = (a: StandIn, b: StandIn) => b.evidence - a.evidence || b.share - a.share;
     const best = [...apis].sort(closer)[0];
+    const pos = Math.min(uses.first, numberedPlace(ctx, label) ?? uses.first) - 0.3;
     for (const stand of apis) {
       const { api, evidence, family } = stand;
       const lacks = closer(stand, best) > 0 ? Math.max(0, required(best.api) - required(api)) : 0;
@@ -199,7 +200,7 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
         id: ctx.calls.length,
         kind: 'inserted',
         origin: -1,
-        pos: Math.min(uses.first, numberedPlace(ctx, label) ?? uses.first) - 0.3,
+        pos,
         depth: 1,
         apis: [{ api, v: ctx.variable(cost, 'restoreStep'), cost }],
         labels: [{ label, v: ctx.variable(0), cost: 0 }],

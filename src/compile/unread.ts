@@ -29,7 +29,7 @@ export interface UnreadFeed {
 }
 
 /** The type family a declared type belongs to (undefined: nothing declared). */
-function family(type: ValueType): string | undefined {
+export function family(type: ValueType): string | undefined {
   if (type === 'any') return undefined;
   return type === 'integer' ? 'number' : type;
 }
@@ -112,6 +112,19 @@ function sameProducer(j: Call): (c: Call) => boolean {
  * call first. Not for ids: an identifier comes from the API that outputs it.
  */
 export function unreadFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed[] {
+  // Asked twice per parameter (by its literal sources, then by `unreadSources`), with the calls laid out.
+  let memo = feedMemos.get(ctx);
+  if (!memo) feedMemos.set(ctx, (memo = new Map()));
+  const key = `${call.id}\u0000${p.name}`;
+  let feeds = memo.get(key);
+  if (!feeds) memo.set(key, (feeds = computeFeeds(ctx, call, p)));
+  return feeds;
+}
+
+/** The feeds of one model, by call and parameter. */
+const feedMemos = new WeakMap<CompileContext, Map<string, UnreadFeed[]>>();
+
+function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed[] {
   const w = ctx.weights;
   const wanted = family(p.type);
   // A choice among fixed values (an enum) is the user's, not a flow.
