@@ -82,6 +82,7 @@ export class CompileContext {
     readonly from: (call: Call) => boolean;
     readonly by: number;
     readonly to: number;
+    readonly chained: boolean;
   }[] = [];
   /** parameter name -> labels whose outputs feed a parameter of that name somewhere in the sequence. */
   readonly feedsByParam = new Map<string, Set<string>>();

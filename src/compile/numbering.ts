@@ -55,3 +55,13 @@ export function inCount(ctx: CompileContext, i: number): boolean {
     (before.length === 0 || before[before.length - 1].n < own.n) && (after.length === 0 || own.n < after[0].n)
   );
 }
+
+/**
+ * The input step numbered right below a deleted step's label (`var2` for `var3`), when the input's labels
+ * count up under its prefix: the step the deleted one ran after.
+ */
+export function numberedBefore(ctx: CompileContext, label: string): number | undefined {
+  const own = numbered(label);
+  const steps = own && count(ctx, own.prefix);
+  return steps?.find((s) => s.n === own!.n - 1)?.i;
+}

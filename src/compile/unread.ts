@@ -7,15 +7,16 @@
  * text, or from the call's only number; undeclared types give no evidence). The evidence holds only while
  * the flow stays one: the producer is read by nothing else in the repair, and neither call reads another.
  */
-import type { Catalog, OutputField, ParamSpec, PathSegment, ValueType } from '../model/types.ts';
+import type { ApiSpec, Catalog, OutputField, ParamSpec, PathSegment, ValueType } from '../model/types.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
 import { tieDistance } from '../catalog/names.ts';
-import { nameTerms } from '../catalog/text.ts';
+import { nameTerms, textTerms } from '../catalog/text.ts';
 import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { segments } from '../read/references.ts';
 import type { CompileContext } from './context.ts';
 import type { Call } from './plan.ts';
 import { namesAnId } from './asks.ts';
+import { numberedBefore } from './numbering.ts';
 
 /** A call with more fields of the parameter's type than this gives no evidence of which one was meant. */
 const MAX_FIELDS = 2;
@@ -26,6 +27,8 @@ export interface UnreadFeed {
   readonly field: OutputField;
   readonly path: readonly PathSegment[];
   readonly cost: number;
+  /** The producer is the step right before the restored taker in the label count (see `chainedBefore`). */
+  readonly chained: boolean;
 }
 
 /** The type family a declared type belongs to (undefined: nothing declared). */
@@ -124,17 +127,55 @@ export function unreadFeeds(ctx: CompileContext, call: Call, p: ParamSpec): Unre
 /** The feeds of one model, by call and parameter. */
 const feedMemos = new WeakMap<CompileContext, Map<string, UnreadFeed[]>>();
 
+/**
+ * For a restored step that only the answer reads: the input step numbered right before it (`var2` for a
+ * deleted `var3`), when only the answer reads that one either. The chain ran from it into the lost step,
+ * whatever else it reads and whatever the kind of value.
+ */
+function chainedBefore(ctx: CompileContext, call: Call): number | undefined {
+  if (call.kind !== 'inserted' || call.restores === undefined) return undefined;
+  const i = numberedBefore(ctx, call.restores);
+  return i !== undefined && readFacts(ctx).steps.has(i) ? i : undefined;
+}
+
+/**
+ * Where `p` stands among `api`'s parameters as the object of what it does: parameters whose head word the
+ * API's name and description mention come first, in the order mentioned (`Send an SMS message to a phone
+ * number`: the message, then the number), then the rest in declared order. The chain into a restored step
+ * feeds its first such parameter of the field's type.
+ */
+function objectRank(api: ApiSpec, p: ParamSpec): number {
+  const terms = [...nameTerms(api.name), ...textTerms(api.description)];
+  const at = (q: ParamSpec) => {
+    const head = nameTerms(q.name).at(-1);
+    const k = head === undefined ? -1 : terms.indexOf(head);
+    return k < 0 ? terms.length : k;
+  };
+  const own = at(p);
+  const index = api.params.indexOf(p);
+  return api.params.filter((q, k) => {
+    const other = at(q);
+    return other < own || (other === own && k < index);
+  }).length;
+}
+
 function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed[] {
   const w = ctx.weights;
   const wanted = family(p.type);
   // A choice among fixed values (an enum) is the user's, not a flow.
   if (wanted === undefined || namesAnId(p.name) || (p.enum?.length ?? 0) > 0 || !takesUnread(ctx, call))
     return [];
-  // A restored call's inputs are the user's values unless values of their kind come out of calls.
-  if (call.kind === 'inserted' && !outputKind(ctx.catalog, p.name)) return [];
+  const chain = chainedBefore(ctx, call);
+  // A restored call's inputs are the user's values unless values of their kind come out of calls, or the
+  // step it ran after is unread.
+  const ofCalls = call.kind !== 'inserted' || outputKind(ctx.catalog, p.name);
+  const own = call.apis.find((c) => c.api?.params.includes(p))?.api;
+  const rank = chain !== undefined && own ? objectRank(own, p) : 0;
   const out: UnreadFeed[] = [];
   for (const j of ctx.before(call.pos)) {
     if (!unreadProducer(ctx, j)) continue;
+    const chained = chain !== undefined && j.origin === chain;
+    if (!ofCalls && !chained) continue;
     const distance = (call.pos - j.pos) / Math.max(ctx.steps.length, 1);
     const seen = new Set<string>();
     // A call that takes a value of the parameter's name but was given none lacks the same value: the two
@@ -167,8 +208,9 @@ function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed
         seen.add(field.path);
         const path = segments(field.path);
         const cost =
-          w.unreadOutput + w.tieBreak * (distance + 0.1 * (path.length - 1) + tieDistance(p.name, leaf));
-        out.push({ call: j, field, path, cost });
+          w.unreadOutput +
+          w.tieBreak * (distance + 0.1 * (path.length - 1) + tieDistance(p.name, leaf) + (chained ? rank : 0));
+        out.push({ call: j, field, path, cost, chained });
       }
     }
   }
@@ -182,11 +224,11 @@ function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed
  */
 export function unreadSources(ctx: CompileContext): void {
   for (const { call, choice, param, sources } of ctx.pendingFills) {
-    for (const { call: j, path, cost } of unreadFeeds(ctx, call, param)) {
+    for (const { call: j, path, cost, chained } of unreadFeeds(ctx, call, param)) {
       const v = ctx.variable(cost, 'unreadOutput');
       ctx.builder.atMost([v], ctx.provides(j, path));
       ctx.builder.atMost([v], ctx.labelled(j));
-      ctx.unreadFeeds.push({ v, from: sameProducer(j), by: j.id, to: call.id });
+      ctx.unreadFeeds.push({ v, from: sameProducer(j), by: j.id, to: call.id, chained });
       sources.push({ kind: 'output', v, cost, call: j.id, path, mapped: true, unread: true });
     }
     ctx.builder.equal(
@@ -213,12 +255,12 @@ function readers(call: Call, calls: readonly Call[], from?: (c: Call) => boolean
  * else in the repair (the answer aside), and neither it nor the call that takes it reads another call.
  */
 function unreadRows(ctx: CompileContext): void {
-  for (const { v, from, by, to } of ctx.unreadFeeds) {
+  for (const { v, from, by, to, chained } of ctx.unreadFeeds) {
     for (const call of ctx.calls) {
       if (call.kind === 'result') continue;
       for (const r of readers(call, ctx.calls, from)) if (r !== v) ctx.builder.atMost([v, r], 1);
     }
     for (const r of readers(ctx.calls[to], ctx.calls)) if (r !== v) ctx.builder.atMost([v, r], 1);
-    for (const r of readers(ctx.calls[by], ctx.calls)) ctx.builder.atMost([v, r], 1);
+    if (!chained) for (const r of readers(ctx.calls[by], ctx.calls)) ctx.builder.atMost([v, r], 1);
   }
 }
