@@ -7,7 +7,8 @@
  * output is used under), its inputs wired from what the sequence has or asked. The references keep their
  * label and field; nothing has to be re-pointed.
  */
-import type { ApiSpec, Json, PathSegment, Step } from '../model/types.ts';
+import type { ApiSpec, Json, ParamSpec, PathSegment, Step } from '../model/types.ts';
+import { canonicalJson } from '../model/canonical.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
 import { tieDistance } from '../catalog/names.ts';
 import { apisNaming, apisOutputting, nameCoverage, nameShare } from '../catalog/name-terms.ts';
@@ -208,7 +209,7 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
         tokens: [],
         need,
         restores: label,
-        carried: carriedValues(api, consumers),
+        carried: carriedValues(api, templates(ctx, api, pos), consumers),
       };
       ctx.calls.push(call);
       labelRows(ctx, call, true);
@@ -217,20 +218,49 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
 }
 
 /**
- * The optional values a restored call takes from its consumers: a literal a consumer of another API passes
- * to a parameter of the same name (the first consumer that does), when it fits the parameter.
+ * Steps of another API that pass a literal to every required parameter of `api` under its name (a product's
+ * details called with the query, country and language its deleted search took): the restored call was
+ * written alike, nearest first.
+ */
+function templates(ctx: CompileContext, api: ApiSpec, pos: number): { step: Step; i: number }[] {
+  const required = api.params.filter((p) => p.required);
+  if (required.length === 0) return [];
+  return ctx.steps
+    .flatMap((step, i) =>
+      step.name !== api.name &&
+      required.every(
+        (p) =>
+          Object.prototype.hasOwnProperty.call(step.arguments, p.name) && isLiteral(step.arguments[p.name]),
+      )
+        ? [{ step, i }]
+        : [],
+    )
+    .sort((a, b) => Math.abs(a.i - pos) - Math.abs(b.i - pos) || a.i - b.i);
+}
+
+/**
+ * The optional values a restored call takes: the defaults a step written alike spells out (see `templates`:
+ * `limit=30` where 30 is the API's own default; the plan wrote its calls in full), else a literal a consumer
+ * of another API passes to a parameter of the same name (the first that does), when it fits the parameter.
  */
 function carriedValues(
   api: ApiSpec,
+  alike: readonly { step: Step; i: number }[],
   consumers: readonly { step: Step; i: number }[],
 ): Map<string, { value: Json; step: number }> {
   const carried = new Map<string, { value: Json; step: number }>();
+  const spelt = (p: ParamSpec, value: Json) =>
+    p.default !== undefined && canonicalJson(value) === canonicalJson(p.default);
   for (const p of api.params) {
     if (p.required) continue;
-    for (const { step, i } of consumers) {
+    const from = [
+      ...alike.map((s) => ({ ...s, defaults: true })),
+      ...consumers.map((s) => ({ ...s, defaults: false })),
+    ];
+    for (const { step, i, defaults } of from) {
       if (step.name === api.name || !Object.prototype.hasOwnProperty.call(step.arguments, p.name)) continue;
       const value = step.arguments[p.name];
-      if (!isLiteral(value) || literalMismatch(value, p)) continue;
+      if (!isLiteral(value) || literalMismatch(value, p) || (defaults && !spelt(p, value))) continue;
       carried.set(p.name, { value, step: i });
       break;
     }
