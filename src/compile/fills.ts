@@ -16,7 +16,7 @@ import { memoryPaths } from '../validate/outputs.ts';
 import { normalisePath, referenceSites, segments, stepReferences } from '../read/references.ts';
 import { knownLabel, type CompileContext } from './context.ts';
 import type { Call, Source } from './plan.ts';
-import { affinity, siblingFeeds } from './roles.ts';
+import { affinity, PLAN_AFFINITY, siblingFeeds } from './roles.ts';
 import { askCost, registerSlotAsk } from './asks.ts';
 import { unreadFeeds } from './unread.ts';
 
@@ -56,6 +56,13 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
   };
   const names = [p.name, ...mapped.keys()];
   const rank = roleRank(api, p);
+  // A parallel role (origin, destination) read elsewhere in the plan is another trip's: only a sibling of the
+  // same role, then the plan's order, says where it comes from.
+  const roles = rank !== undefined;
+  const near = (label: string) => {
+    const a = affinity(p.name, label, feeds);
+    return roles && a === PLAN_AFFINITY ? 1 : a;
+  };
   for (const j of ctx.before(call.pos)) {
     const label = knownLabel(ctx, j);
     // The cheapest way each field of the call can feed `p`: by its name, a mapping, or in context.
@@ -77,13 +84,11 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
     }
     // Parallel roles take their sources in the order the plan made them: the earlier airport search is the
     // origin, the later one the destination (sources that are not the input's calls all count as earliest).
-    const order = rank * (j.origin >= 0 ? 1 - j.pos / Math.max(ctx.steps.length, 1) : 1);
+    const order = (rank ?? 0) * (j.origin >= 0 ? 1 - j.pos / Math.max(ctx.steps.length, 1) : 1);
     for (const { field, fc } of best.values()) {
       const path = segments(field.path);
       const depth = path.length - 1;
-      const cost =
-        fc.cost +
-        tie * (affinity(p.name, label, feeds) + 0.1 * depth + 0.1 * tieDistance(p.name, label) + order);
+      const cost = fc.cost + tie * (near(label) + 0.1 * depth + 0.1 * tieDistance(p.name, label) + order);
       candidates.push({
         cost,
         inserted: j.kind === 'inserted',
@@ -103,7 +108,7 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
       const path = segments(mp);
       const extra = fc.mapped ? fc.cost - w.newMap : 0;
       const cost =
-        w.fromMemory + extra + tie * (affinity(p.name, label, feeds) + 0.1 * (path.length - 1) + rank);
+        w.fromMemory + extra + tie * (affinity(p.name, label, feeds) + 0.1 * (path.length - 1) + (rank ?? 0));
       candidates.push({
         cost,
         kind: 'fromMemory',
@@ -176,20 +181,44 @@ function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec, e
   return out;
 }
 
+const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth'];
+
+/** The place a name gives its operand: 1 for `num1`, 0 for `first` (undefined for other names). */
+function operandPlace(name: string): number | undefined {
+  const digits = /^(.*?[A-Za-z_])(\d)$/.exec(name);
+  if (digits) return Number(digits[2]);
+  const k = ORDINALS.indexOf(name.toLowerCase());
+  return k >= 0 ? k : undefined;
+}
+
+/** What ordered operands share: `num` for `num1`, '' for `first`. */
+function operandStem(name: string): string | undefined {
+  if (operandPlace(name) === undefined) return undefined;
+  const digits = /^(.*?[A-Za-z_])(\d)$/.exec(name);
+  return digits ? digits[1] : '';
+}
+
 /**
  * The place of `p`'s role among the parallel roles of `api` (0 for `originSkyId`, 1 for `destinationSkyId`:
- * the order of the API's parameters); 0 when it has none.
+ * the order of the API's parameters; of `num2` among num1, num2), undefined when it has none.
  */
-function roleRank(api: ApiSpec, p: ParamSpec): number {
+function roleRank(api: ApiSpec, p: ParamSpec): number | undefined {
   const own = words(p.name);
-  if (own.length < 2) return 0;
+  // Ordered operands: `first`/`second`, `num1`/`num2`.
+  const place = operandPlace(p.name);
+  if (place !== undefined) {
+    const stem = operandStem(p.name);
+    const places = api.params.filter((q) => operandStem(q.name) === stem).map((q) => operandPlace(q.name));
+    if (places.length > 1) return places.filter((n) => n !== undefined && n < place).length;
+  }
+  if (own.length < 2) return undefined;
   const rest = own.slice(1).join(' ');
   const roles: string[] = [];
   for (const q of api.params) {
     const w = words(q.name);
     if (w.length === own.length && w.slice(1).join(' ') === rest && !roles.includes(w[0])) roles.push(w[0]);
   }
-  return roles.length > 1 ? roles.indexOf(own[0]) : 0;
+  return roles.length > 1 ? roles.indexOf(own[0]) : undefined;
 }
 
 /** The values (canonical JSON) that other calls of `api` pass for `p`: copying one makes a twin call. */

@@ -31,6 +31,9 @@ export function siblingFeeds(ctx: CompileContext, origin: number): Feeds {
   return { siblings, plan: ctx.feedsByParam };
 }
 
+/** The affinity of a label that feeds a parameter of the same name elsewhere in the plan. */
+export const PLAN_AFFINITY = 0.25;
+
 /**
  * Tie-break preference for feeding `param` from label `label`: a label that already feeds a sibling
  * parameter of the same role (`originEntityId` for `originSkyId`) first (0), then a label that feeds a
@@ -40,7 +43,7 @@ export function affinity(param: string, label: string, feeds: Feeds): number {
   const fed = feeds.siblings.get(label);
   const r = role(param);
   if (fed && r !== undefined && fed.some((q) => role(q) === r)) return 0;
-  if (feeds.plan.get(param)?.has(label)) return 0.25;
+  if (feeds.plan.get(param)?.has(label)) return PLAN_AFFINITY;
   return fed ? 0.5 : 1;
 }
 
