@@ -38,6 +38,29 @@ var_result(flights="$d$", hotels="$e$")`;
     expect(judge(NO_NEW_YORK, swapped).restoredModuloAsks).toBe(false);
   });
 
+  it('modulo unknowns, a repair may leave out an argument whose gold literal the input does not hold', () => {
+    // The gold's hotel search (deleted) also passed an optional sort order that appears nowhere else.
+    const goldText = corrupt(GOLD, 'checkOut="2024-08-18")', 'checkOut="2024-08-18", sort="price")');
+    const hotels = goldText.split('\n').find((line) => line.startsWith('var5 = '))!;
+    const input = corrupt(goldText, `${hotels}\n`, '');
+    const without = corrupt(goldText, ', sort="price"', '');
+    const v = judge(input, without, goldText);
+    expect([v.restored, v.restoredModuloAsks, v.restoredModuloUnknowns]).toEqual([false, false, true]);
+    // Leaving out a literal the input holds ("2024-08-18" is the flight's return date there) is a loss.
+    const inputWithDate = corrupt(input, 'date="2024-08-15")', 'date="2024-08-15", returnDate="2024-08-18")');
+    const goldWithDate = corrupt(
+      goldText,
+      'date="2024-08-15")',
+      'date="2024-08-15", returnDate="2024-08-18")',
+    );
+    const noCheckOut = corrupt(corrupt(goldWithDate, ', sort="price"', ''), ', checkOut="2024-08-18"', '');
+    const w = judge(inputWithDate, noCheckOut, goldWithDate);
+    expect([w.restoredModuloAsks, w.restoredModuloUnknowns]).toEqual([false, false]);
+    // A wrong value is no omission.
+    const wrong = corrupt(goldText, 'sort="price"', 'sort="rating"');
+    expect(judge(input, wrong, goldText).restoredModuloUnknowns).toBe(false);
+  });
+
   it('an unanswered repair restores nothing', () => {
     const v = judge(NO_NEW_YORK, null);
     expect([v.answered, v.restored, v.restoredModuloAsks, v.asks]).toEqual([false, false, false, 0]);

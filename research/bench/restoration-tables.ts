@@ -18,6 +18,7 @@ const COLUMNS: Readonly<Record<string, Cell>> = {
   'repair valid': (r) => pct(r.valid, r.n),
   restored: (r) => pct(r.score.restored, r.n),
   'restored mod asks': (r) => pct(r.score.restoredModuloAsks, r.n),
+  'mod unknowns': (r) => pct(r.score.restoredModuloUnknowns ?? 0, r.n),
   'role collapse': (r) => String(r.score.roleCollapse),
   'asks / repair': (r) => num(asksPerRepair(r.score)),
   'unfair asks': (r) => String(r.score.unfairAsks),
@@ -54,7 +55,14 @@ export function fullTable(rows: readonly ScoredRow[], first = 'mistake'): string
   return rowsTable(rows, columns(rows, Object.keys(COLUMNS)), first);
 }
 
-const COMPACT = ['restored mod asks', 'restored', 'role collapse', 'asks / repair', 'duplicate asks'];
+const COMPACT = [
+  'restored mod asks',
+  'mod unknowns',
+  'restored',
+  'role collapse',
+  'asks / repair',
+  'duplicate asks',
+];
 
 /** The measures the repair model is tuned on, one row per kind. */
 export function compactTable(rows: readonly ScoredRow[], first = 'mistake'): string {

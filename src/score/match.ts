@@ -7,7 +7,8 @@
  *
  * The search pairs each call of the repair (in its own order, so producers are paired before their
  * consumers) with an unpaired gold call of the same API and parameters, backtracking on ambiguity. It is
- * bounded; a search that runs out of budget counts as not restored.
+ * bounded; a search that runs out of budget counts as not restored. "Modulo unknowns" also lets the repair
+ * leave out an argument whose gold literal appears nowhere in the input.
  */
 import { canonicalJson } from '../model/canonical.ts';
 import type { Json, Sequence } from '../model/types.ts';
@@ -74,7 +75,12 @@ class Matcher {
   private readonly used = new Set<number>();
   private bindings = new Map<string, string>();
 
-  constructor(repaired: Sequence, gold: Sequence, input: Sequence) {
+  constructor(
+    repaired: Sequence,
+    gold: Sequence,
+    input: Sequence,
+    private readonly omissions: boolean,
+  ) {
     this.r = side(repaired);
     this.g = side(gold);
     this.repairCalls = callsOf(repaired);
@@ -96,7 +102,7 @@ class Matcher {
     for (let j = 0; j < this.goldCalls.length; j++) {
       const g = this.goldCalls[j];
       if (this.used.has(j) || g.step.name !== r.step.name) continue;
-      if (Object.keys(g.step.arguments).sort().join('\n') !== keys) continue;
+      if (!this.sameKeys(r.step.arguments, g.step.arguments, keys)) continue;
       const saved = new Map(this.bindings);
       this.paired.set(k, j);
       this.used.add(j);
@@ -143,6 +149,20 @@ class Matcher {
     return a === b;
   }
 
+  /**
+   * The repair call passes the gold call's parameters; with `omissions`, it may leave out those the gold
+   * gives a literal the input holds nowhere (a value no repair can know, and no parameter it must ask for).
+   */
+  private sameKeys(r: Record<string, Json>, g: Record<string, Json>, keys: string): boolean {
+    if (Object.keys(g).sort().join('\n') === keys) return true;
+    if (!this.omissions || Object.keys(r).some((k) => !Object.prototype.hasOwnProperty.call(g, k)))
+      return false;
+    return Object.entries(g).every(
+      ([k, v]) =>
+        Object.prototype.hasOwnProperty.call(r, k) || (isLiteral(v) && !this.known.has(canonicalJson(v))),
+    );
+  }
+
   /** True when the label is a call's label in the repair before step `at` (then it is not an ask). */
   private defines(at: number, label: string): boolean {
     const producer = producerIndex(this.r.sequence, at, label);
@@ -159,5 +179,17 @@ export function matchModuloAsks(
   gold: Sequence,
   input: Sequence,
 ): ReadonlyMap<string, string> | null {
-  return new Matcher(repaired, gold, input).run();
+  return new Matcher(repaired, gold, input, false).run();
+}
+
+/**
+ * As `matchModuloAsks`, and the repair may also leave out an argument the gold gives a literal absent from
+ * `input` (an optional value nobody can know from the input: `star_rating="4"` on a deleted search).
+ */
+export function matchModuloUnknowns(
+  repaired: Sequence,
+  gold: Sequence,
+  input: Sequence,
+): ReadonlyMap<string, string> | null {
+  return new Matcher(repaired, gold, input, true).run();
 }

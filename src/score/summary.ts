@@ -12,6 +12,8 @@ export interface ScoreSummary {
   readonly answered: number;
   readonly restored: number;
   readonly restoredModuloAsks: number;
+  /** Restored modulo asks and left-out arguments whose gold literal the input does not hold. */
+  readonly restoredModuloUnknowns: number;
   /** Repairs with at least one role collapse where the gold had distinct sources. */
   readonly roleCollapse: number;
   /** Repairs with at least one duplicate ask. */
@@ -38,6 +40,7 @@ const EMPTY: ScoreSummary = {
   answered: 0,
   restored: 0,
   restoredModuloAsks: 0,
+  restoredModuloUnknowns: 0,
   roleCollapse: 0,
   duplicateAsks: 0,
   siblingCopies: 0,
@@ -59,6 +62,7 @@ function single(v: RepairVerdict): ScoreSummary {
     answered: b(v.answered),
     restored: b(v.restored),
     restoredModuloAsks: b(v.restoredModuloAsks),
+    restoredModuloUnknowns: b(v.restoredModuloUnknowns),
     roleCollapse: b(v.roleCollapses > 0),
     duplicateAsks: b(v.duplicateAsks > 0),
     siblingCopies: b(v.siblingCopies > 0),

@@ -8,7 +8,7 @@
 import type { Sequence } from '../model/types.ts';
 import { readAsks, type AskReading } from './asks.ts';
 import { sameDataFlow } from './flow.ts';
-import { matchModuloAsks } from './match.ts';
+import { matchModuloAsks, matchModuloUnknowns } from './match.ts';
 import { roleCollapses, siblingCopies } from './roles.ts';
 import { callsOf, literalArguments } from './steps.ts';
 
@@ -28,6 +28,11 @@ export interface RepairVerdict {
   readonly restored: boolean;
   /** The gold once every `ask` stands for a gold literal absent from the input (one value per ask). */
   readonly restoredModuloAsks: boolean;
+  /**
+   * As `restoredModuloAsks`, and an argument the gold gives a literal absent from the input may be left out
+   * (an optional value the input cannot tell: the measure's ceiling otherwise).
+   */
+  readonly restoredModuloUnknowns: boolean;
   /** `ask` pseudo-steps in the repair. */
   readonly asks: number;
   /** Asks for a gold literal the input does not hold: the fair ones. */
@@ -81,6 +86,7 @@ export function droppedCalls(input: Sequence, gold: Sequence, repaired: Sequence
 const UNANSWERED: Omit<RepairVerdict, 'answered'> = {
   restored: false,
   restoredModuloAsks: false,
+  restoredModuloUnknowns: false,
   asks: 0,
   asksForUnknownLiterals: 0,
   asksForKnownLiterals: 0,
@@ -99,10 +105,12 @@ export function scoreRepair({ input, gold, repaired }: ScoreInput): RepairVerdic
   if (repaired === null) return { answered: false, ...UNANSWERED };
   const readings = readAsks(input, gold, repaired);
   const count = (meaning: AskReading['meaning']) => readings.filter((a) => a.meaning === meaning).length;
+  const moduloAsks = matchModuloAsks(repaired, gold, input) !== null;
   return {
     answered: true,
     restored: sameDataFlow(repaired, gold),
-    restoredModuloAsks: matchModuloAsks(repaired, gold, input) !== null,
+    restoredModuloAsks: moduloAsks,
+    restoredModuloUnknowns: moduloAsks || matchModuloUnknowns(repaired, gold, input) !== null,
     asks: readings.length,
     asksForUnknownLiterals: count('unknown-literal'),
     asksForKnownLiterals: count('known-literal'),
