@@ -40,7 +40,7 @@ export function restorationNotes(
     '  reference, is not restored.',
     '- **mod unknowns**: restored mod asks, and the repair may also leave out an argument whose gold literal',
     '  appears nowhere in the input (an optional `star_rating="4"` of a deleted step: no repair can know it,',
-    '  and none asks for optional values). The ceiling of "restored mod asks" is this column\'s 100 %.',
+    '  and none asks for optional values): records with such an argument cap "restored mod asks" below 100 %.',
     '- **role collapse**: repairs where two parameters of one call take one output that the gold feeds from',
     '  two (a flight from London to London).',
     '- **asks / repair**: mean `ask` pseudo-steps per answered repair. **unfair asks**: repairs with an ask',
