@@ -6,7 +6,7 @@ import type { ApiSpec, Json, Step } from '../model/types.ts';
 import { canonicalJson } from '../model/canonical.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
 import type { CompileContext } from './context.ts';
-import { inCount } from './numbering.ts';
+import { inCount, numberedBelow } from './numbering.ts';
 import type { ApiChoice, Call, LabelChoice } from './plan.ts';
 import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 
@@ -69,7 +69,10 @@ function labelChoices(
  */
 function fitsDeleted(ctx: CompileContext, i: number, l: string, api: ApiSpec | undefined): boolean {
   const deleted = ctx.deleted.get(l);
-  if (!deleted || !api || deleted.standIns.some((s) => s.api === api)) return true;
+  if (!deleted || !api) return true;
+  // A step numbered below the label ran before the deleted step (`var1` is not the lost `var2`).
+  if (numberedBelow(ctx, i, l)) return false;
+  if (deleted.standIns.some((s) => s.api === api)) return true;
   // Named only by the answer's key, the evidence is weaker: a step whose own label is out of place in the
   // count (`var4` between var1 and var3) may still be the one the answer's `$var2$` meant.
   return deleted.uses.paths.length === 0 && !inCount(ctx, i);

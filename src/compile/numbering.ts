@@ -65,3 +65,16 @@ export function numberedBefore(ctx: CompileContext, label: string): number | und
   const steps = own && count(ctx, own.prefix);
   return steps?.find((s) => s.n === own!.n - 1)?.i;
 }
+
+/**
+ * Whether step `i` is numbered below `label` in a count that holds (`var1` for a deleted `var2`, the input's
+ * labels counting up under their prefix): it ran before that step, so it is not that step.
+ */
+export function numberedBelow(ctx: CompileContext, i: number, label: string): boolean {
+  const own = ctx.steps[i].label;
+  const a = own === undefined ? undefined : numbered(own);
+  const b = numbered(label);
+  return (
+    a !== undefined && b !== undefined && a.prefix === b.prefix && a.n < b.n && count(ctx, a.prefix) !== undefined
+  );
+}
