@@ -6,7 +6,8 @@ import type { ApiSpec, Json, Step } from '../model/types.ts';
 import { canonicalJson } from '../model/canonical.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
 import type { CompileContext } from './context.ts';
-import { inCount, numberedBelow } from './numbering.ts';
+import { gapBefore, inCount, numberedBelow } from './numbering.ts';
+import { carriedValues, templates } from './carried.ts';
 import type { ApiChoice, Call, LabelChoice } from './plan.ts';
 import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 
@@ -199,6 +200,8 @@ export interface Need {
   readonly depth: number;
   /** A broken reference names its field: only producers of that very field serve it (no mappings). */
   readonly exact?: boolean;
+  /** The input step that needs it. */
+  readonly step?: number;
 }
 
 function needsOf(ctx: CompileContext, call: Call): Need[] {
@@ -207,7 +210,12 @@ function needsOf(ctx: CompileContext, call: Call): Need[] {
   for (const choice of call.apis) {
     for (const p of choice.api?.params ?? []) {
       if (p.required && !(step && Object.prototype.hasOwnProperty.call(step.arguments, p.name))) {
-        needs.push({ leaf: p.name, pos: call.pos, depth: call.depth });
+        needs.push({
+          leaf: p.name,
+          pos: call.pos,
+          depth: call.depth,
+          step: call.origin >= 0 ? call.origin : undefined,
+        });
       }
     }
   }
@@ -216,7 +224,8 @@ function needsOf(ctx: CompileContext, call: Call): Need[] {
       // A deleted step is put back under its own label (restore.ts), not inserted anew.
       if (ctx.restorable.has(site.ref.label) || !ctx.broken(call.origin, site.ref)) continue;
       const last = [...site.ref.path].reverse().find((s) => typeof s === 'string');
-      if (typeof last === 'string') needs.push({ leaf: last, pos: call.pos, depth: call.depth, exact: true });
+      if (typeof last === 'string')
+        needs.push({ leaf: last, pos: call.pos, depth: call.depth, exact: true, step: call.origin });
     }
   }
   return needs;
@@ -266,6 +275,35 @@ export function newInsertedCall(
 }
 
 /**
+ * An inserted candidate under the label the count skips right before its consumer (`var1` when the plan
+ * starts at var2): the deleted step whose uses all went with it, priced as a restored step.
+ */
+function gapCall(
+  ctx: CompileContext,
+  api: ApiSpec,
+  pos: number,
+  depth: number,
+  need: string,
+  gap: string,
+  consumer: { step: Step; i: number },
+): Call {
+  const cost = ctx.weights.restoreStep + ctx.weights.perCall;
+  const call = newCall(ctx, {
+    kind: 'inserted',
+    origin: -1,
+    pos,
+    depth,
+    apis: [{ api, v: ctx.variable(cost, 'restoreStep'), cost }],
+    labels: [{ label: gap, v: ctx.variable(0), cost: 0 }],
+    need,
+    fills: gap,
+    carried: carriedValues(api, templates(ctx, api, pos), [consumer]),
+  });
+  labelRows(ctx, call, true);
+  return call;
+}
+
+/**
  * Inserted candidates: for every need of every call (and every extra `seeds` need, from goals), the
  * catalog APIs that output the needed field, placed just before the first consumer; their own needs recurse
  * up to `insertDepth`.
@@ -293,6 +331,12 @@ export function insertedCalls(ctx: CompileContext, seeds: readonly Need[] = []):
       const call = newInsertedCall(ctx, api, pos, need.depth + 1, need.leaf);
       count++;
       if (ctx.options.allowInsert !== false) queue.push(...needsOf(ctx, call));
+      const gap = need.step === undefined ? undefined : gapBefore(ctx, need.step);
+      if (gap !== undefined && ctx.options.allowInsert !== false && count < ctx.cost.insertLimit) {
+        const consumer = { step: ctx.steps[need.step!], i: need.step! };
+        queue.push(...needsOf(ctx, gapCall(ctx, api, pos, need.depth + 1, need.leaf, gap, consumer)));
+        count++;
+      }
     }
   }
 }

@@ -18,6 +18,7 @@ import { knownLabel, type CompileContext } from './context.ts';
 import type { Call, Source } from './plan.ts';
 import { affinity, PLAN_AFFINITY, siblingFeeds } from './roles.ts';
 import { askCost, registerSlotAsk } from './asks.ts';
+import { gapBefore } from './numbering.ts';
 import { unreadFeeds } from './unread.ts';
 
 /** At most this many sources besides `ask` per parameter (the cheapest). */
@@ -132,7 +133,11 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
     c.rows?.(v);
     return c.make(v);
   });
-  const cost = askCost(ctx, p.name, own === undefined ? [] : referencedFields(own));
+  // Right after a label the count skips (a deleted step none of whose uses is left), a missing value that
+  // calls produce is likelier that step's output than the user's: asking for it pays the premium.
+  const skipped = call.origin >= 0 && own === undefined && gapBefore(ctx, call.origin) !== undefined;
+  const fields = own === undefined ? (skipped ? [p.name] : []) : referencedFields(own);
+  const cost = askCost(ctx, p.name, fields);
   const v = ctx.variable(cost, 'slotFill');
   sources.push({ kind: 'ask', v, cost });
   registerSlotAsk(ctx, { call, api: api.name, param: p.name, v, cost });

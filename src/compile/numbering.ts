@@ -75,6 +75,27 @@ export function numberedBelow(ctx: CompileContext, i: number, label: string): bo
   const a = own === undefined ? undefined : numbered(own);
   const b = numbered(label);
   return (
-    a !== undefined && b !== undefined && a.prefix === b.prefix && a.n < b.n && count(ctx, a.prefix) !== undefined
+    a !== undefined &&
+    b !== undefined &&
+    a.prefix === b.prefix &&
+    a.n < b.n &&
+    count(ctx, a.prefix) !== undefined
   );
+}
+
+/**
+ * The label the count skips right before step `i` (`var1` when the first step is `var2`, `var3` between
+ * var2 and var4), when no step references it: a deleted step whose every use went with it. Undefined when
+ * the labels do not count up, or the count does not skip there.
+ */
+export function gapBefore(ctx: CompileContext, i: number): string | undefined {
+  const label = ctx.steps[i].label;
+  const own = label === undefined ? undefined : numbered(label);
+  const steps = own && count(ctx, own.prefix);
+  if (!own || !steps || own.n < 2) return undefined;
+  const k = steps.findIndex((s) => s.i === i);
+  const below = k > 0 ? steps[k - 1].n : 0;
+  if (below !== own.n - 2) return undefined;
+  const gap = `${own.prefix}${own.n - 1}`;
+  return ctx.refs.some((sites) => sites.some((s) => s.ref.label === gap)) ? undefined : gap;
 }

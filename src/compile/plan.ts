@@ -143,6 +143,8 @@ export interface Call {
   readonly need?: string;
   /** A restored call: the deleted step it puts back, known by this label. */
   readonly restores?: string;
+  /** An inserted call under the label the count skips there (a deleted step nothing references). */
+  readonly fills?: string;
   /** A restored call's optional values, as its consumers pass them under the same names (and where). */
   readonly carried?: ReadonlyMap<string, { readonly value: Json; readonly step: number }>;
 }

@@ -209,7 +209,8 @@ function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed
         const path = segments(field.path);
         const cost =
           w.unreadOutput +
-          w.tieBreak * (distance + 0.1 * (path.length - 1) + tieDistance(p.name, leaf) + (chained ? rank : 0));
+          w.tieBreak *
+            (distance + 0.1 * (path.length - 1) + tieDistance(p.name, leaf) + (chained ? rank : 0));
         out.push({ call: j, field, path, cost, chained });
       }
     }

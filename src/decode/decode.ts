@@ -179,6 +179,14 @@ function buildStep(
       cost: choice.cost,
       detail: `restore ${label} = ${name} before step ${at + 1} (a deleted step: ${call.need} referenced)`,
     });
+  } else if (call.fills !== undefined) {
+    edits.push({
+      kind: 'restoreStep',
+      step: at,
+      to: name,
+      cost: choice.cost,
+      detail: `restore ${label} = ${name} before step ${at + 1} (the labels skip ${call.fills}; it produces ${call.need})`,
+    });
   } else if (call.kind === 'inserted') {
     edits.push({
       kind: 'insertCall',
