@@ -75,8 +75,12 @@ function fitsDeleted(ctx: CompileContext, i: number, l: string, api: ApiSpec | u
   if (numberedBelow(ctx, i, l)) return false;
   if (deleted.standIns.some((s) => s.api === api)) return true;
   // Named only by the answer's key, the evidence is weaker: a step whose own label is out of place in the
-  // count (`var4` between var1 and var3) may still be the one the answer's `$var2$` meant.
-  return deleted.uses.paths.length === 0 && !inCount(ctx, i);
+  // count (`var4` between var1 and var3) may still be the one the answer's `$var2$` meant, unless its API
+  // could be another deleted step (then that is the label it lost, not this one).
+  if (deleted.uses.paths.length > 0 || inCount(ctx, i)) return false;
+  for (const [other, d] of ctx.deleted)
+    if (other !== l && d.standIns.some((s) => s.api === api)) return false;
+  return true;
 }
 
 function newCall(ctx: CompileContext, call: Omit<Call, 'id' | 'params' | 'tokens'>): Call {

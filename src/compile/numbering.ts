@@ -99,3 +99,16 @@ export function gapBefore(ctx: CompileContext, i: number): string | undefined {
   const gap = `${own.prefix}${own.n - 1}`;
   return ctx.refs.some((sites) => sites.some((s) => s.ref.label === gap)) ? undefined : gap;
 }
+
+/**
+ * Whether step `i`'s label slipped: it has none, or no step reads it and it breaks the count the other
+ * steps' labels keep (`result1` or `var1_out` among var2, var4; `var7` between var1 and var3).
+ */
+export function slippedLabel(ctx: CompileContext, i: number): boolean {
+  const label = ctx.steps[i].label;
+  if (label === undefined) return true;
+  if (ctx.refs.some((sites) => sites.some((s) => s.ref.label === label))) return false;
+  const other = ctx.steps.find((s, k) => k !== i && s.label !== undefined);
+  const prefix = other?.label === undefined ? undefined : numbered(other.label)?.prefix;
+  return prefix !== undefined && count(ctx, prefix, i) !== undefined && !inCount(ctx, i);
+}

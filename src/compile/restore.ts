@@ -21,7 +21,7 @@ import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { literalMismatch } from '../validate/literals.ts';
 import type { CompileContext } from './context.ts';
 import { labelRows } from './calls.ts';
-import { numberedPlace } from './numbering.ts';
+import { numberedPlace, slippedLabel } from './numbering.ts';
 import { carriedValues, templates } from './carried.ts';
 import type { Call, StandIn, Uses } from './plan.ts';
 
@@ -192,8 +192,12 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
     const closer = (a: StandIn, b: StandIn) => b.evidence - a.evidence || b.share - a.share;
     const best = [...apis].sort(closer)[0];
     const pos = Math.min(uses.first, numberedPlace(ctx, label) ?? uses.first) - 0.3;
+    // A step of that API whose own label is out of place in the count (or missing) is the deleted step
+    // under a slipped label: it takes the label back, no twin of it comes back.
+    const slipped = (api: ApiSpec) => ctx.steps.some((s, i) => s.name === api.name && slippedLabel(ctx, i));
     for (const stand of apis) {
       const { api, evidence, family } = stand;
+      if (slipped(api)) continue;
       const lacks = closer(stand, best) > 0 ? Math.max(0, required(best.api) - required(api)) : 0;
       const pad = lacks > 0 ? w.slotFill * lacks + w.tieBreak : 0;
       const cost =
