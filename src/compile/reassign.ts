@@ -79,6 +79,8 @@ interface Found {
   readonly call: number | null;
   readonly memoryLabel?: string;
   readonly path: string;
+  /** The label choice the call must take for this option (it reads the call under the broken label). */
+  readonly via?: number;
 }
 
 export function reassignments(
@@ -162,7 +164,7 @@ export function reassignments(
   const floor = (sameLabel: boolean, j?: Call) =>
     answer && sameLabel && broken && (madeUp || (j !== undefined && named(j))) ? 0 : min;
   const consider = (
-    at: Found & { m: number; spelling: number; sameLabel: boolean; type: ValueType },
+    at: Found & { m: number; spelling: number; sameLabel: boolean; type: ValueType; via?: number },
     j?: Call,
   ) => {
     if (at.m < floor(at.sameLabel, j) || !fits(at.type, at.spelling)) return;
@@ -170,26 +172,17 @@ export function reassignments(
     // A reference that resolves as written moves only with its producer (optimal mode, a label taken by
     // another call): to the same field elsewhere, never to another field.
     if (!broken && leafOf(at.path) !== leaf) return;
-    found.push({ cost: at.cost, call: at.call, memoryLabel: at.memoryLabel, path: at.path });
+    found.push({ cost: at.cost, call: at.call, memoryLabel: at.memoryLabel, path: at.path, via: at.via });
   };
-  for (const j of earlier) {
-    const other = knownLabel(ctx, j);
-    const sameLabel = other === label;
-    if (norm === '') {
-      // Never an inserted call's whole output: that would be a guess on a guess.
-      if (!orphan || sameLabel || usedWhole.has(other) || j.kind === 'inserted') continue;
-      // An answer key that an API's name covers whole (`flights`) names the deleted step: its `$var5$`
-      // does not move to an airport search.
-      if (namedDeleted(ctx, label) && !standsFor(ctx, label, j)) continue;
-      found.push({ cost: w.reassign + otherTie(other), call: j.id, path: '' });
-      continue;
-    }
+  // The fields of `j` that may stand for the broken one: read under the label `j` is known by, or (`via`)
+  // under the broken label itself, on condition that `j` takes it (a slipped label put back).
+  const scan = (j: Call, other: string, sameLabel: boolean, via: number | undefined) => {
     // Any field of the same label, or of a label close to a made-up one (`var20` ~ `var2`) unless the
     // made-up label stands for a deleted step; elsewhere only the broken leaf, the parameter's name and
     // the names mapped onto it are looked up: a wider search stays cheap.
     // A deleted step's reference moves only to a call that could have been that step: the same field of an
     // order placed is no shipment's id.
-    if (restorable && !sameLabel && !standsFor(ctx, label, j)) continue;
+    if (restorable && !sameLabel && !standsFor(ctx, label, j)) return;
     const fuzzy = sameLabel || (orphan && !restorable && tieDistance(label, other) <= 0.34);
     const seen = new Set<string>();
     for (const choice of j.apis) {
@@ -218,9 +211,24 @@ export function reassignments(
         const path =
           trailing.length > 0 && f.type === 'array' ? `${f.path}${'[]'.repeat(trailing.length)}` : f.path;
         const type = path === f.path ? f.type : 'any';
-        consider({ cost, call: j.id, path, m, spelling: f === sole ? 1 : spelling, sameLabel, type }, j);
+        consider({ cost, call: j.id, path, m, spelling: f === sole ? 1 : spelling, sameLabel, type, via }, j);
       }
     }
+  };
+  for (const j of earlier) {
+    const other = knownLabel(ctx, j);
+    if (norm === '') {
+      // Never an inserted call's whole output: that would be a guess on a guess.
+      if (!orphan || other === label || usedWhole.has(other) || j.kind === 'inserted') continue;
+      // An answer key that an API's name covers whole (`flights`) names the deleted step: its `$var5$`
+      // does not move to an airport search.
+      if (namedDeleted(ctx, label) && !standsFor(ctx, label, j)) continue;
+      found.push({ cost: w.reassign + otherTie(other), call: j.id, path: '' });
+      continue;
+    }
+    scan(j, other, other === label, undefined);
+    const via = other === label ? undefined : j.labels.find((l) => l.label === label)?.v;
+    if (via !== undefined) scan(j, other, true, via);
   }
   for (const [item, value] of Object.entries(ctx.memory)) {
     const sameLabel = item === label;
@@ -246,7 +254,7 @@ export function reassignments(
     if (f.call !== null) {
       const j = ctx.calls[f.call];
       ctx.builder.atMost([v], ctx.provides(j, path));
-      ctx.builder.atMost([v], ctx.labelled(j));
+      ctx.builder.atMost([v], f.via === undefined ? ctx.labelled(j) : [f.via]);
     } else ctx.unshadowed(v, f.memoryLabel!, call.pos);
     return { kind: 'reassign', v, cost: f.cost, call: f.call, memoryLabel: f.memoryLabel, path };
   });
