@@ -28,7 +28,7 @@ const ALIKE = 0.9;
 const NAMED = 0.5;
 
 /** The one terminal output field of `api` whose type can feed `param`, if there is exactly one. */
-function soleField(api: ApiSpec, param: ParamSpec | undefined): OutputField | undefined {
+function soleField(api: ApiSpec, param: ParamSpec | undefined, generic: boolean): OutputField | undefined {
   const outputs = api.outputs ?? [];
   const terminal = outputs.filter(
     (f) => !outputs.some((g) => g.path.startsWith(`${f.path}.`) || g.path.startsWith(`${f.path}[]`)),
@@ -39,8 +39,24 @@ function soleField(api: ApiSpec, param: ParamSpec | undefined): OutputField | un
   // sales, text, for a meeting's date, beside two numbers).
   const wanted = param && family(param.type);
   const own = wanted ? fitting.filter((f) => family(f.type) === wanted) : [];
-  return own.length === 1 ? own[0] : undefined;
+  if (own.length === 1) return own[0];
+  // A generic name (`$var1.result$`) stands for the call's main result: its first top-level field of the
+  // parameter's kind.
+  return generic && wanted ? own.find((f) => !/[.[]/.test(f.path)) : undefined;
 }
+
+/** Names a plan writes for "the call's result" when it does not know the field. */
+const GENERIC = new Set([
+  'result',
+  'results',
+  'output',
+  'outputs',
+  'data',
+  'value',
+  'values',
+  'response',
+  'answer',
+]);
 
 /**
  * The fields of `label` that other calls of other APIs read whole into a parameter named `arg`, as written
@@ -198,7 +214,7 @@ export function reassignments(
       ];
       // The label is right and only the field is wrong: when the producer has one field that can feed the
       // parameter, that is the field meant, whatever the name written (`$var1.result$`).
-      const sole = sameLabel && broken ? soleField(api, param) : undefined;
+      const sole = sameLabel && broken ? soleField(api, param, GENERIC.has(leaf.toLowerCase())) : undefined;
       for (const f of candidates) {
         if (seen.has(f.path) || (sameLabel && f.path === norm)) continue; // that is a keep
         seen.add(f.path);
