@@ -120,3 +120,21 @@ const roles = boundedMemo('role', { ...LIMITS, max: 100_000, maxKey: MAX_NAME_LE
 export function role(name: string): string | undefined {
   return roles(name);
 }
+
+/** Names a plan writes for "the call's result" when it does not know the field. */
+const GENERIC = new Set([
+  'result',
+  'results',
+  'output',
+  'outputs',
+  'data',
+  'value',
+  'values',
+  'response',
+  'answer',
+]);
+
+/** Whether a field name is a generic one (`result`, `output`, `data`): no evidence of which field, or API. */
+export function genericName(name: string): boolean {
+  return GENERIC.has(name.toLowerCase());
+}

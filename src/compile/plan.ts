@@ -184,6 +184,8 @@ export interface Uses {
   readonly feeds: readonly { readonly param: string; readonly path: string }[];
   /** The first step that references the label. */
   readonly first: number;
+  /** The APIs of the calls (the answer aside) that reference the label. */
+  readonly readers: readonly string[];
 }
 
 export interface StandIn {

@@ -10,7 +10,7 @@
 import type { ApiSpec, Json, OutputField, ParamSpec, PathSegment, ValueType } from '../model/types.ts';
 import { leafOf, outputsByLeaf } from '../catalog/catalog-index.ts';
 import { normalisePath, segments } from '../read/references.ts';
-import { similarity, tieDistance, words } from '../catalog/names.ts';
+import { genericName, similarity, tieDistance, words } from '../catalog/names.ts';
 import { memoryPaths } from '../validate/outputs.ts';
 import { nameCoverage } from '../catalog/name-terms.ts';
 import { typesCanMatch } from '../validate/literals.ts';
@@ -214,7 +214,7 @@ export function reassignments(
       ];
       // The label is right and only the field is wrong: when the producer has one field that can feed the
       // parameter, that is the field meant, whatever the name written (`$var1.result$`).
-      const sole = sameLabel && broken ? soleField(api, param, GENERIC.has(leaf.toLowerCase())) : undefined;
+      const sole = sameLabel && broken ? soleField(api, param, genericName(leaf)) : undefined;
       for (const f of candidates) {
         if (seen.has(f.path) || (sameLabel && f.path === norm)) continue; // that is a keep
         seen.add(f.path);

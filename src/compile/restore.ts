@@ -10,7 +10,7 @@
 import type { ApiSpec, Json, ParamSpec, PathSegment, Step } from '../model/types.ts';
 import { canonicalJson } from '../model/canonical.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
-import { tieDistance } from '../catalog/names.ts';
+import { genericName, tieDistance } from '../catalog/names.ts';
 import { apisNaming, apisOutputting, nameCoverage, nameShare } from '../catalog/name-terms.ts';
 import { nameTerms } from '../catalog/text.ts';
 import { normalisePath } from '../read/references.ts';
@@ -36,12 +36,14 @@ function usesOf(ctx: CompileContext, label: string): Uses {
   const paths = new Map<string, readonly PathSegment[]>();
   const names = new Set<string>();
   const feeds: { param: string; path: string }[] = [];
+  const readers = new Set<string>();
   let first = -1;
   ctx.refs.forEach((sites, i) => {
     const answer = ctx.steps[i].name === (ctx.options.resultName ?? DEFAULT_RESULT_NAME);
     for (const site of sites) {
       if (site.ref.label !== label) continue;
       if (first === -1) first = i;
+      if (!answer) readers.add(ctx.steps[i].name);
       const whole = site.whole && site.at.length === 0;
       if (site.ref.path.length > 0) {
         paths.set(normalisePath(site.ref.path), site.ref.path);
@@ -49,7 +51,7 @@ function usesOf(ctx: CompileContext, label: string): Uses {
       } else if (whole) names.add(site.param);
     }
   });
-  return { paths: [...paths.values()], names: [...names], feeds, first };
+  return { paths: [...paths.values()], names: [...names], feeds, first, readers: [...readers] };
 }
 
 /**
@@ -88,21 +90,23 @@ const required = (api: ApiSpec) => api.params.filter((p) => p.required).length;
 
 /** Catalog APIs that can stand for the deleted step: best evidence, then fewest required inputs. */
 function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
-  const candidates: ApiSpec[] = [];
+  let candidates: ApiSpec[] = [];
   const add = (api: ApiSpec) => {
     if (!candidates.includes(api) && (!ctx.allowed || ctx.allowed(api))) candidates.push(api);
   };
-  if (uses.paths.length > 0) {
+  // A generic field (`$var1.result$`) says nothing of which API it was.
+  const paths = uses.paths.filter((p) => !(p.length === 1 && genericName(leafOf(normalisePath(p)))));
+  if (paths.length > 0) {
     // The APIs that output the most referenced fields (every one, or at least half: a misspelt field
     // among them is fixed on the restored call like on any other).
     const provided = new Map<ApiSpec, number>();
-    for (const path of uses.paths) {
+    for (const path of paths) {
       for (const api of nearProducers(ctx, path)) {
-        if (!provided.has(api)) provided.set(api, uses.paths.filter((p) => nearlyProvides(api, p)).length);
+        if (!provided.has(api)) provided.set(api, paths.filter((p) => nearlyProvides(api, p)).length);
       }
     }
     const most = Math.max(0, ...provided.values());
-    if (2 * most >= uses.paths.length) for (const [api, n] of provided) if (n === most) add(api);
+    if (2 * most >= paths.length) for (const [api, n] of provided) if (n === most) add(api);
   }
   // Otherwise the names its whole output is used under say which API it was (its fields, misspelt or
   // made up, are then fixed on the restored call).
@@ -119,6 +123,10 @@ function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
   const byName = candidates.length === 0 || unnamed;
   if (byName)
     for (const name of uses.names) for (const t of nameTerms(name)) apisNaming(ctx.catalog, t).forEach(add);
+  // A call is seldom fed by a call of its own API (a sales tax is not computed on a sales tax): such a
+  // stand-in goes when another can be the step.
+  const ownReader = (api: ApiSpec) => uses.readers.length > 0 && uses.readers.every((r) => r === api.name);
+  if (candidates.some((api) => !ownReader(api))) candidates = candidates.filter((api) => !ownReader(api));
   // How well the API suits the uses. The names its whole output goes under: the share its name covers.
   // The parameters its fields feed: named like the field, or standing for it in context (`airport` in
   // `origin_airport_id` for search_airport); where some API has that support, only those with the most
