@@ -68,19 +68,17 @@ export function numberedBefore(ctx: CompileContext, label: string): number | und
 
 /**
  * Whether step `i` is numbered below `label` in a count that holds (`var1` for a deleted `var2`, the input's
- * labels counting up under their prefix): it ran before that step, so it is not that step.
+ * labels counting up under their prefix, the label inside the count or next after it): it ran before that
+ * step, so it is not that step.
  */
 export function numberedBelow(ctx: CompileContext, i: number, label: string): boolean {
   const own = ctx.steps[i].label;
   const a = own === undefined ? undefined : numbered(own);
   const b = numbered(label);
-  return (
-    a !== undefined &&
-    b !== undefined &&
-    a.prefix === b.prefix &&
-    a.n < b.n &&
-    count(ctx, a.prefix) !== undefined
-  );
+  if (a === undefined || b === undefined || a.prefix !== b.prefix || a.n >= b.n) return false;
+  // Within the count or right after it: a label far beyond (`var9` after var4) is made up, not a place.
+  const steps = count(ctx, a.prefix);
+  return steps !== undefined && b.n <= Math.max(0, ...steps.map((s) => s.n)) + 1;
 }
 
 /**
