@@ -16,6 +16,7 @@ import { roleRows } from './roles.ts';
 import { askRows, slotShareRows } from './asks.ts';
 import { uniqueTies } from './ties.ts';
 import { unreadSources } from './unread.ts';
+import { twinRows } from './fills.ts';
 
 export type { CompileOptions };
 
@@ -43,6 +44,7 @@ export function compile(
   insertedCalls(ctx, goalCandidates(ctx));
   labelUniqueness(ctx);
   const offset = parameterSources(ctx);
+  twinRows(ctx);
   roleRows(ctx);
   askRows(ctx);
   slotShareRows(ctx);

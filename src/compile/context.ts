@@ -88,6 +88,8 @@ export class CompileContext {
   readonly feedsByParam = new Map<string, Set<string>>();
   /** parameter name -> the whole references passed to a parameter of that name, and their steps. */
   readonly wholeFeeds = new Map<string, { readonly step: number; readonly site: ReferenceSite }[]>();
+  /** API, parameter and copied value -> the variables under which calls put in take that copy. */
+  readonly twinCopies = new Map<string, number[]>();
 
   constructor(
     readonly steps: Sequence,

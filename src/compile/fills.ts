@@ -181,6 +181,11 @@ function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec, e
       cost,
       kind: 'reuseLiteral',
       make: (v) => ({ kind: 'literal', v, cost, value, fromStep: k }),
+      // Calls put in (restored, inserted) of one API never take one copied value between them.
+      rows:
+        call.kind === 'inserted'
+          ? (v) => twinCopy(ctx, `${api.name}\u0000${p.name}\u0000${key}`, v)
+          : undefined,
     });
   });
   return out;
@@ -280,4 +285,15 @@ export function referencedFields(value: Json): string[] {
   return referenceSites('', value)
     .map((site) => leafOf(normalisePath(site.ref.path)))
     .filter((f) => f !== '');
+}
+
+function twinCopy(ctx: CompileContext, key: string, v: number): void {
+  const list = ctx.twinCopies.get(key);
+  if (list) list.push(v);
+  else ctx.twinCopies.set(key, [v]);
+}
+
+/** At most one call put in per API takes a given copied value for a parameter (no twins: two "Paris"). */
+export function twinRows(ctx: CompileContext): void {
+  for (const vars of ctx.twinCopies.values()) if (vars.length > 1) ctx.builder.atMost(vars, 1);
 }
