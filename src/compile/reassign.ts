@@ -138,6 +138,7 @@ export function reassignments(
       : 0;
   };
   const parent = parentOf(norm);
+  const generic = genericName(leaf);
   const fedAlike = answer ? new Set<string>() : alikeFeeds(ctx, call, arg, label);
   const match = (path: string): { m: number; spelling: number } => {
     if (path === norm) return { m: 1, spelling: 1 };
@@ -145,8 +146,9 @@ export function reassignments(
     const depth = 0.01 * (path.split(/\.|\[\]/).length - 1);
     const other = leafOf(path);
     const sibling = parent !== '' && parentOf(path) === parent ? similarity(path, norm) : 0;
-    const spelling =
-      Math.max(other === leaf ? 0.99 : similarity(other, leaf), shortened(other), sibling) - depth;
+    // A generic name (`result`) is no spelling of another (`results` is a list, not the result meant).
+    const spelt = other === leaf ? 0.99 : generic ? 0 : similarity(other, leaf);
+    const spelling = Math.max(spelt, shortened(other), sibling) - depth;
     return { m: Math.max(spelling, toParam(other) - depth), spelling };
   };
   // A field of another name must be able to feed the parameter (a misspelt field is judged by name alone).
@@ -214,7 +216,7 @@ export function reassignments(
       ];
       // The label is right and only the field is wrong: when the producer has one field that can feed the
       // parameter, that is the field meant, whatever the name written (`$var1.result$`).
-      const sole = sameLabel && broken ? soleField(api, param, genericName(leaf)) : undefined;
+      const sole = sameLabel && broken ? soleField(api, param, generic) : undefined;
       for (const f of candidates) {
         if (seen.has(f.path) || (sameLabel && f.path === norm)) continue; // that is a keep
         seen.add(f.path);
