@@ -25,7 +25,7 @@ export function namesAnId(name: string): boolean {
  * that stands for it in context: the `id` of search_artist for `artist_id`) without taking it as an input
  * themselves: an API that echoes its input produces nothing new.
  */
-function producers(ctx: CompileContext, name: string): ApiSpec[] {
+export function producers(ctx: CompileContext, name: string): ApiSpec[] {
   const sources = [name, ...ctx.mappedFrom(name).map((m) => m.from)];
   const candidates = [
     ...sources.flatMap((leaf) => ctx.index.producersOf(leaf).map((p) => p.api)),

@@ -222,7 +222,9 @@ export function reassignments(
         seen.add(f.path);
         const { m: byName, spelling } = match(f.path);
         const depth = 0.01 * (f.path.split(/\.|\[\]/).length - 1);
-        const m = Math.max(byName, (contextScore.get(f.path) ?? 0) - depth, f === sole ? SOLE : 0);
+        // Among fields that match alike, one that stands for the parameter in context comes first.
+        const context = contextScore.get(f.path) ?? 0;
+        const m = Math.max(byName, context - depth, f === sole ? SOLE : 0) + 0.001 * context;
         const cost = sameLabel
           ? w.reassign + d * (1 - m) + w.tieBreak * 0.5 * (1 - m)
           : w.reassign + labelCost + d * (1 - m) + otherTie(other);

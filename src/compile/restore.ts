@@ -21,6 +21,7 @@ import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { literalMismatch } from '../validate/literals.ts';
 import type { CompileContext } from './context.ts';
 import { labelRows } from './calls.ts';
+import { producers } from './asks.ts';
 import { numberedPlace, slippedLabel } from './numbering.ts';
 import { carriedValues, templates } from './carried.ts';
 import type { Call, StandIn, Uses } from './plan.ts';
@@ -108,6 +109,12 @@ function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
     const most = Math.max(0, ...provided.values());
     if (2 * most >= paths.length) for (const [api, n] of provided) if (n === most) add(api);
   }
+  // No API outputs the fields as written (made up, or generic): the APIs that produce what they feed (by
+  // name, mapping or in context: the account identifier for an `account`) stand for the step, the fields
+  // then fixed on the restored call.
+  // (Only where no name of its output says which API it was.)
+  if (candidates.length === 0 && uses.names.length === 0)
+    for (const { param } of uses.feeds) producers(ctx, param).forEach(add);
   // Otherwise the names its whole output is used under say which API it was (its fields, misspelt or
   // made up, are then fixed on the restored call).
   // The same when the APIs that output the fields are neither named by it nor of the sequence's family (a
