@@ -45,19 +45,6 @@ function soleField(api: ApiSpec, param: ParamSpec | undefined, generic: boolean)
   return generic && wanted ? own.find((f) => !/[.[]/.test(f.path)) : undefined;
 }
 
-/** Names a plan writes for "the call's result" when it does not know the field. */
-const GENERIC = new Set([
-  'result',
-  'results',
-  'output',
-  'outputs',
-  'data',
-  'value',
-  'values',
-  'response',
-  'answer',
-]);
-
 /**
  * The fields of `label` that other calls of other APIs read whole into a parameter named `arg`, as written
  * and resolving (`location = $var1.short_name$` on the news, for the stats' broken `$var1.result$`): how the

@@ -7,8 +7,7 @@
  * output is used under), its inputs wired from what the sequence has or asked. The references keep their
  * label and field; nothing has to be re-pointed.
  */
-import type { ApiSpec, Json, ParamSpec, PathSegment, Step } from '../model/types.ts';
-import { canonicalJson } from '../model/canonical.ts';
+import type { ApiSpec, PathSegment } from '../model/types.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
 import { genericName, tieDistance } from '../catalog/names.ts';
 import { apisNaming, apisOutputting, nameCoverage, nameShare } from '../catalog/name-terms.ts';
@@ -16,9 +15,7 @@ import { nameTerms } from '../catalog/text.ts';
 import { normalisePath } from '../read/references.ts';
 import { apiProvides, outputField } from '../validate/outputs.ts';
 import { contextMatch } from '../catalog/context-match.ts';
-import { isLiteral } from '../validate/validate.ts';
 import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
-import { literalMismatch } from '../validate/literals.ts';
 import type { CompileContext } from './context.ts';
 import { labelRows } from './calls.ts';
 import { producers } from './asks.ts';
