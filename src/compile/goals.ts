@@ -7,7 +7,7 @@ import type { Json } from '../model/types.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
 import { canonicalJson } from '../model/canonical.ts';
 import { memoryPaths } from '../validate/outputs.ts';
-import { newInsertedCall, type Need } from './calls.ts';
+import { newInsertedCall, type Need } from './inserted.ts';
 import type { CompileContext } from './context.ts';
 import type { Call } from './plan.ts';
 

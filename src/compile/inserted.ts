@@ -1,0 +1,160 @@
+/**
+ * Inserted candidates: catalog APIs that output a field some call needs (a required parameter it lacks, the
+ * field of a broken reference), placed just before the call; under the label the count skips there, when it
+ * skips one, they stand for a deleted step.
+ */
+import type { ApiSpec, Step } from '../model/types.ts';
+import { leafOf } from '../catalog/catalog-index.ts';
+import type { CompileContext } from './context.ts';
+import { gapBefore } from './numbering.ts';
+import { carriedValues, templates } from './carried.ts';
+import { labelChoices, labelRows, newCall } from './calls.ts';
+import type { Call } from './plan.ts';
+
+/** What a call needs that an inserted call could produce: (field leaf, position of the consumer). */
+export interface Need {
+  readonly leaf: string;
+  readonly pos: number;
+  readonly depth: number;
+  /** A broken reference names its field: only producers of that very field serve it (no mappings). */
+  readonly exact?: boolean;
+  /** The input step that needs it. */
+  readonly step?: number;
+}
+
+function needsOf(ctx: CompileContext, call: Call): Need[] {
+  const needs: Need[] = [];
+  const step = call.origin >= 0 ? ctx.steps[call.origin] : undefined;
+  for (const choice of call.apis) {
+    for (const p of choice.api?.params ?? []) {
+      if (p.required && !(step && Object.prototype.hasOwnProperty.call(step.arguments, p.name))) {
+        needs.push({
+          leaf: p.name,
+          pos: call.pos,
+          depth: call.depth,
+          step: call.origin >= 0 ? call.origin : undefined,
+        });
+      }
+    }
+  }
+  if (step) {
+    for (const site of ctx.refs[call.origin]) {
+      // A deleted step is put back under its own label (restore.ts), not inserted anew.
+      if (ctx.restorable.has(site.ref.label) || !ctx.broken(call.origin, site.ref)) continue;
+      const last = [...site.ref.path].reverse().find((s) => typeof s === 'string');
+      if (typeof last === 'string')
+        needs.push({ leaf: last, pos: call.pos, depth: call.depth, exact: true, step: call.origin });
+    }
+  }
+  return needs;
+}
+
+/**
+ * Producers in the catalog of a needed field: same leaf name, or (unless `exact`) a mapped leaf. An API
+ * that takes the value itself (it echoes its input) produces nothing new and is no candidate.
+ */
+function producersFor(ctx: CompileContext, leaf: string, exact = false): ApiSpec[] {
+  const names = exact ? [leaf] : [leaf, ...ctx.mappedFrom(leaf).map((m) => m.from)];
+  const candidates = [
+    ...names.flatMap((name) => ctx.index.producersOf(name).map((p) => p.api)),
+    ...(exact ? [] : ctx.contextProducers(leaf)),
+  ];
+  const out: ApiSpec[] = [];
+  for (const api of candidates) {
+    if (ctx.allowed && !ctx.allowed(api)) continue;
+    if (api.params.some((q) => names.includes(q.name))) continue;
+    if (!out.includes(api)) out.push(api);
+  }
+  return out.sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+/** Adds an inserted candidate: `api` at `pos`, under a fresh label. */
+export function newInsertedCall(
+  ctx: CompileContext,
+  api: ApiSpec,
+  pos: number,
+  depth: number,
+  need: string,
+): Call {
+  const cost = ctx.weights.insertCall + ctx.weights.perCall;
+  const call = newCall(ctx, {
+    kind: 'inserted',
+    origin: -1,
+    pos,
+    depth,
+    apis: [{ api, v: ctx.variable(cost, 'insertCall'), cost }],
+    // A fresh label: a label the sequence references but nothing defines is a deleted step's, taken back
+    // by a restored call (restore.ts) or by an original call relabelled, never by a guess.
+    labels: labelChoices(ctx, undefined, [], true),
+    need,
+  });
+  labelRows(ctx, call, true);
+  return call;
+}
+
+/**
+ * An inserted candidate under the label the count skips right before its consumer (`var1` when the plan
+ * starts at var2): the deleted step whose uses all went with it, priced as a restored step.
+ */
+function gapCall(
+  ctx: CompileContext,
+  api: ApiSpec,
+  pos: number,
+  depth: number,
+  need: string,
+  gap: string,
+  consumer: { step: Step; i: number },
+): Call {
+  const cost = ctx.weights.restoreStep + ctx.weights.perCall;
+  const call = newCall(ctx, {
+    kind: 'inserted',
+    origin: -1,
+    pos,
+    depth,
+    apis: [{ api, v: ctx.variable(cost, 'restoreStep'), cost }],
+    labels: [{ label: gap, v: ctx.variable(0), cost: 0 }],
+    need,
+    fills: gap,
+    carried: carriedValues(api, templates(ctx, api, pos), [consumer]),
+  });
+  labelRows(ctx, call, true);
+  return call;
+}
+
+/**
+ * Inserted candidates: for every need of every call (and every extra `seeds` need, from goals), the
+ * catalog APIs that output the needed field, placed just before the first consumer; their own needs recurse
+ * up to `insertDepth`.
+ */
+export function insertedCalls(ctx: CompileContext, seeds: readonly Need[] = []): void {
+  if (ctx.options.allowInsert === false && seeds.length === 0) return;
+  const placed = new Map<string, number>(); // api name -> position
+  const queue = [
+    ...seeds,
+    ...(ctx.options.allowInsert === false ? [] : ctx.calls.flatMap((c) => needsOf(ctx, c))),
+  ];
+  let count = 0;
+  // Read by index: a long sequence has a need per broken reference, and shifting the queue each time would
+  // take time quadratic in their number.
+  for (let next = 0; next < queue.length && count < ctx.cost.insertLimit; next++) {
+    const need = queue[next];
+    ctx.checkBudget();
+    if (need.depth >= ctx.cost.insertDepth) continue;
+    for (const api of producersFor(ctx, leafOf(need.leaf), need.exact)) {
+      const prior = placed.get(api.name);
+      if (prior !== undefined && prior <= need.pos) continue;
+      if (count >= ctx.cost.insertLimit) break;
+      const pos = need.pos - 0.1 * (need.depth + 1);
+      placed.set(api.name, pos);
+      const call = newInsertedCall(ctx, api, pos, need.depth + 1, need.leaf);
+      count++;
+      if (ctx.options.allowInsert !== false) queue.push(...needsOf(ctx, call));
+      const gap = need.step === undefined ? undefined : gapBefore(ctx, need.step);
+      if (gap !== undefined && ctx.options.allowInsert !== false && count < ctx.cost.insertLimit) {
+        const consumer = { step: ctx.steps[need.step!], i: need.step! };
+        queue.push(...needsOf(ctx, gapCall(ctx, api, pos, need.depth + 1, need.leaf, gap, consumer)));
+        count++;
+      }
+    }
+  }
+}
