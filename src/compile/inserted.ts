@@ -68,54 +68,37 @@ function producersFor(ctx: CompileContext, leaf: string, exact = false): ApiSpec
   return out.sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
-/** Adds an inserted candidate: `api` at `pos`, under a fresh label. */
+/**
+ * Adds an inserted candidate: `api` at `pos`, under a fresh label; or, given `gap`, under the label the count
+ * skips right before its consumer (`var1` when the plan starts at var2): the deleted step whose uses all went
+ * with it, priced as a restored step and written as one (the values it carries).
+ */
 export function newInsertedCall(
   ctx: CompileContext,
   api: ApiSpec,
   pos: number,
   depth: number,
   need: string,
+  gap?: { readonly label: string; readonly consumer: { step: Step; i: number } },
 ): Call {
-  const cost = ctx.weights.insertCall + ctx.weights.perCall;
+  const w = ctx.weights;
+  const cost = (gap ? w.restoreStep : w.insertCall) + w.perCall;
   const call = newCall(ctx, {
     kind: 'inserted',
     origin: -1,
     pos,
     depth,
-    apis: [{ api, v: ctx.variable(cost, 'insertCall'), cost }],
+    apis: [{ api, v: ctx.variable(cost, gap ? 'restoreStep' : 'insertCall'), cost }],
     // A fresh label: a label the sequence references but nothing defines is a deleted step's, taken back
     // by a restored call (restore.ts) or by an original call relabelled, never by a guess.
-    labels: labelChoices(ctx, undefined, [], true),
+    labels: gap
+      ? [{ label: gap.label, v: ctx.variable(0), cost: 0 }]
+      : labelChoices(ctx, undefined, [], true),
     need,
-  });
-  labelRows(ctx, call, true);
-  return call;
-}
-
-/**
- * An inserted candidate under the label the count skips right before its consumer (`var1` when the plan
- * starts at var2): the deleted step whose uses all went with it, priced as a restored step.
- */
-function gapCall(
-  ctx: CompileContext,
-  api: ApiSpec,
-  pos: number,
-  depth: number,
-  need: string,
-  gap: string,
-  consumer: { step: Step; i: number },
-): Call {
-  const cost = ctx.weights.restoreStep + ctx.weights.perCall;
-  const call = newCall(ctx, {
-    kind: 'inserted',
-    origin: -1,
-    pos,
-    depth,
-    apis: [{ api, v: ctx.variable(cost, 'restoreStep'), cost }],
-    labels: [{ label: gap, v: ctx.variable(0), cost: 0 }],
-    need,
-    fills: gap,
-    carried: carriedValues(api, templates(ctx, api, pos), [consumer]),
+    ...(gap && {
+      fills: gap.label,
+      carried: carriedValues(api, templates(ctx, api, pos), [gap.consumer]),
+    }),
   });
   labelRows(ctx, call, true);
   return call;
@@ -152,7 +135,8 @@ export function insertedCalls(ctx: CompileContext, seeds: readonly Need[] = []):
       const gap = need.step === undefined ? undefined : gapBefore(ctx, need.step);
       if (gap !== undefined && ctx.options.allowInsert !== false && count < ctx.cost.insertLimit) {
         const consumer = { step: ctx.steps[need.step!], i: need.step! };
-        queue.push(...needsOf(ctx, gapCall(ctx, api, pos, need.depth + 1, need.leaf, gap, consumer)));
+        const restored = newInsertedCall(ctx, api, pos, need.depth + 1, need.leaf, { label: gap, consumer });
+        queue.push(...needsOf(ctx, restored));
         count++;
       }
     }
