@@ -153,11 +153,18 @@ export type Subject = {
 export function makeCall(settings: Settings, subject: Subject): Call {
   const { catalog } = subject;
   const resultName = settings.options.resultName;
-  const options: RepairOptions = {
-    ...settings.options,
-    ...(subject.memory !== undefined ? { memory: subject.memory } : {}),
-    ...(subject.goals !== undefined && settings.kind !== 'validate' ? { goals: subject.goals } : {}),
-  };
+  const memory = subject.memory;
+  const goals = settings.kind !== 'validate' ? subject.goals : undefined;
+  // Most calls (every record of a batch without its own memory or goals) keep the settings' options as
+  // they are: no copy per call.
+  const options: RepairOptions =
+    memory === undefined && goals === undefined
+      ? settings.options
+      : {
+          ...settings.options,
+          ...(memory !== undefined ? { memory } : {}),
+          ...(goals !== undefined ? { goals } : {}),
+        };
   const id = subject.id === undefined ? {} : { id: subject.id };
   if ('sequence' in subject) return { ...settings, ...id, options, catalog, sequence: subject.sequence };
   if (settings.heal) {
@@ -185,7 +192,8 @@ export async function runCall(call: Call, extras: LoopExtras = {}): Promise<Answ
     case 'compress': {
       const run = kind === 'compress' ? compress : repair;
       const result = await run(sequence, catalog, options);
-      return { kind, ...id, result, ...(call.healed ? { healed: call.healed } : {}) };
+      const answer = { kind, ...id, result };
+      return call.healed ? { ...answer, healed: call.healed } : answer;
     }
     case 'loop': {
       const loop = call.loop ?? {};
