@@ -61,14 +61,12 @@ function describeBuild(label: string, commit: string, root: string): Build {
   };
 }
 
-/** Compiles a build into its `dist/`, from scratch (as `npm run build` does: no output of a removed file). */
+/**
+ * Builds a build into its `dist/` with its own `npm run build` (from scratch, no output of a removed file;
+ * each build as it was built then: compiled only, or compiled with its batch worker bundled).
+ */
 function compile(root: string): void {
-  rmSync(join(root, 'dist'), { recursive: true, force: true });
-  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-  const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
-    cwd: root,
-    encoding: 'utf8',
-  });
+  const result = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, encoding: 'utf8' });
   check(`building ${root}`, result);
 }
 

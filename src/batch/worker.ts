@@ -1,9 +1,11 @@
 /**
-/**
  * A batch worker thread: loads the catalog and the request's settings once, then repairs the records it is
  * sent, many per message, one after another in the order received. Records arrive as JSON text and are
  * parsed here; the catalogs they carry are parsed once per distinct catalog. A solver fault is thrown as a
  * `WorkerFault`, for the pool to retire the worker (the run then sends the task's records again one by one).
+ * The build bundles this module and everything it imports (the solvers' packages aside, loaded on first
+ * solve) into one file, `dist/src/batch/worker.js` (`npm run build:worker`): each worker then reads one
+ * module instead of some 200, which halves the time it takes to be ready.
  */
 import { loadCatalog } from '../read/catalog.ts';
 import { sourceRecord, type RecordItem } from '../read/records.ts';
