@@ -12,6 +12,8 @@ export interface Progress {
   /** The total, once known (`undefined`: show the rate only). */
   setTotal(total: number | undefined): void;
   stop(): void;
+  /** Shows nothing (`--quiet`): the run then does not count the input's records for it. */
+  readonly silent?: boolean;
 }
 
 export interface ProgressState {
@@ -47,7 +49,7 @@ export function progressText(state: ProgressState, bar: boolean): string {
   return parts.join(' ');
 }
 
-const SILENT: Progress = { update() {}, setTotal() {}, stop() {} };
+const SILENT: Progress = { update() {}, setTotal() {}, stop() {}, silent: true };
 
 export function createProgress(stream: NodeJS.WriteStream, options: { quiet?: boolean } = {}): Progress {
   if (options.quiet) return SILENT;

@@ -228,7 +228,9 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
   const stopped = () => signal?.aborted === true || failure !== undefined;
   const onAbort = () => wake();
   signal?.addEventListener('abort', onAbort);
-  if (options.inputPath && progress) void countRecords(options.inputPath).then((n) => progress.setTotal(n));
+  // The count is a second pass over the input, for the progress's ETA only.
+  if (options.inputPath && progress && !progress.silent)
+    void countRecords(options.inputPath).then((n) => progress.setTotal(n));
 
   try {
     const read = options.records ?? (options.input && readRecordSources(options.input));
