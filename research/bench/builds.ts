@@ -91,6 +91,44 @@ export function scratch(): { dir: string; remove: () => void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** Busy and total CPU ticks of the whole machine so far (Linux `/proc/stat`); undefined elsewhere. */
+function cpuTicks(): { busy: number; total: number } | undefined {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8')
+      .split('\n', 1)[0]
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    const total = fields.reduce((a, b) => a + b, 0);
+    // idle and iowait are the 4th and 5th fields.
+    return { busy: total - fields[3] - (fields[4] ?? 0), total };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Share of the machine's CPU under which it counts as quiet (other people's work on a shared machine). */
+const QUIET_SHARE = 0.15;
+
+/**
+ * Waits (up to `maxMs`) until the machine has been quiet for a second: on a shared machine other people's
+ * test runs come and go, and a run that starts during one measures them as much as refract. True when it
+ * got quiet; false after `maxMs` (the run then starts anyway) or where the load cannot be read.
+ */
+export function waitForQuiet(maxMs = 30_000): boolean {
+  const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+  const start = Date.now();
+  do {
+    const before = cpuTicks();
+    sleep(1000);
+    const after = cpuTicks();
+    if (!before || !after || after.total === before.total) return false;
+    if ((after.busy - before.busy) / (after.total - before.total) < QUIET_SHARE) return true;
+  } while (Date.now() - start < maxMs);
+  return false;
+}
+
 /** Loaded into each run: writes the process's resource usage when it exits. */
 const USAGE_HOOK = `import { writeFileSync } from 'node:fs';
 process.on('exit', () => writeFileSync(process.env.REFRACT_USAGE_FILE, JSON.stringify(process.resourceUsage())));

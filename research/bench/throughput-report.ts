@@ -133,6 +133,8 @@ export function throughputPage(ctx: BenchContext, r: ThroughputResults): string 
     `${r.load[0].toFixed(1)} at the start and ${r.load[1].toFixed(1)} at the end of this run, on ${ctx.machine.nproc} cores.`,
     'Under load a process gets a share of the cores whatever its thread count, so wall times and the',
     'two-worker ratio then understate what an idle machine gives, while CPU times stay comparable.',
+    'Each batch run starts once the machine has been quiet for a second (under 15 % of its CPU busy),',
+    `waiting up to 30 s: ${r.quiet.busy} of the ${r.quiet.runs} batch runs started busy after waiting.`,
     '',
     '## Batch throughput',
     '',

@@ -16,6 +16,7 @@ import {
   currentBuild,
   runBuild,
   scratch,
+  waitForQuiet,
   workerReadyMs,
   type Build,
   type RunResult,
@@ -88,6 +89,8 @@ export interface ThroughputResults {
   readonly load: readonly [number, number];
   /** Records of the corrupted input whose repair differs between HiGHS and the portfolio (equal cost). */
   readonly portfolioDiffers: number;
+  /** Batch runs (memory runs included), and those that started on a busy machine after waiting. */
+  readonly quiet: { readonly runs: number; readonly busy: number };
 }
 
 /**
@@ -168,6 +171,13 @@ export async function measureThroughput(
     const times = plans.map(() => new Map<string, number[]>());
     const cpu = plans.map(() => new Map<string, number[]>());
     const last = plans.map(() => new Map<string, RunResult & { out: string }>());
+    const quiet = { runs: 0, busy: 0 };
+    /** Each batch run starts once other people's work has left the machine (or after 30 s of waiting). */
+    const runQuiet = (build: Build, args: readonly string[]): RunResult => {
+      quiet.runs++;
+      if (!waitForQuiet()) quiet.busy++;
+      return runBuild(build, args, dir);
+    };
     for (let rep = 0; rep < repeats; rep++) {
       plans.forEach((plan, k) => {
         for (const build of rep % 2 === 0 ? builds : [...builds].reverse()) {
@@ -185,7 +195,7 @@ export async function measureThroughput(
             out,
             inputs[plan.input].path,
           ];
-          const result = succeeded(`${build.label}: ${plan.name}`, runBuild(build, args, dir));
+          const result = succeeded(`${build.label}: ${plan.name}`, runQuiet(build, args));
           times[k].set(build.label, [...(times[k].get(build.label) ?? []), result.ms]);
           cpu[k].set(build.label, [...(cpu[k].get(build.label) ?? []), result.cpuMs]);
           last[k].set(build.label, { ...result, out });
@@ -227,7 +237,7 @@ export async function measureThroughput(
           join(dir, 'mixed-out.jsonl'),
           path,
         ];
-        const result = succeeded(`${build.label}: memory`, runBuild(build, args, dir));
+        const result = succeeded(`${build.label}: memory`, runQuiet(build, args));
         memory.push({
           build: build.label,
           records,
@@ -242,7 +252,16 @@ export async function measureThroughput(
     }
 
     const startup = measureStartup(builds, ctx.quick ? 3 : 10, dir);
-    return { builds, repeats, batch, memory, startup, load: [load0, loadavg()[0]], portfolioDiffers };
+    return {
+      builds,
+      repeats,
+      batch,
+      memory,
+      startup,
+      load: [load0, loadavg()[0]],
+      portfolioDiffers,
+      quiet,
+    };
   } finally {
     space.remove();
   }
