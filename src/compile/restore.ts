@@ -187,6 +187,8 @@ export function deletedSteps(ctx: CompileContext, orphans: readonly string[]): v
 export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): void {
   if (ctx.options.allowInsert === false) return;
   const w = ctx.weights;
+  // The APIs of steps whose label slipped: the same for every deleted label, found once.
+  const slipped = new Set(ctx.steps.filter((_, i) => slippedLabel(ctx, i)).map((s) => s.name));
   for (const label of orphans) {
     const deleted = ctx.deleted.get(label);
     if (!deleted) continue;
@@ -206,10 +208,9 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
     const pos = Math.min(uses.first, numberedPlace(ctx, label) ?? uses.first) - 0.3;
     // A step of that API whose own label is out of place in the count (or missing) is the deleted step
     // under a slipped label: it takes the label back, no twin of it comes back.
-    const slipped = (api: ApiSpec) => ctx.steps.some((s, i) => s.name === api.name && slippedLabel(ctx, i));
     for (const stand of apis) {
       const { api, evidence, family } = stand;
-      if (slipped(api)) continue;
+      if (slipped.has(api.name)) continue;
       const lacks = closer(stand, best) > 0 ? Math.max(0, required(best.api) - required(api)) : 0;
       const pad = lacks > 0 ? w.slotFill * lacks + w.tieBreak : 0;
       const cost =
