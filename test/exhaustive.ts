@@ -6,7 +6,7 @@
  * share) costing once; the cheapest valid one is the optimum the solver must match. Branch and bound on the
  * (non-negative) edit costs, less the most the slot shares could rebate, keeps tiny instances fast.
  */
-import type { Plan } from '../src/compile/plan.ts';
+import { argumentKey, type Plan } from '../src/compile/plan.ts';
 import { decode } from '../src/decode/decode.ts';
 import { leafOf } from '../src/catalog/catalog-index.ts';
 import { words } from '../src/catalog/names.ts';
@@ -131,7 +131,10 @@ export function exhaustiveOptimum(
     if (c.kind === 'original') {
       const copy = calls.find((m) => m.kind === 'moved' && m.origin === c.origin);
       copy?.apis.forEach((a, k) => options.push({ call: copy.id, api: k, cost: a.cost, vars: [a.v] }));
-      const drops = Object.keys(plan.steps[c.origin].arguments).length * plan.dropCost;
+      const drops = Object.keys(plan.steps[c.origin].arguments).reduce(
+        (sum, arg) => sum + plan.dropCosts.get(argumentKey(c.origin, arg))!,
+        0,
+      );
       if (c.deleteVar !== undefined)
         options.push({ call: -1, api: -1, cost: plan.costs[c.deleteVar] + drops, vars: [c.deleteVar] });
     }
@@ -247,7 +250,7 @@ export function exhaustiveOptimum(
       if ([...used.values()].some((n) => n > 1)) return;
       const step = c.origin >= 0 ? plan.steps[c.origin] : undefined;
       for (const arg of Object.keys(step?.arguments ?? {})) {
-        if (!used.has(arg)) drops += c.kind === 'result' ? plan.dropResultCost : plan.dropCost;
+        if (!used.has(arg)) drops += plan.dropCosts.get(argumentKey(c.origin, arg))!;
       }
       for (const t of c.tokens)
         if (used.has(t.arg))

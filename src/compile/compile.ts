@@ -10,7 +10,7 @@ import { labelFacts, labelUniqueness, originalCalls } from './calls.ts';
 import { insertedCalls } from './inserted.ts';
 import { CompileContext, type CompileOptions } from './context.ts';
 import type { Plan } from './plan.ts';
-import { parameterSources } from './sources.ts';
+import { argumentDropCosts, parameterSources } from './sources.ts';
 import { goalCandidates, goalRows } from './goals.ts';
 import { deletedSteps, restoredCalls } from './restore.ts';
 import { roleRows } from './roles.ts';
@@ -44,7 +44,8 @@ export function compile(
   restoredCalls(ctx, orphans);
   insertedCalls(ctx, goalCandidates(ctx));
   labelUniqueness(ctx);
-  const offset = parameterSources(ctx);
+  const dropCosts = argumentDropCosts(ctx);
+  const offset = parameterSources(ctx, dropCosts);
   twinRows(ctx);
   roleRows(ctx);
   askRows(ctx);
@@ -64,8 +65,7 @@ export function compile(
     resultName: options.resultName ?? DEFAULT_RESULT_NAME,
     costs: built.cost,
     ties,
-    dropCost: cost.weights.dropParam,
-    dropResultCost: cost.weights.dropResult,
+    dropCosts,
     takenLabels: taken,
     kinds: ctx.kinds,
     defensive: options.defensive ?? false,

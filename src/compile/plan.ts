@@ -159,8 +159,8 @@ export interface Plan {
   readonly costs: readonly number[];
   /** The uniqueness tie-break of each variable (ties.ts): in the objective, in no reported cost. */
   readonly ties: readonly number[];
-  readonly dropCost: number;
-  readonly dropResultCost: number;
+  /** What dropping each original argument costs, by `argumentKey(step, argument)` (sources.ts). */
+  readonly dropCosts: ArgumentDropCosts;
   /** Labels that cannot be used for fresh names (input labels, memory items, referenced labels). */
   readonly takenLabels: ReadonlySet<string>;
   /** Defensive mode: a `confirm` pseudo-step for every invented value. */
@@ -172,6 +172,14 @@ export interface Plan {
   readonly asks: readonly SharedAsk[];
   /** Parameter asks whose answer another call reads. */
   readonly slotShares: readonly SlotShare[];
+}
+
+/** What dropping each original argument costs, by `argumentKey`. */
+export type ArgumentDropCosts = ReadonlyMap<string, number>;
+
+/** The key of an original step's argument in `ArgumentDropCosts`. */
+export function argumentKey(step: number, arg: string): string {
+  return `${step}\u0000${arg}`;
 }
 
 /** How a dangling label is used: what a deleted step under it must have output. */

@@ -14,18 +14,18 @@ import { tokenPlans } from './tokens.ts';
 import { goalValue } from './goals.ts';
 import { fillSources, referencedFields } from './fills.ts';
 import { askCost } from './asks.ts';
+import { argumentKey, type ArgumentDropCosts } from './plan.ts';
 
 /** Builds every call's parameter and token plans, and the rows that tie them together. */
-export function parameterSources(ctx: CompileContext): number {
+export function parameterSources(ctx: CompileContext, dropCosts: ArgumentDropCosts): number {
   const w = ctx.weights;
   const uses = new Map<string, number[]>(); // origin + arg -> variables that keep that argument
   for (const call of [...ctx.calls]) {
     ctx.checkBudget();
     const step = call.origin >= 0 ? ctx.steps[call.origin] : undefined;
     const callUses = new Map<string, number[]>();
-    const dropCost = call.kind === 'result' ? w.dropResult : w.dropParam;
     const useArg = (arg: string, cost: number, kind?: 'renameParam'): Source => {
-      const v = ctx.variable(cost - dropCost, kind);
+      const v = ctx.variable(cost - dropCosts.get(argumentKey(call.origin, arg))!, kind);
       let list = callUses.get(arg);
       if (!list) callUses.set(arg, (list = []));
       list.push(v);
@@ -91,16 +91,42 @@ export function parameterSources(ctx: CompileContext): number {
   }
   // Each original argument feeds at most one parameter; one that feeds none is dropped (dropParam).
   let offset = 0;
-  const resultName = ctx.options.resultName ?? DEFAULT_RESULT_NAME;
   ctx.steps.forEach((step, i) => {
-    const isResult = step.name === resultName && i === ctx.steps.length - 1;
     for (const arg of Object.keys(step.arguments)) {
-      offset += isResult ? w.dropResult : w.dropParam;
+      offset += dropCosts.get(argumentKey(i, arg))!;
       const vars = uses.get(`${i}\u0000${arg}`);
       if (vars && vars.length > 1) ctx.builder.atMost(vars, 1);
     }
   });
   return offset;
+}
+
+/**
+ * What dropping each original argument costs (`argumentKey`): `dropResult` in the answer,
+ * else `dropParam`; but an optional argument of its API's own name that reads a deleted step which may come
+ * back costs at least what asking for its value would: the plan wired it, so the producer goes back (or the
+ * person is asked) rather than the value silently lost. A required one is refilled when dropped, so its
+ * value is priced where it is refilled.
+ */
+export function argumentDropCosts(ctx: CompileContext): ArgumentDropCosts {
+  const w = ctx.weights;
+  const resultName = ctx.options.resultName ?? DEFAULT_RESULT_NAME;
+  const restored = new Set(ctx.calls.flatMap((c) => (c.restores === undefined ? [] : [c.restores])));
+  const costs = new Map<string, number>();
+  ctx.steps.forEach((step, i) => {
+    const isResult = step.name === resultName && i === ctx.steps.length - 1;
+    const api = isResult ? undefined : ctx.index.byName.get(step.name);
+    for (const [arg, value] of Object.entries(step.arguments)) {
+      let cost = isResult ? w.dropResult : w.dropParam;
+      const wired =
+        !ctx.optimal &&
+        api?.params.some((p) => p.name === arg && !p.required) &&
+        referenceSites(arg, value).some((site) => restored.has(site.ref.label));
+      if (wired) cost = Math.max(cost, askCost(ctx, arg, referencedFields(value)));
+      costs.set(argumentKey(i, arg), cost);
+    }
+  });
+  return costs;
 }
 
 function hasArgument(step: { readonly arguments: object } | undefined, name: string): boolean {

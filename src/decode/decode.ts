@@ -4,7 +4,7 @@
  */
 import type { Edit, Json, Step } from '../model/types.ts';
 import { setOwn } from '../model/objects.ts';
-import type { Call, Plan, Source } from '../compile/plan.ts';
+import { argumentKey, type Call, type Plan, type Source } from '../compile/plan.ts';
 
 import type { DroppedStep } from '../model/options.ts';
 
@@ -129,12 +129,15 @@ export function decode(plan: Plan, values: readonly number[]): Decoded {
       const step = plan.steps[call.origin];
       if (call.apis.length === 0)
         dropped.push({ step: call.origin, name: step.name, reason: 'no catalog API is close to its name' });
-      const n = Object.keys(step.arguments).length;
+      const lost = Object.keys(step.arguments).reduce(
+        (sum, arg) => sum + dropCostOf(plan, call.origin, arg),
+        0,
+      );
       edits.push({
         kind: 'deleteStep',
         step: call.origin,
         from: step.name,
-        cost: plan.costs[call.deleteVar] + n * plan.dropCost,
+        cost: plan.costs[call.deleteVar] + lost,
         detail: `delete step ${call.origin + 1} (${step.label ? `${step.label} = ` : ''}${step.name})`,
       });
     }
@@ -239,7 +242,7 @@ function buildStep(
   for (const [arg, value] of Object.entries(original?.arguments ?? {})) {
     const use = byArg.get(arg);
     if (!use) {
-      const cost = call.kind === 'result' ? plan.dropResultCost : plan.dropCost;
+      const cost = dropCostOf(plan, call.origin, arg);
       edits.push({ kind: 'dropParam', step: at, param: arg, cost, detail: `drop ${arg}=${short(value)}` });
       continue;
     }
@@ -278,4 +281,9 @@ function buildStep(
     setOwn(args, param, fillValue(plan, source, labels, ask, at, param, edits));
   }
   return label === undefined ? { name, arguments: args } : { name, arguments: args, label };
+}
+
+/** What dropping an original argument cost in the model. */
+function dropCostOf(plan: Plan, step: number, arg: string): number {
+  return plan.dropCosts.get(argumentKey(step, arg)) ?? 0;
 }
