@@ -138,3 +138,17 @@ const GENERIC = new Set([
 export function genericName(name: string): boolean {
   return GENERIC.has(name.toLowerCase());
 }
+
+/**
+ * Whether `field` names the same kind of value as `param` for another thing: both end in the same word after
+ * words of their own, and neither name ends with the other (`account_id` for `stock_id`, `stylist_name` for
+ * `restaurant_name`; not `airport_id` for `origin_airport_id`). A plan seldom feeds one thing's id to
+ * another's: such a field is more likely written wrong than the parameter.
+ */
+export function namesAnother(param: string, field: string): boolean {
+  const p = words(param);
+  const f = words(field);
+  if (p.length < 2 || f.length < 2 || p[p.length - 1] !== f[f.length - 1]) return false;
+  const endsWith = (a: string[], b: string[]) => b.every((w, k) => a[a.length - b.length + k] === w);
+  return !endsWith(p, f) && !endsWith(f, p);
+}

@@ -9,7 +9,7 @@
  */
 import type { ApiSpec, PathSegment } from '../model/types.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
-import { genericName, tieDistance } from '../catalog/names.ts';
+import { genericName, namesAnother, tieDistance } from '../catalog/names.ts';
 import { apisNaming, apisOutputting, nameCoverage, nameShare } from '../catalog/name-terms.ts';
 import { nameTerms } from '../catalog/text.ts';
 import { normalisePath } from '../read/references.ts';
@@ -83,6 +83,16 @@ function nearProducers(ctx: CompileContext, path: readonly PathSegment[]): ApiSp
   return [...new Set([...exact, ...near])].filter((api) => nearlyProvides(api, path));
 }
 
+/** The field is fed whole to a parameter whose name says it is another thing's (see `namesAnother`). */
+function contradicted(ctx: CompileContext, uses: Uses, path: readonly PathSegment[]): boolean {
+  const written = normalisePath(path);
+  const leaf = leafOf(written);
+  return uses.feeds.some(
+    ({ param, path: fed }) =>
+      fed === written && namesAnother(param, leaf) && !ctx.mappedFrom(param).some((m) => m.from === leaf),
+  );
+}
+
 /** How many inputs an API requires. */
 const required = (api: ApiSpec) => api.params.filter((p) => p.required).length;
 
@@ -92,8 +102,12 @@ function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
   const add = (api: ApiSpec) => {
     if (!candidates.includes(api) && (!ctx.allowed || ctx.allowed(api))) candidates.push(api);
   };
-  // A generic field (`$var1.result$`) says nothing of which API it was.
-  const paths = uses.paths.filter((p) => !(p.length === 1 && genericName(leafOf(normalisePath(p)))));
+  // A generic field (`$var1.result$`) says nothing of which API it was; nor does one that names another
+  // thing's value than the parameter it feeds (`stock_id = $var1.account_id$`, no mapping between them):
+  // the field is the likelier mistake, and the API that produces what it feeds stands for the step.
+  const paths = uses.paths.filter(
+    (p) => !(p.length === 1 && genericName(leafOf(normalisePath(p)))) && !contradicted(ctx, uses, p),
+  );
   if (paths.length > 0) {
     // The APIs that output the most referenced fields (every one, or at least half: a misspelt field
     // among them is fixed on the restored call like on any other).
