@@ -225,3 +225,29 @@ export function contextProducers(catalog: Catalog, param: string): readonly ApiS
   }
   return out;
 }
+
+const describedMemo = new WeakMap<ParamSpec, readonly ApiSpec[]>();
+
+/**
+ * The APIs of `catalog` that output the identifier of the entity the declared parameter's description names
+ * ("Which stock (first)." : those with `the_unique_identifier_of_the_stock`), other than APIs that take a
+ * parameter of its name; none when the description names no entity.
+ */
+export function describedProducers(catalog: Catalog, param: ParamSpec): readonly ApiSpec[] {
+  let out = describedMemo.get(param);
+  if (!out) {
+    let entity = entities.get(param);
+    if (!entity) entities.set(param, (entity = describedEntity(param)));
+    const wanted = entity;
+    out =
+      wanted.length === 0
+        ? []
+        : catalog.apis.filter(
+            (api) =>
+              !api.params.some((q) => q.name === param.name) &&
+              wordsOf(api).some((f) => f.leaf !== param.name && identifies(f, wanted)),
+          );
+    describedMemo.set(param, out);
+  }
+  return out;
+}

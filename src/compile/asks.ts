@@ -6,7 +6,7 @@
  * so is a parameter that calls of different APIs all lack (a loan's rate, asked once for the payment and
  * the interest).
  */
-import type { ApiSpec } from '../model/types.ts';
+import type { ApiSpec, ParamSpec } from '../model/types.ts';
 import { words } from '../catalog/names.ts';
 import type { CompileContext } from './context.ts';
 import type { SlotAsk } from './plan.ts';
@@ -49,16 +49,45 @@ export function askPremium(ctx: CompileContext, name: string): number {
   if (ctx.options.allowInsert === false) return 0;
   let known = ctx.premiums.get(name);
   if (known === undefined) {
-    const w = ctx.weights;
-    let cheapest = Infinity;
-    for (const api of producers(ctx, name)) {
-      const inputs = api.params.filter((p) => p.required).length;
-      cheapest = Math.min(cheapest, w.insertCall + w.perCall + w.slotFill * inputs);
-    }
-    known = cheapest === Infinity ? 0 : w.askProduced * cheapest;
+    known = insertionPremium(ctx, producers(ctx, name));
     ctx.premiums.set(name, known);
   }
   return known;
+}
+
+/** `askProduced` times the cheapest insertion of one of `apis` with every required input asked (0: none). */
+function insertionPremium(ctx: CompileContext, apis: readonly ApiSpec[]): number {
+  const w = ctx.weights;
+  let cheapest = Infinity;
+  for (const api of apis) {
+    const inputs = api.params.filter((p) => p.required).length;
+    cheapest = Math.min(cheapest, w.insertCall + w.perCall + w.slotFill * inputs);
+  }
+  return cheapest === Infinity ? 0 : w.askProduced * cheapest;
+}
+
+/**
+ * The cost of asking for declared parameter `p`: as `askCost`, or, when its description names the entity it
+ * stands for and a call of the sequence is of an API that outputs that entity's identifier ("Which stock
+ * (first)." next to `Search_Stock`), `slotFill` plus the premium of inserting that API: a person names a
+ * company, not a stock's identifier.
+ */
+export function askParamCost(ctx: CompileContext, p: ParamSpec, fromOutputs: readonly string[]): number {
+  const cost = askCost(ctx, p.name, fromOutputs);
+  if (ctx.options.allowInsert === false) return cost;
+  // Only where the plan itself looks such identifiers up: a call of the sequence is one of those APIs.
+  const apis = ctx.describedProducers(p).filter((api) => ctx.steps.some((s) => s.name === api.name));
+  if (apis.length === 0) return cost;
+  const key = `\u0000described\u0000${apis.map((a) => a.name).join('\u0000')}`;
+  let premium = ctx.premiums.get(key);
+  if (premium === undefined) {
+    premium = insertionPremium(
+      ctx,
+      apis.filter((api) => !ctx.allowed || ctx.allowed(api)),
+    );
+    ctx.premiums.set(key, premium);
+  }
+  return Math.max(cost, ctx.weights.slotFill + premium);
 }
 
 /**

@@ -15,7 +15,7 @@ import type {
 import type { CostModel, Weights } from '../model/cost.ts';
 import { indexCatalog, type CatalogIndex } from '../catalog/catalog-index.ts';
 import { mappingsInForce, mappingsInto } from '../catalog/computed-mappings.ts';
-import { contextFields, contextProducers } from '../catalog/context-match.ts';
+import { contextFields, contextProducers, describedProducers } from '../catalog/context-match.ts';
 import { apiProvides, memoryProvides } from '../validate/outputs.ts';
 import { ModelBuilder } from './builder.ts';
 import { BudgetExceeded, BudgetMeter, type CompileBudget } from './budget.ts';
@@ -209,6 +209,11 @@ export class CompileContext {
   /** Fields of `api` standing for `param` by name in context (none when catalog mappings are off). */
   contextFields(param: string | ParamSpec, api: ApiSpec): { field: OutputField; score: number }[] {
     return this.options.catalogMappings === false ? [] : contextFields(param, api);
+  }
+
+  /** APIs that output the identifier of the entity `param` is described as (none without catalog mappings). */
+  describedProducers(param: ParamSpec): readonly ApiSpec[] {
+    return this.options.catalogMappings === false ? [] : describedProducers(this.catalog, param);
   }
 
   /** APIs with such a field (none when catalog mappings are off). */

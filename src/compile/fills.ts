@@ -17,7 +17,7 @@ import { normalisePath, referenceSites, segments, stepReferences } from '../read
 import { knownLabel, type CompileContext } from './context.ts';
 import type { Call, Source } from './plan.ts';
 import { affinity, PLAN_AFFINITY, siblingFeeds } from './roles.ts';
-import { askCost, registerSlotAsk } from './asks.ts';
+import { askParamCost, registerSlotAsk } from './asks.ts';
 import { gapBefore } from './numbering.ts';
 import { unreadFeeds } from './unread.ts';
 
@@ -137,7 +137,7 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
   // calls produce is likelier that step's output than the user's: asking for it pays the premium.
   const skipped = call.origin >= 0 && own === undefined && gapBefore(ctx, call.origin) !== undefined;
   const fields = own === undefined ? (skipped ? [p.name] : []) : referencedFields(own);
-  const cost = askCost(ctx, p.name, fields);
+  const cost = askParamCost(ctx, p, fields);
   const v = ctx.variable(cost, 'slotFill');
   sources.push({ kind: 'ask', v, cost });
   registerSlotAsk(ctx, { call, api: api.name, param: p.name, v, cost });
