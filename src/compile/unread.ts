@@ -13,8 +13,8 @@ import { tieDistance } from '../catalog/names.ts';
 import { nameTerms, textTerms } from '../catalog/text.ts';
 import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { segments } from '../read/references.ts';
-import type { CompileContext } from './context.ts';
 import type { Call } from './plan.ts';
+import { knownLabel, type CompileContext } from './context.ts';
 import { namesAnId } from './asks.ts';
 import { numberedBefore } from './numbering.ts';
 
@@ -159,6 +159,24 @@ function objectRank(api: ApiSpec, p: ParamSpec): number {
   }).length;
 }
 
+/** The answer's keys that read one of `labels` whole (`total_sales` for `total_sales = $var1$`). */
+function answerKeys(ctx: CompileContext, labels: readonly string[]): string[] {
+  const last = ctx.steps.length - 1;
+  if (last < 0 || ctx.steps[last].name !== (ctx.options.resultName ?? DEFAULT_RESULT_NAME)) return [];
+  return ctx.refs[last]
+    .filter((site) => site.whole && site.ref.path.length === 0 && labels.includes(site.ref.label))
+    .map((site) => site.param);
+}
+
+/** The key's words hold the field's words in a row (`average_sales_per_day_in_euros`: average_sales_per_day). */
+function spells(key: string, field: string): boolean {
+  const k = nameTerms(key);
+  const f = nameTerms(field);
+  if (f.length === 0) return false;
+  for (let i = 0; i + f.length <= k.length; i++) if (f.every((w, n) => k[i + n] === w)) return true;
+  return false;
+}
+
 function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed[] {
   const w = ctx.weights;
   const wanted = family(p.type);
@@ -174,6 +192,9 @@ function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed
   const out: UnreadFeed[] = [];
   for (const j of ctx.before(call.pos)) {
     if (!unreadProducer(ctx, j)) continue;
+    // The answer's keys for either call may name one of the producer's fields (`total_sales = $var1$`):
+    // that one before its others.
+    const keys = answerKeys(ctx, [knownLabel(ctx, j), knownLabel(ctx, call)]);
     const chained = chain !== undefined && j.origin === chain;
     if (!ofCalls && !chained) continue;
     const distance = (call.pos - j.pos) / Math.max(ctx.steps.length, 1);
@@ -202,6 +223,7 @@ function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed
       // Top-level fields only (an item of a list, a part of an object, is a guess), no ids (an id feeds the
       // parameters that name it), and among many fields of the type, which one was the source is a guess.
       if (fits.length > MAX_FIELDS) continue;
+      const named = fits.filter((f) => keys.some((key) => spells(key, leafOf(f.path))));
       for (const field of fits) {
         const leaf = leafOf(field.path);
         if (seen.has(field.path)) continue;
@@ -210,7 +232,11 @@ function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed
         const cost =
           w.unreadOutput +
           w.tieBreak *
-            (distance + 0.1 * (path.length - 1) + tieDistance(p.name, leaf) + (chained ? rank : 0));
+            (distance +
+              0.1 * (path.length - 1) +
+              tieDistance(p.name, leaf) +
+              (chained ? rank : 0) +
+              (named.length > 0 && !named.includes(field) ? 1 : 0));
         out.push({ call: j, field, path, cost, chained });
       }
     }
