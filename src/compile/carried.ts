@@ -8,6 +8,7 @@ import { canonicalJson } from '../model/canonical.ts';
 import { isLiteral } from '../validate/validate.ts';
 import { literalMismatch } from '../validate/literals.ts';
 import type { CompileContext } from './context.ts';
+import type { Carried } from './plan.ts';
 
 /**
  * Steps of another API that pass a literal to every required parameter of `api` under its name (a product's
@@ -33,14 +34,16 @@ export function templates(ctx: CompileContext, api: ApiSpec, pos: number): { ste
 /**
  * The optional values a restored call takes: the defaults a step written alike spells out (see `templates`:
  * `limit=30` where 30 is the API's own default; the plan wrote its calls in full), else a literal a consumer
- * of another API passes to a parameter of the same name (the first that does), when it fits the parameter.
+ * of another API passes to a parameter of the same name (the first that does), when it fits the parameter;
+ * in a plan written in full (`inFull`, see `writtenInFull`), else the API's own default.
  */
 export function carriedValues(
   api: ApiSpec,
   alike: readonly { step: Step; i: number }[],
   consumers: readonly { step: Step; i: number }[],
-): Map<string, { value: Json; step: number }> {
-  const carried = new Map<string, { value: Json; step: number }>();
+  inFull = false,
+): Map<string, Carried> {
+  const carried = new Map<string, Carried>();
   const spelt = (p: ParamSpec, value: Json) =>
     p.default !== undefined && canonicalJson(value) === canonicalJson(p.default);
   for (const p of api.params) {
@@ -56,6 +59,27 @@ export function carriedValues(
       carried.set(p.name, { value, step: i });
       break;
     }
+    // A plan that writes its calls in full writes the restored one in full: its own defaults spelt out.
+    if (inFull && !carried.has(p.name) && p.default !== undefined && !literalMismatch(p.default, p))
+      carried.set(p.name, { value: p.default, step: -1, defaulted: true });
   }
   return carried;
+}
+
+/**
+ * Whether the plan writes its calls in full: every input call whose API declares defaults passes each of
+ * them (at any value), and some call has at least two to pass. Plans written so spell out a restored
+ * step's defaults too (`zoom="13"`, `sort_by="BEST_MATCH"`); most plans leave them out, and so does the
+ * restored step.
+ */
+export function writtenInFull(ctx: CompileContext): boolean {
+  let some = false;
+  for (const step of ctx.steps) {
+    const api = ctx.index.byName.get(step.name);
+    const defaults = api?.params.filter((p) => p.default !== undefined) ?? [];
+    if (defaults.length === 0) continue;
+    if (!defaults.every((p) => Object.prototype.hasOwnProperty.call(step.arguments, p.name))) return false;
+    some ||= defaults.length >= 2;
+  }
+  return some;
 }

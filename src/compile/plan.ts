@@ -48,6 +48,8 @@ export type Source =
       readonly cost: number;
       readonly value: Json;
       readonly fromStep: number;
+      /** The API's own default (a restored call of a plan written in full). */
+      readonly defaulted?: boolean;
     }
   | { readonly kind: 'ask'; readonly v: number; readonly cost: number };
 
@@ -146,7 +148,15 @@ export interface Call {
   /** An inserted call under the label the count skips there (a deleted step nothing references). */
   readonly fills?: string;
   /** A restored call's optional values, as its consumers pass them under the same names (and where). */
-  readonly carried?: ReadonlyMap<string, { readonly value: Json; readonly step: number }>;
+  readonly carried?: ReadonlyMap<string, Carried>;
+}
+
+/** An optional value a restored call takes: as a step passes it (`step`), or its API's default (step -1). */
+export interface Carried {
+  readonly value: Json;
+  readonly step: number;
+  /** The API's own default, spelt out as the plan spells its calls' defaults. */
+  readonly defaulted?: boolean;
 }
 
 export interface Plan {

@@ -20,7 +20,7 @@ import type { CompileContext } from './context.ts';
 import { labelRows } from './calls.ts';
 import { producers } from './asks.ts';
 import { numberedPlace, slippedLabel } from './numbering.ts';
-import { carriedValues, templates } from './carried.ts';
+import { carriedValues, templates, writtenInFull } from './carried.ts';
 import type { Call, StandIn, Uses } from './plan.ts';
 
 /** At most this many APIs are offered for one deleted step. */
@@ -203,6 +203,7 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
   const w = ctx.weights;
   // The APIs of steps whose label slipped: the same for every deleted label, found once.
   const slipped = new Set(ctx.steps.filter((_, i) => slippedLabel(ctx, i)).map((s) => s.name));
+  const inFull = writtenInFull(ctx);
   for (const label of orphans) {
     const deleted = ctx.deleted.get(label);
     if (!deleted) continue;
@@ -241,7 +242,7 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
         tokens: [],
         need,
         restores: label,
-        carried: carriedValues(api, templates(ctx, api, pos), consumers),
+        carried: carriedValues(api, templates(ctx, api, pos), consumers, inFull),
       };
       ctx.calls.push(call);
       labelRows(ctx, call, true);

@@ -63,6 +63,7 @@ export function parameterSources(ctx: CompileContext, dropCosts: ArgumentDropCos
             cost: 0,
             value: carried.value,
             fromStep: carried.step,
+            ...(carried.defaulted ? { defaulted: true } : {}),
           });
         } else if (p.required && usable(ctx, call.origin, p)) {
           // The step passes `p` a usable value: keeping it costs nothing, so only `ask` backs it up (in

@@ -104,7 +104,7 @@ export function fillValue(
         param,
         to: JSON.stringify(source.value),
         cost: source.cost,
-        detail: `${param} = ${short(source.value)} ${source.fromStep >= 0 ? `(as passed at step ${source.fromStep + 1})` : '(goal value)'}`,
+        detail: `${param} = ${short(source.value)} ${literalOrigin(source)}`,
       });
       return source.value;
     case 'ask': {
@@ -132,4 +132,10 @@ function sameAt(a: readonly (string | number)[], b: readonly (string | number)[]
 export function short(value: Json): string {
   const text = JSON.stringify(value);
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}
+
+/** Where a literal came from, for its edit's detail. */
+function literalOrigin(source: { readonly fromStep: number; readonly defaulted?: boolean }): string {
+  if (source.defaulted) return "(the API's default, as the plan spells out its calls' defaults)";
+  return source.fromStep >= 0 ? `(as passed at step ${source.fromStep + 1})` : '(goal value)';
 }
