@@ -35,13 +35,14 @@ export function templates(ctx: CompileContext, api: ApiSpec, pos: number): { ste
  * The optional values a restored call takes: the defaults a step written alike spells out (see `templates`:
  * `limit=30` where 30 is the API's own default; the plan wrote its calls in full), else a literal a consumer
  * of another API passes to a parameter of the same name (the first that does), when it fits the parameter;
- * in a plan written in full (`inFull`, see `writtenInFull`), else the API's own default.
+ * in a plan written in full (`inFull` looks APIs up, see `writtenInFull`), else the API's own default, and a
+ * consumer's value that is only its own API's default is not carried.
  */
 export function carriedValues(
   api: ApiSpec,
   alike: readonly { step: Step; i: number }[],
   consumers: readonly { step: Step; i: number }[],
-  inFull = false,
+  inFull?: (name: string) => ApiSpec | undefined,
 ): Map<string, Carried> {
   const carried = new Map<string, Carried>();
   const spelt = (p: ParamSpec, value: Json) =>
@@ -56,14 +57,29 @@ export function carriedValues(
       if (step.name === api.name || !Object.prototype.hasOwnProperty.call(step.arguments, p.name)) continue;
       const value = step.arguments[p.name];
       if (!isLiteral(value) || literalMismatch(value, p) || (defaults && !spelt(p, value))) continue;
+      // Written in full, a consumer passes its own API's default: no setting of the restored call's, which
+      // spells its own default instead (a review list's `limit=10` is not the search's).
+      if (inFull && !defaults && p.default !== undefined && ownDefault(inFull(step.name), p.name, value))
+        continue;
       carried.set(p.name, { value, step: i });
       break;
     }
     // A plan that writes its calls in full writes the restored one in full: its own defaults spelt out.
-    if (inFull && !carried.has(p.name) && p.default !== undefined && !literalMismatch(p.default, p))
+    if (
+      inFull !== undefined &&
+      !carried.has(p.name) &&
+      p.default !== undefined &&
+      !literalMismatch(p.default, p)
+    )
       carried.set(p.name, { value: p.default, step: -1, defaulted: true });
   }
   return carried;
+}
+
+/** Whether `value` is `api`'s own default for its parameter `name`. */
+function ownDefault(api: ApiSpec | undefined, name: string, value: Json): boolean {
+  const q = api?.params.find((x) => x.name === name);
+  return q?.default !== undefined && canonicalJson(q.default) === canonicalJson(value);
 }
 
 /**

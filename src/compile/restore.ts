@@ -203,7 +203,7 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
   const w = ctx.weights;
   // The APIs of steps whose label slipped: the same for every deleted label, found once.
   const slipped = new Set(ctx.steps.filter((_, i) => slippedLabel(ctx, i)).map((s) => s.name));
-  const inFull = writtenInFull(ctx);
+  const inFull = writtenInFull(ctx) ? (name: string) => ctx.index.byName.get(name) : undefined;
   for (const label of orphans) {
     const deleted = ctx.deleted.get(label);
     if (!deleted) continue;
