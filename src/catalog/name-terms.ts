@@ -9,13 +9,28 @@ import { leafOf } from './catalog-index.ts';
 const indexes = new WeakMap<Catalog, Map<string, ApiSpec[]>>();
 const termsOf = new WeakMap<ApiSpec, Set<string>>();
 
+/**
+ * A name word with its verb and noun endings folded (`translated`, `translation`, `translate`: `translat`;
+ * `reservation`, `reserve`: `reserv`), so that a key written with one form meets an API named with
+ * another; a root of fewer than four letters keeps the word whole.
+ */
+export function root(term: string): string {
+  const cut = term.replace(/(ation|ion|ing|ed|es|e)$/, '');
+  return cut.length >= 4 ? cut : term;
+}
+
+/** The roots of a name's terms. */
+function roots(name: string): string[] {
+  return nameTerms(name).map(root);
+}
+
 function apiTerms(api: ApiSpec): Set<string> {
   let terms = termsOf.get(api);
-  if (!terms) termsOf.set(api, (terms = new Set(nameTerms(api.name))));
+  if (!terms) termsOf.set(api, (terms = new Set(roots(api.name))));
   return terms;
 }
 
-/** APIs whose names use `term` (a stemmed name word), in catalog order. */
+/** APIs whose names use `term` (a stemmed name word, compared by its root), in catalog order. */
 export function apisNaming(catalog: Catalog, term: string): readonly ApiSpec[] {
   let index = indexes.get(catalog);
   if (!index) {
@@ -29,12 +44,12 @@ export function apisNaming(catalog: Catalog, term: string): readonly ApiSpec[] {
     }
     indexes.set(catalog, index);
   }
-  return index.get(term) ?? [];
+  return index.get(root(term)) ?? [];
 }
 
 /** The share of the words of `name` that the API's name uses (`mortgage_payment` in calculate_mortgage_payment: 1). */
 export function nameCoverage(name: string, api: ApiSpec): number {
-  const words = [...new Set(nameTerms(name))];
+  const words = [...new Set(roots(name))];
   if (words.length === 0) return 0;
   const terms = apiTerms(api);
   return words.filter((w) => terms.has(w)).length / words.length;
@@ -48,7 +63,7 @@ export function nameCoverage(name: string, api: ApiSpec): number {
 export function nameShare(name: string, api: ApiSpec): number {
   const terms = apiTerms(api);
   if (terms.size === 0) return 0;
-  const words = new Set(nameTerms(name));
+  const words = new Set(roots(name));
   return [...terms].filter((t) => words.has(t)).length / terms.size;
 }
 
