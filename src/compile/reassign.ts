@@ -18,12 +18,15 @@ import { knownLabel, type CompileContext } from './context.ts';
 import type { Call, TokenOption } from './plan.ts';
 import { affinity, siblingFeeds } from './roles.ts';
 import { family } from './unread.ts';
+import { answerKeys, spells } from './answer-keys.ts';
 
 const MAX_REASSIGN = 8;
 /** The match of a producer's only field that can feed the parameter (the label was right). */
 const SOLE = 0.6;
 /** The match of a field another call of the plan reads into a parameter of the same name. */
 const ALIKE = 0.9;
+/** How well a field matches when an answer key reading its call, or the call reading it, spells it. */
+const KEYED = 0.85;
 /** An answer key names the call it reads when the call's name covers this share of its words. */
 const NAMED = 0.5;
 
@@ -127,6 +130,11 @@ export function reassignments(
   const parent = parentOf(norm);
   const generic = genericName(leaf);
   const fedAlike = answer ? new Set<string>() : alikeFeeds(ctx, call, arg, label);
+  // The answer's keys for the producer or for this call may spell one of the producer's fields
+  // (`total_sales = $var1$`): that is the field meant among others matched alike.
+  // Top-level fields only, for a top-level broken one (a key names a result, not a part of one).
+  const keys = answer || /[.[]/.test(norm) ? [] : answerKeys(ctx, [label, knownLabel(ctx, call)]);
+  const keyed = (path: string) => (!/[.[]/.test(path) && keys.some((key) => spells(key, path)) ? KEYED : 0);
   const match = (path: string): { m: number; spelling: number } => {
     if (path === norm) return { m: 1, spelling: 1 };
     if (fedAlike.has(path)) return { m: ALIKE, spelling: ALIKE };
@@ -136,7 +144,7 @@ export function reassignments(
     // A generic name (`result`) is no spelling of another (`results` is a list, not the result meant).
     const spelt = other === leaf ? 0.99 : generic ? 0 : similarity(other, leaf);
     const spelling = Math.max(spelt, shortened(other), sibling) - depth;
-    return { m: Math.max(spelling, toParam(other) - depth), spelling };
+    return { m: Math.max(spelling, toParam(other) - depth, keyed(path)), spelling };
   };
   // A field of another name must be able to feed the parameter (a misspelt field is judged by name alone).
   const fits = (type: ValueType, spelling: number) =>

@@ -15,6 +15,7 @@ import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { segments } from '../read/references.ts';
 import type { Call } from './plan.ts';
 import { knownLabel, type CompileContext } from './context.ts';
+import { answerKeys, spells } from './answer-keys.ts';
 import { namesAnId } from './asks.ts';
 import { numberedBefore } from './numbering.ts';
 
@@ -157,24 +158,6 @@ function objectRank(api: ApiSpec, p: ParamSpec): number {
     const other = at(q);
     return other < own || (other === own && k < index);
   }).length;
-}
-
-/** The answer's keys that read one of `labels` whole (`total_sales` for `total_sales = $var1$`). */
-function answerKeys(ctx: CompileContext, labels: readonly string[]): string[] {
-  const last = ctx.steps.length - 1;
-  if (last < 0 || ctx.steps[last].name !== (ctx.options.resultName ?? DEFAULT_RESULT_NAME)) return [];
-  return ctx.refs[last]
-    .filter((site) => site.whole && site.ref.path.length === 0 && labels.includes(site.ref.label))
-    .map((site) => site.param);
-}
-
-/** The key's words hold the field's words in a row (`average_sales_per_day_in_euros`: average_sales_per_day). */
-function spells(key: string, field: string): boolean {
-  const k = nameTerms(key);
-  const f = nameTerms(field);
-  if (f.length === 0) return false;
-  for (let i = 0; i + f.length <= k.length; i++) if (f.every((w, n) => k[i + n] === w)) return true;
-  return false;
 }
 
 function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed[] {
