@@ -18,6 +18,7 @@ import { knownLabel, type CompileContext } from './context.ts';
 import type { Call, TokenOption } from './plan.ts';
 import { affinity, siblingFeeds } from './roles.ts';
 import { family } from './unread.ts';
+import { numberedBelow, numberedPlace } from './numbering.ts';
 import { answerKeys, spells } from './answer-keys.ts';
 
 const MAX_REASSIGN = 8;
@@ -64,9 +65,18 @@ function alikeFeeds(ctx: CompileContext, call: Call, arg: string, label: string)
 }
 
 /** Whether call `j` is of an API that could stand for the deleted step under `label`. */
-function standsFor(ctx: CompileContext, label: string, j: Call): boolean {
+function standsFor(ctx: CompileContext, label: string, j: Call, reader?: Call): boolean {
   const deleted = ctx.deleted.get(label);
-  return !deleted || j.apis.some((c) => c.api && deleted.standIns.some((s) => s.api === c.api));
+  if (!deleted) return true;
+  // A step the count puts before the label ran before that step: it is not that step (var1 for a lost var5).
+  // Not where the label may be a misspelt one: read by a step numbered below it (var4 reading `$var5.emi$`
+  // cannot read a later step), or read whole next after the count (`reddit_posts = $var3$` after var2).
+  const misspelt =
+    reader === undefined
+      ? numberedPlace(ctx, label) === undefined
+      : reader.origin >= 0 && reader.kind !== 'result' && numberedBelow(ctx, reader.origin, label);
+  if (j.origin >= 0 && !misspelt && numberedBelow(ctx, j.origin, label)) return false;
+  return j.apis.some((c) => c.api && deleted.standIns.some((s) => s.api === c.api));
 }
 
 /** Whether the deleted step under `label` is named whole by the key its output is shown under. */
@@ -195,7 +205,7 @@ export function reassignments(
     // the names mapped onto it are looked up: a wider search stays cheap.
     // A deleted step's reference moves only to a call that could have been that step: the same field of an
     // order placed is no shipment's id.
-    if (restorable && !sameLabel && !standsFor(ctx, label, j)) return;
+    if (restorable && !sameLabel && !standsFor(ctx, label, j, call)) return;
     const fuzzy = sameLabel || (orphan && !restorable && tieDistance(label, other) <= 0.34);
     const seen = new Set<string>();
     for (const choice of j.apis) {
