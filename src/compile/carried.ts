@@ -36,13 +36,15 @@ export function templates(ctx: CompileContext, api: ApiSpec, pos: number): { ste
  * `limit=30` where 30 is the API's own default; the plan wrote its calls in full), else a literal a consumer
  * of another API passes to a parameter of the same name (the first that does), when it fits the parameter;
  * in a plan written in full (`inFull` looks APIs up, see `writtenInFull`), else the API's own default, and a
- * consumer's value that is only its own API's default is not carried.
+ * consumer's value that is only its own API's default is not carried; and an input its consumers read back
+ * from its output of the same name (`readBack`) takes its declared default.
  */
 export function carriedValues(
   api: ApiSpec,
   alike: readonly { step: Step; i: number }[],
   consumers: readonly { step: Step; i: number }[],
   inFull?: (name: string) => ApiSpec | undefined,
+  readBack?: (param: string) => boolean,
 ): Map<string, Carried> {
   const carried = new Map<string, Carried>();
   const spelt = (p: ParamSpec, value: Json) =>
@@ -64,6 +66,10 @@ export function carriedValues(
       carried.set(p.name, { value, step: i });
       break;
     }
+    // A consumer that reads the value back from the restored call's output (`type = $var1.type$`) had it
+    // set: where its API declares a default, that is the value.
+    if (readBack !== undefined && !carried.has(p.name) && p.default !== undefined && readBack(p.name))
+      carried.set(p.name, { value: p.default, step: -1, defaulted: true });
     // A plan that writes its calls in full writes the restored one in full: its own defaults spelt out.
     if (
       inFull !== undefined &&

@@ -218,6 +218,18 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
     // The deleted step had its inputs whichever API it was: an API its uses name less well is not the
     // likelier for needing fewer of them. It pays `slotFill` for each required input it lacks against the
     // best-named stand-in, so that the names, not the number of questions, tell them apart.
+    // The restored call's inputs its consumers read back from its output whole, under the same name.
+    const readBack = (param: string) =>
+      consumers.some(({ i }) =>
+        ctx.refs[i].some(
+          (site) =>
+            site.whole &&
+            site.ref.label === label &&
+            site.ref.path.length === 1 &&
+            site.ref.path[0] === param &&
+            site.param === param,
+        ),
+      );
     const closer = (a: StandIn, b: StandIn) => b.evidence - a.evidence || b.share - a.share;
     const best = [...apis].sort(closer)[0];
     const pos = Math.min(uses.first, numberedPlace(ctx, label) ?? uses.first) - 0.3;
@@ -242,7 +254,7 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
         tokens: [],
         need,
         restores: label,
-        carried: carriedValues(api, templates(ctx, api, pos), consumers, inFull),
+        carried: carriedValues(api, templates(ctx, api, pos), consumers, inFull, readBack),
       };
       ctx.calls.push(call);
       labelRows(ctx, call, true);
