@@ -7,7 +7,7 @@
  */
 import type { ApiSpec, Json, OutputField, ParamSpec } from '../model/types.ts';
 import { leafOf, outputsByLeaf } from '../catalog/catalog-index.ts';
-import { tieDistance, words } from '../catalog/names.ts';
+import { tieDistance } from '../catalog/names.ts';
 import { canonicalJson } from '../model/canonical.ts';
 import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { isLiteral } from '../validate/validate.ts';
@@ -16,7 +16,7 @@ import { memoryPaths } from '../validate/outputs.ts';
 import { normalisePath, referenceSites, segments, stepReferences } from '../read/references.ts';
 import { knownLabel, type CompileContext } from './context.ts';
 import type { Call, Source } from './plan.ts';
-import { affinity, PLAN_AFFINITY, siblingFeeds } from './roles.ts';
+import { affinity, recency, PLAN_AFFINITY, roleRank, siblingFeeds } from './roles.ts';
 import { askParamCost, registerSlotAsk } from './asks.ts';
 import { gapBefore } from './numbering.ts';
 import { unreadFeeds } from './unread.ts';
@@ -64,7 +64,8 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
     const a = affinity(p.name, label, feeds);
     return roles && a === PLAN_AFFINITY ? 1 : a;
   };
-  for (const j of ctx.before(call.pos)) {
+  const earlier = ctx.before(call.pos);
+  for (const j of earlier) {
     const label = knownLabel(ctx, j);
     // The cheapest way each field of the call can feed `p`: by its name, a mapping, or in context.
     const best = new Map<string, { field: OutputField; fc: { cost: number; mapped: boolean } }>();
@@ -89,7 +90,14 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
     for (const { field, fc } of best.values()) {
       const path = segments(field.path);
       const depth = path.length - 1;
-      const cost = fc.cost + tie * (near(label) + 0.1 * depth + 0.1 * tieDistance(p.name, label) + order);
+      const cost =
+        fc.cost +
+        tie *
+          (near(label) +
+            0.1 * depth +
+            0.1 * tieDistance(p.name, label) +
+            order +
+            recency(ctx, call, j, earlier));
       candidates.push({
         cost,
         inserted: j.kind === 'inserted',
@@ -189,46 +197,6 @@ function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec, e
     });
   });
   return out;
-}
-
-const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth'];
-
-/** The place a name gives its operand: 1 for `num1`, 0 for `first` (undefined for other names). */
-function operandPlace(name: string): number | undefined {
-  const digits = /^(.*?[A-Za-z_])(\d)$/.exec(name);
-  if (digits) return Number(digits[2]);
-  const k = ORDINALS.indexOf(name.toLowerCase());
-  return k >= 0 ? k : undefined;
-}
-
-/** What ordered operands share: `num` for `num1`, '' for `first`. */
-function operandStem(name: string): string | undefined {
-  if (operandPlace(name) === undefined) return undefined;
-  const digits = /^(.*?[A-Za-z_])(\d)$/.exec(name);
-  return digits ? digits[1] : '';
-}
-
-/**
- * The place of `p`'s role among the parallel roles of `api` (0 for `originSkyId`, 1 for `destinationSkyId`:
- * the order of the API's parameters; of `num2` among num1, num2), undefined when it has none.
- */
-function roleRank(api: ApiSpec, p: ParamSpec): number | undefined {
-  const own = words(p.name);
-  // Ordered operands: `first`/`second`, `num1`/`num2`.
-  const place = operandPlace(p.name);
-  if (place !== undefined) {
-    const stem = operandStem(p.name);
-    const places = api.params.filter((q) => operandStem(q.name) === stem).map((q) => operandPlace(q.name));
-    if (places.length > 1) return places.filter((n) => n !== undefined && n < place).length;
-  }
-  if (own.length < 2) return undefined;
-  const rest = own.slice(1).join(' ');
-  const roles: string[] = [];
-  for (const q of api.params) {
-    const w = words(q.name);
-    if (w.length === own.length && w.slice(1).join(' ') === rest && !roles.includes(w[0])) roles.push(w[0]);
-  }
-  return roles.length > 1 ? roles.indexOf(own[0]) : undefined;
 }
 
 /** The values (canonical JSON) that other calls of `api` pass for `p`: copying one makes a twin call. */

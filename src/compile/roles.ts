@@ -1,13 +1,15 @@
 /**
  * One source per role: two parameters of one call never take the same output (the same field of the same
  * producer, or of the same memory item) unless the input already had them share it: no flight from London
- * to London. And the tie-break that goes with it: a parameter missing its source prefers the label that
- * feeds its sibling of the same role (`originSkyId` from the label feeding `originEntityId`).
+ * to London. And the tie-breaks that go with it: a parameter missing its source prefers the label that
+ * feeds its sibling of the same role (`originSkyId` from the label feeding `originEntityId`), parallel roles
+ * and ordered operands take their sources in the plan's order, and of two calls of one API the nearer
+ * feeds a later call first.
  */
 import { leafOf } from '../catalog/catalog-index.ts';
 import { role, words } from '../catalog/names.ts';
 import { normalisePath } from '../read/references.ts';
-import type { ParamSpec, PathSegment } from '../model/types.ts';
+import type { ApiSpec, ParamSpec, PathSegment } from '../model/types.ts';
 import { describedAlike } from '../catalog/context-match.ts';
 import { knownLabel, type CompileContext } from './context.ts';
 import type { Call } from './plan.ts';
@@ -45,6 +47,21 @@ export function affinity(param: string, label: string, feeds: Feeds): number {
   if (fed && r !== undefined && fed.some((q) => role(q) === r)) return 0;
   if (feeds.plan.get(param)?.has(label)) return PLAN_AFFINITY;
   return fed ? 0.5 : 1;
+}
+
+/**
+ * Of two earlier calls of one API (two account lookups), the nearer feeds `call` first: the value the plan
+ * last looked up. A tie-break term (in units of `tieBreak`, at most 0.05), below every other preference;
+ * 0 for a call whose API no other earlier input call has.
+ */
+export function recency(ctx: CompileContext, call: Call, j: Call, earlier: readonly Call[]): number {
+  const twice = earlier.some(
+    (k) =>
+      k.origin >= 0 &&
+      k.origin !== j.origin &&
+      k.apis.some((c) => c.api !== null && j.apis.some((d) => d.api === c.api)),
+  );
+  return twice ? (0.05 * Math.max(0, call.pos - j.pos)) / Math.max(ctx.steps.length, 1) : 0;
 }
 
 /** The words after a role word (`sky id` for `originSkyId`); null for a one-word name. */
@@ -171,4 +188,44 @@ export function roleRows(ctx: CompileContext): void {
             ctx.builder.atMost([group[x].v, group[y].v], 1);
     }
   }
+}
+
+const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth'];
+
+/** The place a name gives its operand: 1 for `num1`, 0 for `first` (undefined for other names). */
+function operandPlace(name: string): number | undefined {
+  const digits = /^(.*?[A-Za-z_])(\d)$/.exec(name);
+  if (digits) return Number(digits[2]);
+  const k = ORDINALS.indexOf(name.toLowerCase());
+  return k >= 0 ? k : undefined;
+}
+
+/** What ordered operands share: `num` for `num1`, '' for `first`. */
+function operandStem(name: string): string | undefined {
+  if (operandPlace(name) === undefined) return undefined;
+  const digits = /^(.*?[A-Za-z_])(\d)$/.exec(name);
+  return digits ? digits[1] : '';
+}
+
+/**
+ * The place of `p`'s role among the parallel roles of `api` (0 for `originSkyId`, 1 for `destinationSkyId`:
+ * the order of the API's parameters; of `num2` among num1, num2), undefined when it has none.
+ */
+export function roleRank(api: ApiSpec, p: ParamSpec): number | undefined {
+  const own = words(p.name);
+  // Ordered operands: `first`/`second`, `num1`/`num2`.
+  const place = operandPlace(p.name);
+  if (place !== undefined) {
+    const stem = operandStem(p.name);
+    const places = api.params.filter((q) => operandStem(q.name) === stem).map((q) => operandPlace(q.name));
+    if (places.length > 1) return places.filter((n) => n !== undefined && n < place).length;
+  }
+  if (own.length < 2) return undefined;
+  const rest = own.slice(1).join(' ');
+  const roles: string[] = [];
+  for (const q of api.params) {
+    const w = words(q.name);
+    if (w.length === own.length && w.slice(1).join(' ') === rest && !roles.includes(w[0])) roles.push(w[0]);
+  }
+  return roles.length > 1 ? roles.indexOf(own[0]) : undefined;
 }
