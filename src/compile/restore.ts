@@ -145,6 +145,15 @@ function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
   // stand-in goes when another can be the step.
   const ownReader = (api: ApiSpec) => uses.readers.length > 0 && uses.readers.every((r) => r === api.name);
   if (candidates.some((api) => !ownReader(api))) candidates = candidates.filter((api) => !ownReader(api));
+  // Nor did the step take the very value it was read for: an API that needs a `username_or_id_or_url` to
+  // output the username that feeds one is asking for its consumer's value; it goes when another, named as
+  // well by the output's names, can be the step.
+  const circular = (api: ApiSpec) =>
+    uses.feeds.some(({ param }) => api.params.some((q) => q.required && q.name === param));
+  const covered = (api: ApiSpec) => Math.max(0, ...uses.names.map((n) => nameCoverage(n, api)));
+  const circularCover = Math.max(0, ...candidates.filter(circular).map(covered));
+  if (candidates.some((api) => !circular(api) && covered(api) >= circularCover))
+    candidates = candidates.filter((api) => !circular(api));
   // How well the API suits the uses. The names its whole output goes under: the share its name covers.
   // The parameters its fields feed: named like the field, or standing for it in context (`airport` in
   // `origin_airport_id` for search_airport); where some API has that support, only those with the most
