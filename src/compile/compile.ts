@@ -18,6 +18,7 @@ import { askRows, slotShareRows } from './asks.ts';
 import { uniqueTies } from './ties.ts';
 import { unreadSources } from './unread.ts';
 import { twinRows } from './fills.ts';
+import { impliedCatalog } from '../catalog/implied.ts';
 
 export type { CompileOptions };
 
@@ -33,7 +34,8 @@ export function compile(
   options: CompileOptions = {},
 ): Compiled {
   const mode = options.mode ?? (options.goals ? 'valid' : 'sound');
-  const ctx = new CompileContext(steps, catalog, cost, {
+  // The model follows the catalog's own conventions for required inputs (validation reads it as written).
+  const ctx = new CompileContext(steps, impliedCatalog(catalog), cost, {
     ...options,
     mode,
     goals: mode === 'sound' ? undefined : options.goals,

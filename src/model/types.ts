@@ -18,6 +18,11 @@ export interface ParamSpec {
   readonly enum?: readonly Json[];
   readonly description?: string;
   readonly default?: Json;
+  /**
+   * Left unmarked in a parameter map that marks its optional parameters and none required: optional as read,
+   * required by that map's own convention (the repair model treats it as required; see `impliedCatalog`).
+   */
+  readonly impliedRequired?: boolean;
 }
 
 /**

@@ -111,15 +111,18 @@ function containerParams(container: PlainObject, at: FieldPath): { param: ParamS
       return { param: paramFrom(name, node, where, listed.has(name)), at: where };
     });
   }
-  // A NESTFUL map that marks its optional parameters (`optional: true`) and none required leaves the others
-  // unmarked because they are required (Instagram's `username_or_id_or_url` beside an optional page token).
+  // A NESTFUL map that marks its optional parameters (`optional: true`) and none required may leave the
+  // others unmarked because they are required (Instagram's `username_or_id_or_url` beside an optional page
+  // token): they stay optional, and say so (`impliedRequired`), for the repair model to read.
   const flag = (node: unknown, key: string) => isPlainObject(node) && typeof own(node, key) === 'boolean';
   const nodes = Object.values(container);
-  const unmarkedRequired = nodes.some((n) => flag(n, 'optional')) && !nodes.some((n) => flag(n, 'required'));
+  const marksOptional = nodes.some((n) => flag(n, 'optional')) && !nodes.some((n) => flag(n, 'required'));
   return Object.entries(container).map(([name, node]) => {
     const where = [...at, name];
     parseAt(nameSchema, name, where);
-    return { param: paramFrom(name, node, where, unmarkedRequired), at: where };
+    const param = paramFrom(name, node, where, false);
+    const implied = marksOptional && !flag(node, 'optional');
+    return { param: implied ? { ...param, impliedRequired: true } : param, at: where };
   });
 }
 
