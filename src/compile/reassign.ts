@@ -13,6 +13,7 @@ import { normalisePath, segments } from '../read/references.ts';
 import { genericName, similarity, tieDistance, words } from '../catalog/names.ts';
 import { memoryPaths } from '../validate/outputs.ts';
 import { nameCoverage } from '../catalog/name-terms.ts';
+import { nameTerms } from '../catalog/text.ts';
 import { typesCanMatch } from '../validate/literals.ts';
 import { knownLabel, type CompileContext } from './context.ts';
 import type { Call, TokenOption } from './plan.ts';
@@ -82,6 +83,11 @@ function standsFor(ctx: CompileContext, label: string, j: Call, reader?: Call): 
 /** Whether the deleted step under `label` is named whole by the key its output is shown under. */
 function namedDeleted(ctx: CompileContext, label: string): boolean {
   return (ctx.deleted.get(label)?.standIns[0]?.evidence ?? 0) >= 1;
+}
+
+/** Two names of the same words in another spelling (`invoiceNumber`, `invoice_number`). */
+function sameWords(a: string, b: string): boolean {
+  return a !== b && nameTerms(a).join(' ') === nameTerms(b).join(' ');
 }
 
 /** `location.name` -> `location`, `news[].url` -> `news[]`, `skyId` -> ''. */
@@ -191,7 +197,7 @@ export function reassignments(
     j?: Call,
   ) => {
     if (at.m < floor(at.sameLabel, j) || !fits(at.type, at.spelling)) return;
-    if (restorable && !at.sameLabel && at.path !== norm) return;
+    if (restorable && !at.sameLabel && at.path !== norm && !sameWords(at.path, norm)) return;
     // A reference that resolves as written moves only with its producer (optimal mode, a label taken by
     // another call): to the same field elsewhere, never to another field.
     if (!broken && leafOf(at.path) !== leaf) return;
@@ -215,8 +221,11 @@ export function reassignments(
       const names = fuzzy ? [...fields.keys()] : [leaf, arg, ...mapped.keys()];
       const inContext = ctx.contextFields(param ?? arg, api);
       const contextScore = new Map(inContext.map((c) => [c.field.path, c.score]));
+      // Elsewhere a field of the same words counts as the broken one (`invoiceNumber` for `invoice_number`).
+      const spelledAlike = fuzzy ? [] : [...fields.entries()].filter(([name]) => sameWords(name, leaf));
       const candidates = [
         ...names.flatMap((name) => fields.get(name) ?? []),
+        ...spelledAlike.flatMap(([, list]) => list),
         ...(fuzzy ? [] : inContext.map((c) => c.field)),
       ];
       // The label is right and only the field is wrong: when the producer has one field that can feed the
