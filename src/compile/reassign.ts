@@ -222,7 +222,8 @@ export function reassignments(
       const inContext = ctx.contextFields(param ?? arg, api);
       const contextScore = new Map(inContext.map((c) => [c.field.path, c.score]));
       // Elsewhere a field of the same words counts as the broken one (`invoiceNumber` for `invoice_number`).
-      const spelledAlike = fuzzy ? [] : [...fields.entries()].filter(([name]) => sameWords(name, leaf));
+      const spelledAlike =
+        fuzzy || fields.has(leaf) ? [] : [...fields.entries()].filter(([name]) => sameWords(name, leaf));
       const candidates = [
         ...names.flatMap((name) => fields.get(name) ?? []),
         ...spelledAlike.flatMap(([, list]) => list),
