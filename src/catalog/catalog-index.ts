@@ -46,6 +46,21 @@ export function outputsByLeaf(api: ApiSpec): Map<string, OutputField[]> {
   return index;
 }
 
+const terminals = new WeakMap<ApiSpec, OutputField[]>();
+
+/** An API's output fields that no other field nests under (`location.name`, not `location`); once per API. */
+export function terminalOutputs(api: ApiSpec): OutputField[] {
+  let out = terminals.get(api);
+  if (!out) {
+    const outputs = api.outputs ?? [];
+    out = outputs.filter(
+      (f) => !outputs.some((g) => g.path.startsWith(`${f.path}.`) || g.path.startsWith(`${f.path}[]`)),
+    );
+    terminals.set(api, out);
+  }
+  return out;
+}
+
 /** Last key of a normalised path: `navigation.entityId` -> `entityId`, `author[].id` -> `id`. */
 export const leafOf = boundedMemo(
   'leafOf',

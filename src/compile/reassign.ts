@@ -8,7 +8,7 @@
  * misspelt label), never to outputs of another name.
  */
 import type { ApiSpec, Json, OutputField, ParamSpec, PathSegment, ValueType } from '../model/types.ts';
-import { leafOf, outputsByLeaf } from '../catalog/catalog-index.ts';
+import { leafOf, outputsByLeaf, terminalOutputs } from '../catalog/catalog-index.ts';
 import { normalisePath, segments } from '../read/references.ts';
 import { genericName, similarity, tieDistance, words } from '../catalog/names.ts';
 import { memoryPaths } from '../validate/outputs.ts';
@@ -29,11 +29,7 @@ const NAMED = 0.5;
 
 /** The one terminal output field of `api` whose type can feed `param`, if there is exactly one. */
 function soleField(api: ApiSpec, param: ParamSpec | undefined, generic: boolean): OutputField | undefined {
-  const outputs = api.outputs ?? [];
-  const terminal = outputs.filter(
-    (f) => !outputs.some((g) => g.path.startsWith(`${f.path}.`) || g.path.startsWith(`${f.path}[]`)),
-  );
-  const fitting = terminal.filter((f) => !param || typesCanMatch(f.type, param.type));
+  const fitting = terminalOutputs(api).filter((f) => !param || typesCanMatch(f.type, param.type));
   if (fitting.length === 1) return fitting[0];
   // Among fields that could be written into the parameter, the one of its own kind (the day with peak
   // sales, text, for a meeting's date, beside two numbers).
@@ -69,6 +65,20 @@ function standsFor(ctx: CompileContext, label: string, j: Call): boolean {
 /** Whether the deleted step under `label` is named whole by the key its output is shown under. */
 function namedDeleted(ctx: CompileContext, label: string): boolean {
   return (ctx.deleted.get(label)?.standIns[0]?.evidence ?? 0) >= 1;
+}
+
+/** How many keys and lists a path goes through below the output: `a.b[].c` -> 3. */
+function pathDepth(path: string): number {
+  let n = 0;
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    if (c === 46 /* . */) n++;
+    else if (c === 91 /* [ */ && path.charCodeAt(i + 1) === 93 /* ] */) {
+      n++;
+      i++;
+    }
+  }
+  return n;
 }
 
 /** `location.name` -> `location`, `news[].url` -> `news[]`, `skyId` -> ''. */
@@ -127,10 +137,17 @@ export function reassignments(
   const parent = parentOf(norm);
   const generic = genericName(leaf);
   const fedAlike = answer ? new Set<string>() : alikeFeeds(ctx, call, arg, label);
+  // Calls of one API offer the same fields again: each path is judged once per reference.
+  const judged = new Map<string, { m: number; spelling: number }>();
   const match = (path: string): { m: number; spelling: number } => {
+    let known = judged.get(path);
+    if (!known) judged.set(path, (known = judge(path)));
+    return known;
+  };
+  const judge = (path: string): { m: number; spelling: number } => {
     if (path === norm) return { m: 1, spelling: 1 };
     if (fedAlike.has(path)) return { m: ALIKE, spelling: ALIKE };
-    const depth = 0.01 * (path.split(/\.|\[\]/).length - 1);
+    const depth = 0.01 * pathDepth(path);
     const other = leafOf(path);
     const sibling = parent !== '' && parentOf(path) === parent ? similarity(path, norm) : 0;
     // A generic name (`result`) is no spelling of another (`results` is a list, not the result meant).
@@ -208,7 +225,7 @@ export function reassignments(
         if (seen.has(f.path) || (sameLabel && f.path === norm)) continue; // that is a keep
         seen.add(f.path);
         const { m: byName, spelling } = match(f.path);
-        const depth = 0.01 * (f.path.split(/\.|\[\]/).length - 1);
+        const depth = 0.01 * pathDepth(f.path);
         // Among fields that match alike, one that stands for the parameter in context comes first.
         const context = contextScore.get(f.path) ?? 0;
         const m = Math.max(byName, context - depth, f === sole ? SOLE : 0) + 0.001 * context;
