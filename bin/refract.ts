@@ -5,6 +5,7 @@
  * the published package leaves them out (`research/` is not in its files); they are loaded only when one of
  * them is run or the help lists the commands, which keeps every other command's start-up short.
  */
+import { existsSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import type { Register } from '../src/cli/main.ts';
 
@@ -70,9 +71,16 @@ if (research) {
 // those instead of some 300 modules halves the CPU of every start (`refract --version`: 0.15 s against
 // 0.30 s). The research commands, from the repository only, run on the modules they are compiled against,
 // so `help` and they load the unbundled command line; so does a run from the sources (tsx).
-const bundled = new URL('../cli/main.js', import.meta.url);
+type Cli = typeof import('../src/cli/main.ts');
+const unbundled = (): Promise<Cli> => import('../src/cli/main.ts');
+
+/** The bundled command line, or the unbundled one when the build has none (`tsc` alone). */
+async function bundledCli(): Promise<Cli> {
+  const bundle = new URL('../cli/main.js', import.meta.url);
+  if (!existsSync(bundle)) return unbundled();
+  return (await import(bundle.href)) as Cli;
+}
+
 const fromSources = import.meta.url.endsWith('.ts');
-const cli = (
-  fromSources || research ? await import('../src/cli/main.ts') : await import(bundled.href)
-) as typeof import('../src/cli/main.ts');
+const cli = fromSources || research ? await unbundled() : await bundledCli();
 await cli.runCli(process.argv, extra);
