@@ -15,7 +15,7 @@ import { repair } from '../src/repair/repair.ts';
 import { parseSequence } from '../src/read/sequence.ts';
 import { similarity, tieDistance, role } from '../src/catalog/names.ts';
 import { leafOf } from '../src/catalog/catalog-index.ts';
-import { boundedMemo, memoStats } from '../src/model/memo.ts';
+import { boundedMemo, boundedPairMemo, memoStats } from '../src/model/memo.ts';
 import type { MilpModel, Solution, SolverBackend } from '../src/model/milp.ts';
 import type { Sequence } from '../src/model/types.ts';
 import { executable } from './helpers.ts';
@@ -111,6 +111,33 @@ describe('bounded memos', () => {
     expect(memoStats()['test-square'].bytes).toBeLessThanOrEqual(2_000);
     expect(memoStats()['test-square'].entries).toBeLessThan(10);
     expect(square('z'.repeat(60))).toHaveLength(120);
+  });
+
+  it('keeps pair memos within their limits, a generation at a time, and keeps the pairs still in use', () => {
+    let computed = 0;
+    const joined = boundedPairMemo('test-pairs', { max: 10, maxBytes: 10_000, maxKey: 20 }, (a, b) => {
+      computed++;
+      return a.length * 100 + b.length;
+    });
+    expect(joined('ab', 'c')).toBe(201);
+    for (let i = 0; i < 100; i++) {
+      joined(`x${i}`, 'y');
+      // Used all along: it moves back into the young generation before the old one is dropped.
+      expect(joined('ab', 'c')).toBe(201);
+      expect(memoStats()['test-pairs'].entries).toBeLessThanOrEqual(10);
+    }
+    expect(computed).toBe(101);
+    joined('x0', 'y');
+    expect(computed).toBe(102);
+    // Bytes: 2 per character of both strings plus 32 an entry, within half the limit per generation.
+    const wide = boundedPairMemo('test-wide', { max: 1_000, maxBytes: 1_000, maxKey: 200 }, () => 1);
+    for (let i = 0; i < 100; i++) wide(`${i}`.padStart(40, 'a'), 'b'.repeat(40));
+    expect(memoStats()['test-wide'].bytes).toBeLessThanOrEqual(1_000);
+    expect(memoStats()['test-wide'].entries).toBeGreaterThan(0);
+    // A pair longer than `maxKey` together is computed, never stored.
+    const before = memoStats()['test-wide'].entries;
+    wide('c'.repeat(150), 'd'.repeat(60));
+    expect(memoStats()['test-wide'].entries).toBe(before);
   });
 
   it('keeps every name memo within its bytes and entries, and never stores an overlong key', () => {

@@ -64,10 +64,10 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe(`the ${name} package`, () => {
-  it('holds the build, the presets and mappings, README and LICENSE; no sources, tests or benchmarks', () => {
+  it('holds the build (the bundled command line too), the presets and mappings, README and LICENSE; no sources, tests or benchmarks', () => {
     expect(files.length).toBeGreaterThan(100);
     const allowed =
-      /^(dist\/src\/.+\.(js|d\.ts|js\.map)|dist\/bin\/refract\.js(\.map)?|models\/.+\.json|package\.json|README\.md|LICENSE)$/;
+      /^(dist\/src\/.+\.(js|d\.ts|js\.map)|dist\/cli\/.+\.js(\.map)?|dist\/bin\/refract\.js(\.map)?|models\/.+\.json|package\.json|README\.md|LICENSE)$/;
     expect(files.filter((f) => !allowed.test(f))).toEqual([]);
     expect(
       files.filter((f) => /(^|\/)(test|tests|benchmarks|research|data|scripts)\/|\.test\./.test(f)),
@@ -76,6 +76,7 @@ describe(`the ${name} package`, () => {
       'dist/src/index.js',
       'dist/src/index.d.ts',
       'dist/bin/refract.js',
+      'dist/cli/main.js',
       'models/default.json',
     ])
       expect(files).toContain(f);

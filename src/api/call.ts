@@ -165,14 +165,23 @@ export function makeCall(settings: Settings, subject: Subject): Call {
           ...(memory !== undefined ? { memory } : {}),
           ...(goals !== undefined ? { goals } : {}),
         };
-  const id = subject.id === undefined ? {} : { id: subject.id };
-  if ('sequence' in subject) return { ...settings, ...id, options, catalog, sequence: subject.sequence };
+  // Written out key by key: spreads after own keys take V8's slow path (a batch makes a call per record).
+  const call = (sequence: Sequence, healed?: readonly HealEdit[]): Call => ({
+    kind: settings.kind,
+    options,
+    heal: settings.heal,
+    loop: settings.loop,
+    id: subject.id,
+    catalog,
+    sequence,
+    healed,
+  });
+  if ('sequence' in subject) return call(subject.sequence);
   if (settings.heal) {
     const healed = heal(subject.input, catalog, { resultName });
-    return { ...settings, ...id, options, catalog, sequence: healed.sequence, healed: healed.edits };
+    return call(healed.sequence, healed.edits);
   }
-  const sequence = parseSequence(subject.input, { root: 'sequence', resultName });
-  return { ...settings, ...id, options, catalog, sequence };
+  return call(parseSequence(subject.input, { root: 'sequence', resultName }));
 }
 
 /** What only a command line can add to a loop: another fixer, checks (shell commands). */
@@ -192,8 +201,8 @@ export async function runCall(call: Call, extras: LoopExtras = {}): Promise<Answ
     case 'compress': {
       const run = kind === 'compress' ? compress : repair;
       const result = await run(sequence, catalog, options);
-      const answer = { kind, ...id, result };
-      return call.healed ? { ...answer, healed: call.healed } : answer;
+      // One shape whatever the call has (no spread after own keys: V8's slow path, once per record).
+      return { kind, id: call.id, result, healed: call.healed };
     }
     case 'loop': {
       const loop = call.loop ?? {};

@@ -2,7 +2,7 @@
  * The worker threads of a batch run: each loads the repair settings once, then repairs the records it is
  * sent, a few tasks ahead so that it never waits for the next message.
  */
-import { moduleBeside, WorkerPool } from '../workers/pool.ts';
+import { packageModule, WorkerPool } from '../workers/pool.ts';
 import type { Task, WorkerResult, WorkerSetup } from './types.ts';
 
 export type BatchPool = WorkerPool<Task, WorkerResult>;
@@ -17,7 +17,7 @@ export function createBatchPool(
   onBroken?: (reason: string) => void,
 ): BatchPool {
   return new WorkerPool<Task, WorkerResult>({
-    entry: moduleBeside(import.meta.url, './worker'),
+    entry: packageModule('src/batch/worker'),
     size,
     data: setup,
     depth: TASKS_AHEAD,

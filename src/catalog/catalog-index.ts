@@ -46,6 +46,21 @@ export function outputsByLeaf(api: ApiSpec): Map<string, OutputField[]> {
   return index;
 }
 
+const terminals = new WeakMap<ApiSpec, OutputField[]>();
+
+/** An API's output fields that no other field nests under (`location.name`, not `location`); once per API. */
+export function terminalOutputs(api: ApiSpec): OutputField[] {
+  let out = terminals.get(api);
+  if (!out) {
+    const outputs = api.outputs ?? [];
+    out = outputs.filter(
+      (f) => !outputs.some((g) => g.path.startsWith(`${f.path}.`) || g.path.startsWith(`${f.path}[]`)),
+    );
+    terminals.set(api, out);
+  }
+  return out;
+}
+
 /** Last key of a normalised path: `navigation.entityId` -> `entityId`, `author[].id` -> `id`. */
 export const leafOf = boundedMemo(
   'leafOf',
@@ -112,4 +127,18 @@ export function indexCatalog(catalog: Catalog): CatalogIndex {
   };
   cache.set(catalog, index);
   return index;
+}
+
+/** How many keys and lists a path goes through below the output: `a.b[].c` -> 3. */
+export function pathDepth(path: string): number {
+  let n = 0;
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    if (c === 46 /* . */) n++;
+    else if (c === 91 /* [ */ && path.charCodeAt(i + 1) === 93 /* ] */) {
+      n++;
+      i++;
+    }
+  }
+  return n;
 }

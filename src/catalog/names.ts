@@ -3,7 +3,7 @@
  * in bounded memos (entries and bytes, least recently used first); names are compared on their first
  * `MAX_NAME_LENGTH` characters, so neither the memos nor the edit distances grow with a hostile name.
  */
-import { boundedMemo } from '../model/memo.ts';
+import { boundedMemo, boundedPairMemo } from '../model/memo.ts';
 import { MAX_NAME_LENGTH } from '../read/json.ts';
 
 /**
@@ -53,19 +53,13 @@ const LIMITS = { max: 200_000, maxBytes: 32 * 1024 * 1024, maxKey: 2 * MAX_NAME_
 const head = (name: string): string =>
   name.length > MAX_NAME_LENGTH ? name.slice(0, MAX_NAME_LENGTH) : name;
 
-const pairMemo = (name: string, compute: (a: string, b: string) => number) =>
-  boundedMemo(name, LIMITS, (key) => {
-    const at = key.indexOf('\u0000');
-    return compute(key.slice(0, at), key.slice(at + 1));
-  });
-
-const similarityMemo = pairMemo('similarity', rawSimilarity);
+const similarityMemo = boundedPairMemo('similarity', LIMITS, rawSimilarity);
 
 export function similarity(a: string, b: string): number {
   if (a === b) return 1;
   const x = head(a);
   const y = head(b);
-  return similarityMemo(x < y ? `${x}\u0000${y}` : `${y}\u0000${x}`);
+  return x < y ? similarityMemo(x, y) : similarityMemo(y, x);
 }
 
 function rawSimilarity(a: string, b: string): number {
@@ -89,10 +83,10 @@ export function wordSimilarity(a: string, b: string): number {
 /** Lexical distance in [0,1] used only to break ties (`var20` is closer to `var2` than to `var1`). */
 export function tieDistance(a: string, b: string): number {
   if (a === b) return 0;
-  return tieMemo(`${head(a)}\u0000${head(b)}`);
+  return tieMemo(head(a), head(b));
 }
 
-const tieMemo = pairMemo('tieDistance', (a, b) => rawTieDistance(a, b));
+const tieMemo = boundedPairMemo('tieDistance', LIMITS, rawTieDistance);
 
 function rawTieDistance(a: string, b: string): number {
   const d = levenshtein(a, b);

@@ -92,3 +92,8 @@ export function cosine(a: Vector, b: Vector): number {
 export function spaced(terms: readonly string[]): string {
   return ` ${terms.join(' ')} `;
 }
+
+/** Two names of the same words in another spelling (`invoiceNumber`, `invoice_number`). */
+export function sameWords(a: string, b: string): boolean {
+  return a !== b && nameTerms(a).join(' ') === nameTerms(b).join(' ');
+}

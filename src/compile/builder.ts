@@ -5,6 +5,9 @@
 import type { MilpModel, Row } from '../model/milp.ts';
 import type { BudgetMeter } from './budget.ts';
 
+/** Rows up to this many terms merge repeated variables by a scan; longer ones through a Map. */
+const SHORT_ROW = 16;
+
 export class ModelBuilder {
   private readonly costs: number[] = [];
   private readonly rows: Row[] = [];
@@ -30,14 +33,29 @@ export class ModelBuilder {
 
   /** `lower <= sum(coefs * vars) <= upper`; terms on the same variable are merged. */
   row(terms: readonly (readonly [number, number])[], lower: number, upper: number): void {
-    const merged = new Map<number, number>();
-    for (const [v, c] of terms) merged.set(v, (merged.get(v) ?? 0) + c);
-    const vars: number[] = [];
-    const coefs: number[] = [];
-    for (const [v, c] of merged) {
-      if (c !== 0) {
-        vars.push(v);
-        coefs.push(c);
+    let vars: number[] = [];
+    let coefs: number[] = [];
+    if (terms.length <= SHORT_ROW) {
+      // Most rows are short: a scan merges them without a Map (same order: first occurrence).
+      for (const [v, c] of terms) {
+        const k = vars.indexOf(v);
+        if (k === -1) {
+          vars.push(v);
+          coefs.push(c);
+        } else coefs[k] += c;
+      }
+      if (coefs.includes(0)) {
+        vars = vars.filter((_, k) => coefs[k] !== 0);
+        coefs = coefs.filter((c) => c !== 0);
+      }
+    } else {
+      const merged = new Map<number, number>();
+      for (const [v, c] of terms) merged.set(v, (merged.get(v) ?? 0) + c);
+      for (const [v, c] of merged) {
+        if (c !== 0) {
+          vars.push(v);
+          coefs.push(c);
+        }
       }
     }
     if (vars.length === 0) {

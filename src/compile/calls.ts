@@ -83,7 +83,23 @@ function fitsDeleted(ctx: CompileContext, i: number, l: string, api: ApiSpec | u
 }
 
 export function newCall(ctx: CompileContext, call: Omit<Call, 'id' | 'params' | 'tokens'>): Call {
-  const full: Call = { ...call, id: ctx.calls.length, params: [], tokens: [] };
+  // Every call gets the same keys in the same order: one object shape for the code that reads them all.
+  const full: Call = {
+    id: ctx.calls.length,
+    kind: call.kind,
+    origin: call.origin,
+    pos: call.pos,
+    depth: call.depth,
+    apis: call.apis,
+    deleteVar: call.deleteVar,
+    labels: call.labels,
+    params: [],
+    tokens: [],
+    need: call.need,
+    restores: call.restores,
+    fills: call.fills,
+    carried: call.carried,
+  };
   ctx.calls.push(full);
   return full;
 }

@@ -8,12 +8,12 @@
  * misspelt label), never to outputs of another name.
  */
 import type { ApiSpec, Json, OutputField, ParamSpec, PathSegment, ValueType } from '../model/types.ts';
-import { leafOf, outputsByLeaf } from '../catalog/catalog-index.ts';
+import { leafOf, outputsByLeaf, pathDepth, terminalOutputs } from '../catalog/catalog-index.ts';
 import { normalisePath, segments } from '../read/references.ts';
 import { genericName, similarity, tieDistance, words } from '../catalog/names.ts';
 import { memoryPaths } from '../validate/outputs.ts';
 import { nameCoverage } from '../catalog/name-terms.ts';
-import { nameTerms } from '../catalog/text.ts';
+import { sameWords } from '../catalog/text.ts';
 import { typesCanMatch } from '../validate/literals.ts';
 import { knownLabel, type CompileContext } from './context.ts';
 import type { Call, TokenOption } from './plan.ts';
@@ -34,11 +34,7 @@ const NAMED = 0.5;
 
 /** The one terminal output field of `api` whose type can feed `param`, if there is exactly one. */
 function soleField(api: ApiSpec, param: ParamSpec | undefined, generic: boolean): OutputField | undefined {
-  const outputs = api.outputs ?? [];
-  const terminal = outputs.filter(
-    (f) => !outputs.some((g) => g.path.startsWith(`${f.path}.`) || g.path.startsWith(`${f.path}[]`)),
-  );
-  const fitting = terminal.filter((f) => !param || typesCanMatch(f.type, param.type));
+  const fitting = terminalOutputs(api).filter((f) => !param || typesCanMatch(f.type, param.type));
   if (fitting.length === 1) return fitting[0];
   // Among fields that could be written into the parameter, the one of its own kind (the day with peak
   // sales, text, for a meeting's date, beside two numbers).
@@ -83,11 +79,6 @@ function standsFor(ctx: CompileContext, label: string, j: Call, reader?: Call): 
 /** Whether the deleted step under `label` is named whole by the key its output is shown under. */
 function namedDeleted(ctx: CompileContext, label: string): boolean {
   return (ctx.deleted.get(label)?.standIns[0]?.evidence ?? 0) >= 1;
-}
-
-/** Two names of the same words in another spelling (`invoiceNumber`, `invoice_number`). */
-function sameWords(a: string, b: string): boolean {
-  return a !== b && nameTerms(a).join(' ') === nameTerms(b).join(' ');
 }
 
 /** `location.name` -> `location`, `news[].url` -> `news[]`, `skyId` -> ''. */
@@ -151,10 +142,17 @@ export function reassignments(
   // Top-level fields only, for a top-level broken one (a key names a result, not a part of one).
   const keys = answer || /[.[]/.test(norm) ? [] : answerKeys(ctx, [label, knownLabel(ctx, call)]);
   const keyed = (path: string) => (!/[.[]/.test(path) && keys.some((key) => spells(key, path)) ? KEYED : 0);
+  // Calls of one API offer the same fields again: each path is judged once per reference.
+  const judged = new Map<string, { m: number; spelling: number }>();
   const match = (path: string): { m: number; spelling: number } => {
+    let known = judged.get(path);
+    if (!known) judged.set(path, (known = judge(path)));
+    return known;
+  };
+  const judge = (path: string): { m: number; spelling: number } => {
     if (path === norm) return { m: 1, spelling: 1 };
     if (fedAlike.has(path)) return { m: ALIKE, spelling: ALIKE };
-    const depth = 0.01 * (path.split(/\.|\[\]/).length - 1);
+    const depth = 0.01 * pathDepth(path);
     const other = leafOf(path);
     const sibling = parent !== '' && parentOf(path) === parent ? similarity(path, norm) : 0;
     // A generic name (`result`) is no spelling of another (`results` is a list, not the result meant).
@@ -236,7 +234,7 @@ export function reassignments(
         if (seen.has(f.path) || (sameLabel && f.path === norm)) continue; // that is a keep
         seen.add(f.path);
         const { m: byName, spelling } = match(f.path);
-        const depth = 0.01 * (f.path.split(/\.|\[\]/).length - 1);
+        const depth = 0.01 * pathDepth(f.path);
         // Among fields that match alike, one that stands for the parameter in context comes first.
         const context = contextScore.get(f.path) ?? 0;
         const m = Math.max(byName, context - depth, f === sole ? SOLE : 0) + 0.001 * context;

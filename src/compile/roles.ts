@@ -212,6 +212,16 @@ function operandStem(name: string): string | undefined {
  * the order of the API's parameters; of `num2` among num1, num2), undefined when it has none.
  */
 export function roleRank(api: ApiSpec, p: ParamSpec): number | undefined {
+  let ranks = roleRanks.get(api);
+  if (!ranks) roleRanks.set(api, (ranks = new Map()));
+  if (!ranks.has(p.name)) ranks.set(p.name, rankAmongRoles(api, p));
+  return ranks.get(p.name);
+}
+
+/** Each API's role ranks by parameter name (a pure function of the API, asked once per record and source). */
+const roleRanks = new WeakMap<ApiSpec, Map<string, number | undefined>>();
+
+function rankAmongRoles(api: ApiSpec, p: ParamSpec): number | undefined {
   const own = words(p.name);
   // Ordered operands: `first`/`second`, `num1`/`num2`.
   const place = operandPlace(p.name);

@@ -76,8 +76,13 @@ export async function repair(
     }).length === 0;
   const determination = validation.valid && goalsMet;
   if (validation.valid && !needsModel) {
+    // Written out (no spread of `base`): the result of every valid record of a batch.
     return {
-      ...base,
+      issues: validation.issues,
+      sequence,
+      edits: [],
+      cost: 0,
+      diff: '',
       determination: true,
       status: 'valid',
       optimal: true,

@@ -7,7 +7,7 @@
 import { parseCatalog } from '../read/catalog.ts';
 import { InputError, LimitError, type LimitKind } from '../model/errors.ts';
 import type { Catalog } from '../model/types.ts';
-import { moduleBeside, WorkerPool } from '../workers/pool.ts';
+import { packageModule, WorkerPool } from '../workers/pool.ts';
 
 export interface ParseRequest {
   readonly json: unknown;
@@ -53,7 +53,7 @@ export class CatalogParser {
 
   constructor(private readonly options: CatalogParserOptions) {
     this.pool = new WorkerPool<ParseRequest, ParseReply>({
-      entry: moduleBeside(import.meta.url, './catalog-worker'),
+      entry: packageModule('src/server/catalog-worker'),
       size: options.workers ?? 1,
       unref: true,
     });

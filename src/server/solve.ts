@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import type { Catalog } from '../model/types.ts';
 import type { ResolvedCatalog } from './catalogs.ts';
 import type { Job, JobMessage, JobResult } from './jobs.ts';
-import { moduleBeside, PoolError, WorkerPool, type PoolSlot } from '../workers/pool.ts';
+import { packageModule, PoolError, WorkerPool, type PoolSlot } from '../workers/pool.ts';
 import type { WorkerData } from './worker.ts';
 import type { RequestWork } from './admission.ts';
 
@@ -66,7 +66,7 @@ export class SolvePool {
   constructor(private readonly options: SolvePoolOptions) {
     const data: WorkerData = { testHooks: options.testHooks ?? false };
     this.pool = new WorkerPool<JobMessage, JobResult>({
-      entry: moduleBeside(import.meta.url, './worker'),
+      entry: packageModule('src/server/worker'),
       size: options.workers ?? defaultWorkers(),
       data,
       unref: true,

@@ -99,6 +99,15 @@ type Add = (
   severity?: Issue['severity'],
 ) => void;
 
+const paramIndex = new WeakMap<ApiSpec, Map<string, ApiSpec['params'][number]>>();
+
+/** An API's parameters by name (built once per API: every step of every record asks). */
+function paramsByName(api: ApiSpec): Map<string, ApiSpec['params'][number]> {
+  let index = paramIndex.get(api);
+  if (!index) paramIndex.set(api, (index = new Map(api.params.map((p) => [p.name, p]))));
+  return index;
+}
+
 function checkArguments(
   step: Step,
   api: ApiSpec,
@@ -106,7 +115,7 @@ function checkArguments(
   strictness: ValidateOptions['types'],
   add: Add,
 ): void {
-  const params = new Map(api.params.map((p) => [p.name, p]));
+  const params = paramsByName(api);
   for (const [name, value] of Object.entries(step.arguments)) {
     const param = params.get(name);
     if (!param) {

@@ -7,11 +7,13 @@
  *
  * A compiled entry (`.js`, the built package) is the worker's script itself; a TypeScript entry (running
  * from the sources, under vitest or tsx) is started from `boot.mjs`, which registers tsx (a development
- * dependency) and imports it. The entry calls `serveJobs` (serve.ts); `moduleBeside` names it so that the
+ * dependency) and imports it. The entry calls `serveJobs` (serve.ts); `packageModule` names it so that the
  * same line works in both.
  */
-import { extname } from 'node:path';
+import { extname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { PACKAGE_ROOT } from '../read/package-files.ts';
 import type { CancelRequest, JobReply, JobRequest, ProgressReport } from './serve.ts';
 
 /**
@@ -101,14 +103,19 @@ interface Member extends PoolSlot {
   retired: boolean;
 }
 
+/** Starts a TypeScript entry under tsx (only from the sources, where this file sits beside it). */
 const BOOT = new URL('./boot.mjs', import.meta.url);
 
+/** This code runs from its TypeScript sources (tests, `tsx`), not from the build. */
+const FROM_SOURCES = extname(new URL(import.meta.url).pathname) === '.ts';
+
 /**
- * The module `name` in the folder of `base` (an `import.meta.url`), with base's own extension: `worker.ts`
- * beside a TypeScript source, `worker.js` beside its compiled form.
+ * A module of this package by its source path (`src/batch/worker`): the TypeScript source when this code
+ * runs from the sources, its compiled form under `dist/` otherwise. Found from the package's root, not
+ * from the caller's folder: the bundled command line (`dist/cli/`) runs this code from elsewhere.
  */
-export function moduleBeside(base: string, name: string): URL {
-  return new URL(`${name}${extname(new URL(base).pathname)}`, base);
+export function packageModule(path: string): URL {
+  return pathToFileURL(join(PACKAGE_ROOT, FROM_SOURCES ? `${path}.ts` : `dist/${path}.js`));
 }
 
 /** Removes a job's abort listener once it settles. */
