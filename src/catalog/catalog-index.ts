@@ -5,6 +5,7 @@
 import type { ApiSpec, Catalog, OutputField } from '../model/types.ts';
 import { boundedMemo } from '../model/memo.ts';
 import { similarity, trigrams } from './names.ts';
+import { wordKey } from './text.ts';
 import { MAX_NAME_LENGTH } from '../read/json.ts';
 
 export interface Producer {
@@ -42,6 +43,27 @@ export function outputsByLeaf(api: ApiSpec): Map<string, OutputField[]> {
       else index.set(leaf, [f]);
     }
     byLeaf.set(api, index);
+  }
+  return index;
+}
+
+const byWords = new WeakMap<ApiSpec, Map<string, string[]>>();
+
+/**
+ * An API's output leaf names by their words (`wordKey`: `invoiceNumber` with `invoice_number`), in the order
+ * of `outputsByLeaf` (built once per API: a broken reference looks its leaf up in every candidate producer).
+ */
+export function leavesByWords(api: ApiSpec): Map<string, string[]> {
+  let index = byWords.get(api);
+  if (!index) {
+    index = new Map();
+    for (const leaf of outputsByLeaf(api).keys()) {
+      const key = wordKey(leaf);
+      const list = index.get(key);
+      if (list) list.push(leaf);
+      else index.set(key, [leaf]);
+    }
+    byWords.set(api, index);
   }
   return index;
 }

@@ -93,7 +93,17 @@ export function spaced(terms: readonly string[]): string {
   return ` ${terms.join(' ')} `;
 }
 
-/** Two names of the same words in another spelling (`invoiceNumber`, `invoice_number`). */
-export function sameWords(a: string, b: string): boolean {
-  return a !== b && nameTerms(a).join(' ') === nameTerms(b).join(' ');
+/** A name's terms as one key: names of the same words in any spelling share it (`invoiceNumber`, `invoice_number`). */
+export function wordKey(name: string): string {
+  return nameTerms(name).join(' ');
+}
+
+/** `wordKey` remembered for the names one caller asks about (its own short-lived cache). */
+export function wordKeys(): (name: string) => string {
+  const known = new Map<string, string>();
+  return (name) => {
+    let key = known.get(name);
+    if (key === undefined) known.set(name, (key = wordKey(name)));
+    return key;
+  };
 }

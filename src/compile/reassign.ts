@@ -8,12 +8,18 @@
  * misspelt label), never to outputs of another name.
  */
 import type { ApiSpec, Json, OutputField, ParamSpec, PathSegment, ValueType } from '../model/types.ts';
-import { leafOf, outputsByLeaf, pathDepth, terminalOutputs } from '../catalog/catalog-index.ts';
+import {
+  leafOf,
+  leavesByWords,
+  outputsByLeaf,
+  pathDepth,
+  terminalOutputs,
+} from '../catalog/catalog-index.ts';
 import { normalisePath, segments } from '../read/references.ts';
 import { genericName, similarity, tieDistance, words } from '../catalog/names.ts';
 import { memoryPaths } from '../validate/outputs.ts';
 import { nameCoverage } from '../catalog/name-terms.ts';
-import { sameWords } from '../catalog/text.ts';
+import { wordKeys } from '../catalog/text.ts';
 import { typesCanMatch } from '../validate/literals.ts';
 import { knownLabel, type CompileContext } from './context.ts';
 import type { Call, TokenOption } from './plan.ts';
@@ -190,12 +196,14 @@ export function reassignments(
   const named = (j: Call) => j.apis.some((c) => c.api && nameCoverage(arg, c.api) >= NAMED);
   const floor = (sameLabel: boolean, j?: Call) =>
     answer && sameLabel && broken && (madeUp || (j !== undefined && named(j))) ? 0 : min;
+  // Paths of the same words in another spelling count as one; each path's words are split once.
+  const keyOf = wordKeys();
   const consider = (
     at: Found & { m: number; spelling: number; sameLabel: boolean; type: ValueType; via?: number },
     j?: Call,
   ) => {
     if (at.m < floor(at.sameLabel, j) || !fits(at.type, at.spelling)) return;
-    if (restorable && !at.sameLabel && at.path !== norm && !sameWords(at.path, norm)) return;
+    if (restorable && !at.sameLabel && at.path !== norm && keyOf(at.path) !== keyOf(norm)) return;
     // A reference that resolves as written moves only with its producer (optimal mode, a label taken by
     // another call): to the same field elsewhere, never to another field.
     if (!broken && leafOf(at.path) !== leaf) return;
@@ -221,10 +229,12 @@ export function reassignments(
       const contextScore = new Map(inContext.map((c) => [c.field.path, c.score]));
       // Elsewhere a field of the same words counts as the broken one (`invoiceNumber` for `invoice_number`).
       const spelledAlike =
-        fuzzy || fields.has(leaf) ? [] : [...fields.entries()].filter(([name]) => sameWords(name, leaf));
+        fuzzy || fields.has(leaf)
+          ? []
+          : (leavesByWords(api).get(keyOf(leaf)) ?? []).filter((n) => n !== leaf);
       const candidates = [
         ...names.flatMap((name) => fields.get(name) ?? []),
-        ...spelledAlike.flatMap(([, list]) => list),
+        ...spelledAlike.flatMap((name) => fields.get(name) ?? []),
         ...(fuzzy ? [] : inContext.map((c) => c.field)),
       ];
       // The label is right and only the field is wrong: when the producer has one field that can feed the
