@@ -2,8 +2,8 @@
  * The catalog index, built once per catalog: output leaf -> producers, name trigrams -> APIs. It keeps
  * candidate generation (and so the model's size) independent of the catalog's size.
  */
-import type { ApiSpec, Catalog, OutputField } from '../model/types.ts';
-import { boundedMemo } from '../model/memo.ts';
+import type { ApiSpec, Catalog, OutputField, ParamSpec } from '../model/types.ts';
+import { boundedMemo, perObject } from '../model/memo.ts';
 import { similarity, trigrams } from './names.ts';
 import { wordKey } from './text.ts';
 import { MAX_NAME_LENGTH } from '../read/json.ts';
@@ -29,59 +29,45 @@ const cache = new WeakMap<Catalog, CatalogIndex>();
  * which repeat from record to record); it starts over beyond this, and longer names are not kept.
  */
 const SIMILAR_REMEMBERED = 10_000;
-const byLeaf = new WeakMap<ApiSpec, Map<string, OutputField[]>>();
-
 /** An API's output fields grouped by leaf name (built once per API). */
-export function outputsByLeaf(api: ApiSpec): Map<string, OutputField[]> {
-  let index = byLeaf.get(api);
-  if (!index) {
-    index = new Map();
-    for (const f of api.outputs ?? []) {
-      const leaf = leafOf(f.path);
-      const list = index.get(leaf);
-      if (list) list.push(f);
-      else index.set(leaf, [f]);
-    }
-    byLeaf.set(api, index);
+export const outputsByLeaf = perObject((api: ApiSpec): Map<string, OutputField[]> => {
+  const index = new Map<string, OutputField[]>();
+  for (const f of api.outputs ?? []) {
+    const leaf = leafOf(f.path);
+    const list = index.get(leaf);
+    if (list) list.push(f);
+    else index.set(leaf, [f]);
   }
   return index;
-}
-
-const byWords = new WeakMap<ApiSpec, Map<string, string[]>>();
+});
 
 /**
  * An API's output leaf names by their words (`wordKey`: `invoiceNumber` with `invoice_number`), in the order
  * of `outputsByLeaf` (built once per API: a broken reference looks its leaf up in every candidate producer).
  */
-export function leavesByWords(api: ApiSpec): Map<string, string[]> {
-  let index = byWords.get(api);
-  if (!index) {
-    index = new Map();
-    for (const leaf of outputsByLeaf(api).keys()) {
-      const key = wordKey(leaf);
-      const list = index.get(key);
-      if (list) list.push(leaf);
-      else index.set(key, [leaf]);
-    }
-    byWords.set(api, index);
+export const leavesByWords = perObject((api: ApiSpec): Map<string, string[]> => {
+  const index = new Map<string, string[]>();
+  for (const leaf of outputsByLeaf(api).keys()) {
+    const key = wordKey(leaf);
+    const list = index.get(key);
+    if (list) list.push(leaf);
+    else index.set(key, [leaf]);
   }
   return index;
-}
-
-const terminals = new WeakMap<ApiSpec, OutputField[]>();
+});
 
 /** An API's output fields that no other field nests under (`location.name`, not `location`); once per API. */
-export function terminalOutputs(api: ApiSpec): OutputField[] {
-  let out = terminals.get(api);
-  if (!out) {
-    const outputs = api.outputs ?? [];
-    out = outputs.filter(
-      (f) => !outputs.some((g) => g.path.startsWith(`${f.path}.`) || g.path.startsWith(`${f.path}[]`)),
-    );
-    terminals.set(api, out);
-  }
-  return out;
-}
+export const terminalOutputs = perObject((api: ApiSpec): OutputField[] => {
+  const outputs = api.outputs ?? [];
+  return outputs.filter(
+    (f) => !outputs.some((g) => g.path.startsWith(`${f.path}.`) || g.path.startsWith(`${f.path}[]`)),
+  );
+});
+
+/** An API's parameters by name (built once per API: every step of every record asks). */
+export const paramsByName = perObject(
+  (api: ApiSpec): Map<string, ParamSpec> => new Map(api.params.map((p) => [p.name, p])),
+);
 
 /** Last key of a normalised path: `navigation.entityId` -> `entityId`, `author[].id` -> `id`. */
 export const leafOf = boundedMemo(

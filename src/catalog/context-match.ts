@@ -9,7 +9,7 @@
  * answers kept in bounded memos.
  */
 import type { ApiSpec, Catalog, OutputField, ParamSpec } from '../model/types.ts';
-import { boundedMemo } from '../model/memo.ts';
+import { boundedMemo, perObject } from '../model/memo.ts';
 import { leafOf } from './catalog-index.ts';
 import { nameTerms, textTerms } from './text.ts';
 import { apisOutputting } from './name-terms.ts';
@@ -40,26 +40,19 @@ interface FieldWords {
   readonly evidence: readonly string[];
 }
 
-const fieldWords = new WeakMap<ApiSpec, readonly FieldWords[]>();
-
-function wordsOf(api: ApiSpec): readonly FieldWords[] {
-  let known = fieldWords.get(api);
-  if (!known) {
-    const apiWords = nameTerms(api.name);
-    known = (api.outputs ?? []).map((field) => {
-      const leaf = leafOf(field.path);
-      const parents = field.path.replace(/\[\]/g, '').split('.').slice(0, -1).join(' ');
-      return {
-        field,
-        leaf,
-        words: terms(leaf),
-        evidence: [...apiWords, ...textTerms(parents), ...textTerms(field.description)],
-      };
-    });
-    fieldWords.set(api, known);
-  }
-  return known;
-}
+const wordsOf = perObject((api: ApiSpec): readonly FieldWords[] => {
+  const apiWords = nameTerms(api.name);
+  return (api.outputs ?? []).map((field) => {
+    const leaf = leafOf(field.path);
+    const parents = field.path.replace(/\[\]/g, '').split('.').slice(0, -1).join(' ');
+    return {
+      field,
+      leaf,
+      words: terms(leaf),
+      evidence: [...apiWords, ...textTerms(parents), ...textTerms(field.description)],
+    };
+  });
+});
 
 /** Two words name the same thing: equal, or one a prefix of the other (`enroll`, `enrollment`). */
 function sameWord(a: string, b: string): boolean {

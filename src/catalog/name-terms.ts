@@ -4,10 +4,10 @@
  */
 import type { ApiSpec, Catalog } from '../model/types.ts';
 import { nameTerms } from './text.ts';
+import { perObject } from '../model/memo.ts';
 import { leafOf } from './catalog-index.ts';
 
 const indexes = new WeakMap<Catalog, Map<string, ApiSpec[]>>();
-const termsOf = new WeakMap<ApiSpec, Set<string>>();
 
 /**
  * A name word with its verb and noun endings folded (`translated`, `translation`, `translate`: `translat`;
@@ -24,11 +24,7 @@ function roots(name: string): string[] {
   return nameTerms(name).map(root);
 }
 
-function apiTerms(api: ApiSpec): Set<string> {
-  let terms = termsOf.get(api);
-  if (!terms) termsOf.set(api, (terms = new Set(roots(api.name))));
-  return terms;
-}
+const apiTerms = perObject((api: ApiSpec): Set<string> => new Set(roots(api.name)));
 
 /** APIs whose names use `term` (a stemmed name word, compared by its root), in catalog order. */
 export function apisNaming(catalog: Catalog, term: string): readonly ApiSpec[] {

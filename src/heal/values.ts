@@ -6,6 +6,7 @@ import { jsonValue } from '../read/json.ts';
 import type { ApiSpec, Catalog, Json, ParamSpec, Sequence, Step } from '../model/types.ts';
 import { findReferences } from '../read/references.ts';
 import { apiByName } from '../validate/validate.ts';
+import { paramsByName } from '../catalog/catalog-index.ts';
 import { unpackText } from './json.ts';
 import { healWeight, type HealEdit, type HealKind, type HealOptions } from './types.ts';
 import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
@@ -60,7 +61,7 @@ const DETAIL: Record<Exclude<HealKind, 'repairJson'>, string> = {
 };
 
 function healStep(step: Step, i: number, api: ApiSpec, options: HealOptions, edits: HealEdit[]): Step {
-  const params = new Map(api.params.map((p) => [p.name, p]));
+  const params = paramsByName(api);
   let args: Record<string, Json> | undefined;
   for (const [name, value] of Object.entries(step.arguments)) {
     const param = params.get(name);

@@ -58,6 +58,20 @@ export function memoStats(): Record<string, MemoStats> {
   return out;
 }
 
+/**
+ * Memoises `build` per object (each API of a catalog, say): built on first use, dropped with the object, so
+ * it is bounded by the objects alive.
+ */
+export function perObject<K extends object, V>(build: (key: K) => V): (key: K) => V {
+  const known = new WeakMap<K, V>();
+  return (key) => {
+    if (known.has(key)) return known.get(key)!;
+    const value = build(key);
+    known.set(key, value);
+    return value;
+  };
+}
+
 /** One generation of a pair memo: values by first and second string, and what it holds. */
 interface Generation {
   readonly values: Map<string, Map<string, number>>;

@@ -8,6 +8,7 @@ import { findReferences, stepReferences } from '../read/references.ts';
 import { literalMismatch, typesCompatible } from './literals.ts';
 import { apiProvides, memoryProvides, outputField } from './outputs.ts';
 import { normalisePath } from '../read/references.ts';
+import { paramsByName } from '../catalog/catalog-index.ts';
 
 const catalogIndex = new WeakMap<Catalog, Map<string, ApiSpec>>();
 
@@ -98,15 +99,6 @@ type Add = (
   extra?: Partial<Issue>,
   severity?: Issue['severity'],
 ) => void;
-
-const paramIndex = new WeakMap<ApiSpec, Map<string, ApiSpec['params'][number]>>();
-
-/** An API's parameters by name (built once per API: every step of every record asks). */
-function paramsByName(api: ApiSpec): Map<string, ApiSpec['params'][number]> {
-  let index = paramIndex.get(api);
-  if (!index) paramIndex.set(api, (index = new Map(api.params.map((p) => [p.name, p]))));
-  return index;
-}
 
 function checkArguments(
   step: Step,
