@@ -14,7 +14,7 @@ import { feedback, type FeedbackFormat } from '../feedback/index.ts';
 import { totalCost } from '../heal/index.ts';
 import type { HealEdit, HealOptions } from '../heal/types.ts';
 import { healValues } from '../heal/values.ts';
-import { repair } from '../repair/repair.ts';
+import { isExecutable, repair } from '../repair/repair.ts';
 import type { RepairOptions, RepairResult } from '../model/options.ts';
 import { validate } from '../validate/validate.ts';
 import { originOf, toSequence, toToolCalls, type ExecutableCall, type ToolCall } from './toolcalls.ts';
@@ -101,7 +101,8 @@ export async function checkToolCalls(
   const { sequence, heal } = parsed;
   const validation = validate(sequence, catalog, options);
   const context = { sequence, catalog, validation, memory: options.memory, resultName: options.resultName };
-  if (validation.valid && heal.length === 0) {
+  // A call named `ask` or `confirm` that no tool bears is a question for the user: valid, not executable.
+  if (validation.valid && heal.length === 0 && isExecutable(sequence, catalog)) {
     const calls = sequence.map((step, i) => asExecutable(toolCalls[i], step, i));
     return {
       ok: true,
