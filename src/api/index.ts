@@ -6,4 +6,5 @@
 export * from './request.ts';
 export * from './result.ts';
 export * from './call.ts';
+export * from './goals.ts';
 export * from './render.ts';

@@ -47,7 +47,7 @@ async function answer(kind: 'validate' | 'fix' | 'compress', input: ToolArgs, de
   const args = input as ApiRequest;
   const catalog = catalogOf(args, defaults);
   const request = kind === 'validate' ? args : { ...args, heal: args.heal ?? true };
-  const settings = requestSettings(kind, request, { files: true });
+  const settings = requestSettings(kind, request, { files: true, catalog });
   const outcome = await runCall(makeCall(settings, { id: args.id, input: args.sequence, catalog }));
   return answerJson(outcome);
 }
