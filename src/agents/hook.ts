@@ -7,8 +7,10 @@
  * if (check.executable) run(check.calls); else messages.push({ role: 'user', content: check.feedback });
  * ```
  */
-import { InputError } from '../model/errors.ts';
-import { isPlainObject, own } from '../read/json.ts';
+import { InputError, parseAt } from '../model/errors.ts';
+import { isPlainObject, kindOf, own } from '../read/json.ts';
+import { catalogArgument, optionsArgument } from '../api/library.ts';
+import { REQUEST_FIELDS } from '../api/request.ts';
 import type { Catalog, Sequence } from '../model/types.ts';
 import { feedback, type FeedbackFormat } from '../feedback/index.ts';
 import { totalCost } from '../heal/index.ts';
@@ -84,11 +86,21 @@ function withHealNotes(text: string, heal: readonly HealEdit[], format: Feedback
   return ['argument fixes:', ...heal.map((e) => `- ${formatHealEdit(e)}`), text].join('\n');
 }
 
+/** The hook's options checked at the edge: a parsed catalog, the repair options, a feedback format. */
+function checkOptions(options: unknown): CheckOptions {
+  if (!isPlainObject(options))
+    throw new InputError('options', `expected object, received ${kindOf(options)}`);
+  const catalog = catalogArgument(options.catalog, 'options.catalog');
+  parseAt(REQUEST_FIELDS.feedback, options.feedback, ['options', 'feedback']);
+  return { ...optionsArgument<CheckOptions>(options, catalog), catalog };
+}
+
 /** Checks (and, when needed, heals and repairs) an OpenAI-style list of tool calls. */
 export async function checkToolCalls(
   toolCalls: readonly (ToolCall | unknown)[],
-  options: CheckOptions,
+  given: CheckOptions,
 ): Promise<CheckResult> {
+  const options = checkOptions(given);
   const { catalog } = options;
   const format = options.feedback ?? 'suggestions';
   let parsed: ReturnType<typeof toSequence>;
