@@ -4,12 +4,9 @@
  * library: an `InputError`), never a repair that ends in status `error`.
  */
 import { readFileSync } from 'node:fs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkGoals, InputError, requestSettings } from '../src/index.ts';
-import { createMcpServer } from '../src/mcp/server.ts';
-import { buildServer } from '../src/server/app.ts';
+import { frontEnds } from './front-end-clients.ts';
 import { runRealCli } from './cli-run.ts';
 import { executable } from './helpers.ts';
 
@@ -41,18 +38,7 @@ const CASES = [
 ];
 
 describe('goals checked at the request layer', () => {
-  let app: ReturnType<typeof buildServer>;
-  const mcp = new Client({ name: 'test', version: '1.0.0' });
-  beforeAll(async () => {
-    app = buildServer({ workers: 1 });
-    const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-    await createMcpServer().connect(serverSide);
-    await mcp.connect(clientSide);
-  });
-  afterAll(async () => {
-    await mcp.close();
-    await app.close();
-  });
+  const { app, mcp } = frontEnds();
 
   it.each(CASES)('library: $field', ({ goals, field }) => {
     expect(() => checkGoals(goals, executable)).toThrow(InputError);
@@ -61,7 +47,7 @@ describe('goals checked at the request layer', () => {
   });
 
   it.each(CASES)('HTTP: 400 naming $field', async ({ goals, field }) => {
-    const r = await app.inject({ method: 'POST', url: '/v1/fix', payload: { sequence, catalog, goals } });
+    const r = await app().inject({ method: 'POST', url: '/v1/fix', payload: { sequence, catalog, goals } });
     expect(r.statusCode).toBe(400);
     expect(r.json().field).toBe(field);
   });
@@ -91,7 +77,7 @@ describe('goals checked at the request layer', () => {
 
   it('good goals still repair', async () => {
     const goals = { apis: ['TripadvisorSearchLocation'], fields: ['geoId'] };
-    const r = await app.inject({ method: 'POST', url: '/v1/fix', payload: { sequence, catalog, goals } });
+    const r = await app().inject({ method: 'POST', url: '/v1/fix', payload: { sequence, catalog, goals } });
     expect(r.statusCode).toBe(200);
     expect(r.json().status).toBe('repaired');
   });

@@ -7,13 +7,10 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkToolCalls, parseCatalog, repair, validate } from '../src/index.ts';
 import { registerFix } from '../src/cli/fix.ts';
-import { createMcpServer } from '../src/mcp/server.ts';
-import { buildServer } from '../src/server/app.ts';
+import { frontEnds } from './front-end-clients.ts';
 import type { Sequence } from '../src/model/types.ts';
 import { runCommands } from './cli-run.ts';
 import { executable, seq, text } from './helpers.ts';
@@ -101,18 +98,7 @@ describe('a repaired sequence read back by the library', () => {
 describe('a repaired sequence read back by the front ends', () => {
   const dir = mkdtempSync(join(tmpdir(), 'refract-pseudo-'));
   const catalog = JSON.parse(readFileSync(CATALOG, 'utf8'));
-  let app: ReturnType<typeof buildServer>;
-  const mcp = new Client({ name: 'test', version: '1.0.0' });
-  beforeAll(async () => {
-    app = buildServer({ workers: 1 });
-    const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-    await createMcpServer().connect(serverSide);
-    await mcp.connect(clientSide);
-  });
-  afterAll(async () => {
-    await mcp.close();
-    await app.close();
-  });
+  const { app, mcp } = frontEnds();
 
   it('CLI: refract fix --format json, then validate and fix its sequence', async () => {
     const first = await runCommands(
@@ -131,7 +117,7 @@ describe('a repaired sequence read back by the front ends', () => {
   it('HTTP and MCP: validate and fix the sequence', async () => {
     const sequence = await repaired();
     for (const kind of ['validate', 'fix'] as const) {
-      const http = await app.inject({ method: 'POST', url: `/v1/${kind}`, payload: { sequence, catalog } });
+      const http = await app().inject({ method: 'POST', url: `/v1/${kind}`, payload: { sequence, catalog } });
       expect(http.statusCode).toBe(200);
       const tool = await mcp.callTool({ name: kind, arguments: { sequence, catalog } });
       const viaMcp = JSON.parse((tool as { content: { text: string }[] }).content[0].text);

@@ -111,37 +111,21 @@ export function optionsArgument<T extends RepairOptions>(
   return Object.keys(normal).length === 0 ? options : { ...options, ...normal };
 }
 
-export function validate(sequence: Sequence, catalog: Catalog, options?: RepairOptions): Validation {
-  const checked = catalogArgument(catalog);
-  return validateCore(sequenceArgument(sequence), checked, optionsArgument(options, checked));
+type Arguments = [sequence: Sequence, catalog: Catalog, options?: RepairOptions];
+
+/** A core function of (sequence, catalog, options) behind the edge's checks of its three arguments. */
+function checked<R>(core: (sequence: Sequence, catalog: Catalog, options: RepairOptions) => R) {
+  return (...[sequence, catalog, options]: Arguments): R => {
+    const parsed = catalogArgument(catalog);
+    return core(sequenceArgument(sequence), parsed, optionsArgument(options, parsed));
+  };
 }
 
-export async function repair(
-  sequence: Sequence,
-  catalog: Catalog,
-  options?: RepairOptions,
-): Promise<RepairResult> {
-  const checked = catalogArgument(catalog);
-  return repairCore(sequenceArgument(sequence), checked, optionsArgument(options, checked));
-}
-
-export async function compress(
-  sequence: Sequence,
-  catalog: Catalog,
-  options?: RepairOptions,
-): Promise<RepairResult> {
-  const checked = catalogArgument(catalog);
-  return compressCore(sequenceArgument(sequence), checked, optionsArgument(options, checked));
-}
-
-export function compressOptions(
-  sequence: Sequence,
-  catalog: Catalog,
-  options?: RepairOptions,
-): RepairOptions {
-  const checked = catalogArgument(catalog);
-  return compressOptionsCore(sequenceArgument(sequence), checked, optionsArgument(options, checked));
-}
+export const validate: (...args: Arguments) => Validation = checked(validateCore);
+// Async, so that a bad argument rejects the promise as a failed repair would.
+export const repair = async (...args: Arguments): Promise<RepairResult> => checked(repairCore)(...args);
+export const compress = async (...args: Arguments): Promise<RepairResult> => checked(compressCore)(...args);
+export const compressOptions = checked(compressOptionsCore);
 
 export async function checkStep(
   call: Step,
