@@ -76,6 +76,12 @@ describe('refract sweep on a labelled file of its own', () => {
     const strict = doc.rows.findIndex((r) => r.setting.minSimilarity === 0.95);
     expect(typo.restored[strict]).toBe(false);
     const page = readFileSync(out, 'utf8');
+    // The page names the command that made it (its options in their declared order), in-process too: not the
+    // test runner's arguments.
+    expect(page).toContain(
+      `Regenerate: \`refract sweep --grid renameParam=1,2 --grid minSimilarity=0.5,0.95 --out ${out} ` +
+        `--json ${json} --svg ${svg} --data ${LABELLED} --catalog ${CATALOG} --quiet\`.`,
+    );
     expect(page).toContain('## Restoration per mistake kind');
     expect(page).toContain('## Records that flip against the base');
     expect(page).toMatch(/minSimilarity=0\.95 \|\s+0 \|\s+\d+ \|[^|]+\| [^|]*`typo`/);

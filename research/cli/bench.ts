@@ -10,6 +10,7 @@ import { SOLVER_NAMES, type SolverName } from '../../src/model/constants.ts';
 import { collect, integer, oneOf, seconds } from '../../src/api/flag-values.ts';
 import { BENCHMARKS, parseOnly, runBench } from '../bench/suite.ts';
 import { loadLabelled } from '../tuning/dataset.ts';
+import { invocation } from './invocation.ts';
 
 /** The default output folder, relative to the current directory. */
 export const BENCH_OUT = 'refract-bench';
@@ -46,7 +47,7 @@ export function registerBench(program: Command): void {
     .option('--synthetic <vars>', 'largest synthetic model of the solver study, 0 for none (default 10000)')
     .option('--data <file>', 'solver study on the models of these records (JSONL, repeatable)', collect)
     .option('-c, --catalog <file>', 'catalog of the --data records that bring none of their own')
-    .action(async (flags: Flags) => {
+    .action(async (flags: Flags, cmd: Command) => {
       let only = flags.only === undefined ? undefined : parseOnly(flags.only);
       if (flags.data?.length) {
         if (only && only.some((b) => b !== 'solvers'))
@@ -63,7 +64,7 @@ export function registerBench(program: Command): void {
         only,
         out: resolve(flags.out),
         log: (line) => process.stderr.write(`${line}\n`),
-        command: `refract ${process.argv.slice(2).join(' ')}`,
+        command: invocation(cmd),
         solvers: flags.solvers === undefined ? undefined : parseSolvers(flags.solvers),
         study: {
           ...(flags.repeat !== undefined ? { repeat: integer('--repeat', flags.repeat, 1, 100) } : {}),

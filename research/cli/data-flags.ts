@@ -61,8 +61,6 @@ export function loadData(flags: DataFlags, sets?: readonly string[]) {
   return { records, options, base };
 }
 
-export const command = (): string => `refract ${process.argv.slice(2).join(' ')}`;
-
 export type Log = (line: string) => void;
 
 export const logger = (flags: { quiet?: boolean }): Log =>

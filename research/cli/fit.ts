@@ -14,7 +14,8 @@ import {
   golds,
   splitByGold,
 } from '../tuning/index.ts';
-import { addDataOptions, command, loadData, logger, number, write, type DataFlags } from './data-flags.ts';
+import { addDataOptions, loadData, logger, number, write, type DataFlags } from './data-flags.ts';
+import { invocation } from './invocation.ts';
 
 interface FitFlags extends DataFlags {
   trainSets?: string;
@@ -62,7 +63,7 @@ export function registerFit(program: Command): void {
       .option('--init <start>', 'base | flat (every fitted weight starts at 1)', 'base')
       .option('--out <file.json>', 'write the fitted cost model (usable with --cost-model)')
       .option('--report <file.md>', 'markdown report (default: standard output)'),
-  ).action(async (flags: FitFlags) => {
+  ).action(async (flags: FitFlags, cmd: Command) => {
     const log = logger(flags);
     const fraction = Number(flags.holdout);
     if (!(fraction >= 0 && fraction < 1))
@@ -113,7 +114,7 @@ export function registerFit(program: Command): void {
     });
     if (flags.out) write(flags.out, `${JSON.stringify(result.model, null, 2)}\n`, log);
     const page = fitPage(result, base, {
-      header: pageHeader('Weight fit', machine(), command()),
+      header: pageHeader('Weight fit', machine(), invocation(cmd)),
       train: split.train,
       trainSets,
       evaluation,

@@ -17,7 +17,8 @@ import {
   sweepSettings,
   type SweepSpec,
 } from '../tuning/index.ts';
-import { addDataOptions, command, loadData, logger, write, type DataFlags } from './data-flags.ts';
+import { addDataOptions, loadData, logger, write, type DataFlags } from './data-flags.ts';
+import { invocation } from './invocation.ts';
 
 interface SweepFlags extends DataFlags {
   grid?: string[];
@@ -49,7 +50,7 @@ export function registerSweep(program: Command): void {
       .option('--out <file.md>', 'markdown page (default: the page on standard output)')
       .option('--json <file>', 'every row, and every record under every setting, as JSON')
       .option('--svg <file>', 'chart (a heat-map for a two-setting grid), with its Vega-Lite spec beside it'),
-  ).action(async (flags: SweepFlags) => {
+  ).action(async (flags: SweepFlags, cmd: Command) => {
     const log = logger(flags);
     const spec = sweepSpec(flags);
     const settings = sweepSettings(spec);
@@ -65,7 +66,7 @@ export function registerSweep(program: Command): void {
       write(
         flags.json,
         sweepJson(result, {
-          command: command(),
+          command: invocation(cmd),
           base: baseName,
           data: flags.data ?? [],
           records: records.length,
@@ -85,7 +86,7 @@ export function registerSweep(program: Command): void {
     const svg = flags.svg ? relative(pageDir, resolve(flags.svg)) : undefined;
     const page = sweepPage(
       result,
-      { header: pageHeader('Cost-model sweep', machine(), command()), description, svg },
+      { header: pageHeader('Cost-model sweep', machine(), invocation(cmd)), description, svg },
       baseName,
     );
     if (flags.out) write(flags.out, page, log);
