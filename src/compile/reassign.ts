@@ -199,8 +199,13 @@ export function reassignments(
   // (`related_artists = $var2.result$` on the related-artists list: no balance sheet for its `result`).
   const madeUp = ctx.index.producersOf(leaf).length === 0;
   const named = (j: Call) => j.apis.some((c) => c.api && nameCoverage(arg, c.api) >= NAMED);
+  // The label exists: a step of the input has it, or it is the deleted step put back (not another call
+  // that would take it).
+  const restores = (j?: Call) => j !== undefined && j.kind === 'inserted' && j.restores === label;
   const floor = (sameLabel: boolean, j?: Call) =>
-    sameLabel && broken && (!answer || madeUp || (j !== undefined && named(j))) ? 0 : min;
+    sameLabel && broken && (answer ? madeUp || (j !== undefined && named(j)) : !orphan || restores(j))
+      ? 0
+      : min;
   // Paths of the same words in another spelling count as one; each path's words are split once.
   const keyOf = wordKeys();
   const consider = (
