@@ -8,3 +8,4 @@ export * from './result.ts';
 export * from './call.ts';
 export * from './goals.ts';
 export * from './render.ts';
+export * from './parse.ts';
