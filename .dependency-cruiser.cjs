@@ -25,6 +25,7 @@ const LAYERS = [
   'server',
   'mcp',
   'agents',
+  'library',
   'cli',
 ];
 

@@ -10,8 +10,37 @@ export type * from './model/types.ts';
 export type * from './model/options.ts';
 export type { CostModel, Weights, WeightName } from './model/cost.ts';
 export { CostModelSchema, WeightsSchema } from './model/cost.ts';
-export { loadCostModel, parseCostModel, presetNames } from './read/cost-models.ts';
-// The entry points that take a catalog, a sequence or options check them at the edge (src/api/library.ts).
+export { presetNames } from './read/cost-models.ts';
+export { stepNumber } from './model/numbers.ts';
+export {
+  ASK,
+  CONFIRM,
+  DEFAULT_RESULT_NAME,
+  SOLVER_NAMES,
+  STRICTNESS,
+  STATUSES,
+  type Mode,
+  type SolverName,
+  type Status,
+  type Strictness,
+} from './model/constants.ts';
+export type { Compiled } from './compile/compile.ts';
+export { createSolver, getSolver } from './solvers/index.ts';
+export * from './read/index.ts';
+export { loadMappings } from './read/mappings.ts';
+export * from './mappings/index.ts';
+export * from './tags/index.ts';
+export type { RepairVerdict, ScoreInput, ScoreSummary, AskReading, AskMeaning } from './score/index.ts';
+export { FEEDBACK_FORMATS, type FeedbackFormat } from './feedback/index.ts';
+export * from './loop/index.ts';
+export * from './heal/index.ts';
+export * from './agents/index.ts';
+export * from './api/index.ts';
+export * from './batch/index.ts';
+// Every function the package exports checks its arguments: a garbage argument is an InputError naming it.
+// The entry points taking user data parse it as a request would (src/api/library.ts); the rest check the
+// shape of the library's own values (src/library). Named here, they take the place of the same names in
+// the `export *` lines above, which keep the types and constants.
 export {
   validate,
   repair,
@@ -23,44 +52,95 @@ export {
   heal,
   scoreRepair,
 } from './api/library.ts';
-export { numbered, stepNumber } from './model/numbers.ts';
 export {
-  ASK,
-  CONFIRM,
-  DEFAULT_RESULT_NAME,
-  SOLVER_NAMES,
-  STRICTNESS,
-  isPseudoStep,
-  STATUSES,
-  type Mode,
-  type SolverName,
-  type Status,
-  type Strictness,
-} from './model/constants.ts';
-export { compileFor, isExecutable } from './repair/repair.ts';
-export { compile, type Compiled } from './compile/compile.ts';
-export { decode } from './decode/decode.ts';
-export { diffSequences } from './decode/diff.ts';
-export { solveVerified, createSolver, getSolver } from './solvers/index.ts';
-export * from './read/index.ts';
-export { parseMappings, loadMappings } from './read/mappings.ts';
-export { findReferences, formatReference } from './read/references.ts';
-export * from './mappings/index.ts';
-export * from './tags/index.ts';
-export {
-  summariseVerdicts,
-  mergeScoreSummaries,
+  align,
+  allModes,
   asksPerRepair,
+  buildMappings,
+  compile,
+  compileFor,
+  computeMappings,
+  countTags,
+  decode,
+  diffSequences,
+  errorTags,
+  feedback,
+  findReferences,
+  formatMappings,
+  formatMappingsText,
+  formatModes,
+  formatPath,
+  formatReference,
+  formatStep,
+  formatStringForm,
+  formatZodError,
+  healToolCalls,
+  healValues,
+  healWeight,
+  inputErrorFromZod,
+  isExecutable,
+  isPseudoStep,
+  learnMappings,
+  learnPairs,
+  loadCostModel,
+  mergeMappings,
+  mergeScoreSummaries,
+  normaliseType,
+  numbered,
+  parseAt,
+  parseCostModel,
+  parseMappings,
+  parseRecords,
+  repairArgumentText,
   sameDataFlow,
-  type RepairVerdict,
-  type ScoreInput,
-  type ScoreSummary,
-  type AskReading,
-  type AskMeaning,
-} from './score/index.ts';
-export { feedback, FEEDBACK_FORMATS, type FeedbackFormat } from './feedback/index.ts';
-export * from './loop/index.ts';
-export * from './heal/index.ts';
-export * from './agents/index.ts';
-export * from './api/index.ts';
-export * from './batch/index.ts';
+  scorePairs,
+  solveVerified,
+  summariseVerdicts,
+  tagAgainstGold,
+  tagFromIssues,
+  toNestful,
+  toStringForm,
+  totalCost,
+} from './library/core.ts';
+export {
+  answerJson,
+  answerText,
+  buildPrompt,
+  chatCompletionsUrl,
+  checkGoals,
+  checkStepByStep,
+  checkWeights,
+  commandFixer,
+  createProgress,
+  feedbackFor,
+  formatHealEdit,
+  formatLoopReport,
+  formatPickReport,
+  issueLine,
+  loopJson,
+  loopSummary,
+  loopToolCalls,
+  makeCall,
+  milpFixer,
+  openIssues,
+  openaiFixer,
+  originOf,
+  outcomeOf,
+  parseCandidates,
+  parseRequest,
+  pick,
+  progressText,
+  relevantApis,
+  requestSettings,
+  resultJson,
+  resultText,
+  runBatch,
+  runCall,
+  runLoop,
+  summaryLine,
+  summaryMarkdown,
+  toSequence,
+  toToolCalls,
+  validationJson,
+  validationText,
+} from './library/front.ts';

@@ -8,6 +8,18 @@ import type { ToolCallRepairFunction, ToolSet } from 'ai';
 import { parseCatalog } from '../read/catalog.ts';
 import { InputError } from '../model/errors.ts';
 import type { Catalog } from '../model/types.ts';
+import {
+  arrayOf,
+  catalog as aCatalog,
+  checked,
+  checkedAsync,
+  func,
+  object,
+  optional,
+  record,
+  shaped,
+  type Check,
+} from '../api/arguments.ts';
 import { checkCall, checkToolCalls, type CheckOptions, type CheckResult } from './hook.ts';
 import type { ToolCall } from './toolcalls.ts';
 
@@ -25,8 +37,17 @@ export type SdkToolCall = RepairInput['toolCall'];
 
 const fromTools = new WeakMap<object, Promise<Catalog>>();
 
+/** A tool set: an object of tools by name. */
+const toolSet: Check = (value, name, args) => {
+  record()(value, name, args);
+  for (const [key, tool] of Object.entries(value as object)) object(tool, `${name}.${key}`, args);
+  return value;
+};
+
 /** The catalog of an AI SDK tool set (name, description, JSON Schema of the input), built once per set. */
-export function catalogFromTools(tools: ToolSet, inputSchema: InputSchema): Promise<Catalog> {
+export const catalogFromTools = checkedAsync(toolsCatalog, { tools: toolSet, inputSchema: func });
+
+function toolsCatalog(tools: ToolSet, inputSchema: InputSchema): Promise<Catalog> {
   let catalog = fromTools.get(tools);
   if (!catalog) {
     catalog = Promise.all(
@@ -42,12 +63,16 @@ export function catalogFromTools(tools: ToolSet, inputSchema: InputSchema): Prom
 }
 
 /** An `experimental_repairToolCall` function for `generateText` / `streamText`. */
-export function createRepairToolCall(options: RepairToolCallOptions = {}): ToolCallRepairFunction<ToolSet> {
+export const createRepairToolCall = checked(repairToolCall, {
+  options: optional(shaped({ catalog: optional(aCatalog), onCheck: optional(func) })),
+});
+
+function repairToolCall(options: RepairToolCallOptions = {}): ToolCallRepairFunction<ToolSet> {
   const { catalog: given, onCheck, ...rest } = options;
   return async ({ toolCall, tools, inputSchema }) => {
     let catalog: Catalog;
     try {
-      catalog = given ?? (await catalogFromTools(tools, inputSchema));
+      catalog = given ?? (await toolsCatalog(tools, inputSchema));
     } catch (error) {
       // A tool schema the catalog reader cannot take: no repair, the SDK reports the original error.
       if (error instanceof InputError) return null;
@@ -76,7 +101,12 @@ export interface StepLike {
 }
 
 /** Checks the tool calls of all steps as one sequence (`var1`... in call order). */
-export function checkSteps(steps: readonly StepLike[], options: CheckOptions): Promise<CheckResult> {
+export const checkSteps = checkedAsync(stepsCheck, {
+  steps: arrayOf(shaped({ toolCalls: arrayOf(object) }, 'a step (from result.steps)')),
+  options: object,
+});
+
+function stepsCheck(steps: readonly StepLike[], options: CheckOptions): Promise<CheckResult> {
   const calls: ToolCall[] = steps.flatMap((step) =>
     step.toolCalls.map((c) => ({
       id: c.toolCallId,

@@ -8,6 +8,15 @@ import { AIMessage, isAIMessage, type BaseMessage } from '@langchain/core/messag
 import { RunnableLambda } from '@langchain/core/runnables';
 import type { Catalog, Edit } from '../model/types.ts';
 import type { HealEdit } from '../heal/types.ts';
+import {
+  catalog as aCatalog,
+  checked,
+  checkedAsync,
+  func,
+  object,
+  optional,
+  shaped,
+} from '../api/arguments.ts';
 import { checkToolCalls, type CheckOptions, type ExecutableCall } from './hook.ts';
 import type { ToolCall } from './toolcalls.ts';
 
@@ -43,7 +52,12 @@ const asLangChain = (call: ExecutableCall) => ({
 });
 
 /** The message with its tool calls checked and, when needed and possible, repaired. */
-export async function repairAIMessage<M extends BaseMessage>(
+export const repairAIMessage = checkedAsync(repairMessage, {
+  message: shaped({ _getType: func }, 'a LangChain message'),
+  options: object,
+});
+
+async function repairMessage<M extends BaseMessage>(
   message: M,
   options: CheckOptions,
 ): Promise<M | AIMessage> {
@@ -75,12 +89,17 @@ export async function repairAIMessage<M extends BaseMessage>(
 }
 
 /** A Runnable mapping an AIMessage to the same message with checked (and repaired) tool calls. */
-export function repairToolCallsRunnable(
+export const repairToolCallsRunnable = checked(toolCallsRunnable, {
+  catalog: aCatalog,
+  options: optional(object),
+});
+
+function toolCallsRunnable(
   catalog: Catalog,
   options: Omit<CheckOptions, 'catalog'> = {},
 ): RunnableLambda<BaseMessage, BaseMessage> {
   return RunnableLambda.from((message: BaseMessage) =>
-    repairAIMessage(message, { ...options, catalog }),
+    repairMessage(message, { ...options, catalog }),
   ).withConfig({
     runName: 'refractRepairToolCalls',
   }) as RunnableLambda<BaseMessage, BaseMessage>;

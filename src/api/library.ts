@@ -52,7 +52,7 @@ const OptionsSchema = z.looseObject({
   maxModelNonzeros: count,
 });
 
-const HealOptionsSchema = z.looseObject({
+export const HealOptionsSchema = z.looseObject({
   repairJson: z.boolean().optional(),
   unpackJson: z.boolean().optional(),
   coerce: z.boolean().optional(),

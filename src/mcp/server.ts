@@ -17,6 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { InputError } from '../model/errors.ts';
+import { catalog, optional, record } from '../api/arguments.ts';
 import { TOOL_NAMES, TOOL_SCHEMAS, runTool, type ToolDefaults, type ToolName } from './tools.ts';
 
 export const SERVER_NAME = 'refract';
@@ -61,6 +62,7 @@ async function answer(run: () => Promise<object>): Promise<CallToolResult> {
 
 /** A server with the three tools; `defaults.catalog` is used when a call passes no catalog. */
 export function createMcpServer(defaults: ToolDefaults = {}): Server {
+  record({ catalog: optional(catalog) })(defaults, 'defaults', [defaults]);
   const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));
   server.setRequestHandler(CallToolRequestSchema, (request) => {
