@@ -25,12 +25,17 @@ export function parseCostModel(json: unknown, at = 'costModel'): CostModel {
 /** Presets and files read so far (few in practice; bounded all the same). */
 const cache = new LRUCache<string, CostModel>({ max: 64 });
 
+/** The file a cost model is read from: the preset's (`default`, `prefer-maps`, …), else the path given. */
+export function costModelFile(nameOrPath: string): string {
+  const isName = /^[a-z0-9-]+$/.test(nameOrPath) && existsSync(join(MODELS_DIR, `${nameOrPath}.json`));
+  return isName ? join(MODELS_DIR, `${nameOrPath}.json`) : nameOrPath;
+}
+
 /** A preset name (`default`, `prefer-maps`, …) or a path to a cost-model JSON file. */
 export function loadCostModel(nameOrPath = 'default'): CostModel {
   const cached = cache.get(nameOrPath);
   if (cached) return cached;
-  const isName = /^[a-z0-9-]+$/.test(nameOrPath) && existsSync(join(MODELS_DIR, `${nameOrPath}.json`));
-  const path = isName ? join(MODELS_DIR, `${nameOrPath}.json`) : nameOrPath;
+  const path = costModelFile(nameOrPath);
   if (!existsSync(path)) {
     throw new InputError(
       'cost-model',
