@@ -30,16 +30,19 @@ export async function runCommands(
 
 /**
  * Runs the real command line (`runCli`: every error mapped to one line and exit code 2, as users see it)
- * in-process; returns the exit code and standard error.
+ * in-process, with `extra` commands (the research ones); returns the exit code and standard error.
  */
-export async function runRealCli(args: readonly string[]): Promise<{ code: number; err: string }> {
+export async function runRealCli(
+  args: readonly string[],
+  extra: Parameters<typeof import('../src/cli/main.ts').runCli>[1] = [],
+): Promise<{ code: number; err: string }> {
   const { runCli } = await import('../src/cli/main.ts');
   let err = '';
   const e = vi.spyOn(process.stderr, 'write').mockImplementation((c) => ((err += String(c)), true));
   const o = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
   process.exitCode = 0;
   try {
-    await runCli(['node', 'refract', ...args]);
+    await runCli(['node', 'refract', ...args], extra);
   } finally {
     e.mockRestore();
     o.mockRestore();

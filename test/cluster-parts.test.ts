@@ -114,6 +114,45 @@ describe.skipIf(!redis.url)(
       const { code, err } = await collect('twice', results, out);
       expect(code).toBe(1); // as `refract batch`: some records were repaired
       expect(withoutTimes(out)).toBe(withoutTimes(reference));
+      // A second collect keeps the output it would replace, unless told to overwrite it; a summary onto the
+      // output is refused before anything is read.
+      const kept = readFileSync(out);
+      const again = await collect('twice', results, out);
+      expect(again).toMatchObject({
+        code: 2,
+        err: expect.stringMatching(/--out: .* already holds \d+ bytes: add --overwrite/),
+      });
+      expect(readFileSync(out)).toEqual(kept);
+      const asJson = tmp.file('twice-out.json');
+      const onOut = await batchCli([
+        'collect',
+        '--run',
+        'twice',
+        '--results',
+        results,
+        '--out',
+        asJson,
+        '--summary',
+        tmp.file('twice-out'),
+      ]);
+      expect(onOut).toMatchObject({
+        code: 2,
+        err: expect.stringMatching(/--summary: .*twice-out\.json is the --out file/),
+      });
+      expect(existsSync(asJson)).toBe(false);
+      expect(readFileSync(out)).toEqual(kept);
+      const overwritten = await batchCli([
+        'collect',
+        '--run',
+        'twice',
+        '--results',
+        results,
+        '--out',
+        out,
+        '--overwrite',
+      ]);
+      expect(overwritten.code).toBe(1);
+      expect(withoutTimes(out)).toBe(withoutTimes(reference));
       const summary = JSON.parse(readFileSync(`${results}/summary.json`, 'utf8')) as Record<string, unknown>;
       const single = await batchCli([
         '--catalog',

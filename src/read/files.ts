@@ -1,5 +1,5 @@
 /** Reading input files, with failures reported as InputErrors naming the file. */
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { InputError } from '../model/errors.ts';
 import { parseJsonText } from './json.ts';
 import { decodeUtf8 } from './utf8.ts';
@@ -21,6 +21,20 @@ export function readText(path: string): string {
   } catch (error) {
     throw (error as InputError).from(path);
   }
+}
+
+/**
+ * `path` when it names a readable file; else an error naming the flag that gave it (`--memory: cannot read
+ * m.json (ENOENT)`), checked before the file is loaded so that the user learns which flag to fix.
+ */
+export function readableFile(flag: string, path: string): string {
+  try {
+    if (statSync(path).isDirectory()) throw Object.assign(new Error('a directory'), { code: 'EISDIR' });
+    accessSync(path, constants.R_OK);
+  } catch (error) {
+    throw new InputError(flag, `cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  return path;
 }
 
 /** Reads a file and hands its content to `parse`; errors are attributed to the file. */
