@@ -1,9 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCatalog } from '../src/read/catalog.ts';
 import { createMcpServer } from '../src/mcp/server.ts';
+import { tempDir } from './fixtures/batch/records.ts';
 
 const CATALOG = 'data/nestful/executable-spec.json';
 const text = (result: unknown) => JSON.parse((result as { content: { text: string }[] }).content[0].text);
@@ -23,6 +25,15 @@ describe('MCP server (in-memory transport)', () => {
     expect(Object.keys(tools[1].inputSchema.properties ?? {})).toEqual(
       expect.arrayContaining(['sequence', 'catalog', 'catalogPath', 'memory', 'costModel', 'weights']),
     );
+    for (const tool of tools) {
+      expect(tool.inputSchema).toMatchObject({
+        type: 'object',
+        required: ['sequence'],
+        additionalProperties: false,
+      });
+      expect(tool.inputSchema.properties).not.toHaveProperty('catalogName');
+    }
+    expect(tools[0].inputSchema.properties).not.toHaveProperty('costModel');
   });
 
   it('validates a sequence against a catalog file', async () => {
@@ -83,6 +94,113 @@ describe('MCP server (in-memory transport)', () => {
       field: 'catalog.tools',
       problem: 'expected array, received number',
     });
+  });
+
+  const tmp = tempDir();
+  afterAll(() => tmp.remove());
+  const failure = async (name: string, args: Record<string, unknown>) => {
+    const result = await client.callTool({ name, arguments: args });
+    expect(result.isError).toBe(true);
+    return text(result).error as { field: string; problem: string; message: string };
+  };
+
+  it('answers arguments the input schema refuses in the same shape, naming the field', async () => {
+    const base = { catalogPath: CATALOG, sequence: [] };
+    const cases: [string, Record<string, unknown>, string, RegExp][] = [
+      ['fix', { ...base, timeout: -1 }, 'timeout', /expected number to be >0/],
+      ['fix', { ...base, solver: 'x' }, 'solver', /expected one of/],
+      ['validate', { catalogPath: CATALOG, sequence: 5 }, 'sequence', /expected string or array or object/],
+      ['compress', { ...base, fixes: 500 }, 'fixes', /<=100/],
+      ['fix', { ...base, mode: 'bad' }, 'mode', /expected one of/],
+      ['validate', { catalogPath: CATALOG }, 'sequence', /expected/],
+    ];
+    for (const [tool, args, field, problem] of cases) {
+      const error = await failure(tool, args);
+      expect(error, JSON.stringify(args)).toMatchObject({ field, problem: expect.stringMatching(problem) });
+      expect(error.message).toBe(`${field}: ${error.problem}`);
+    }
+  });
+
+  it('docs/agents.md shows the errors these arguments get', async () => {
+    const docs = readFileSync('docs/agents.md', 'utf8');
+    const block = /as the HTTP API's 400s do:\n\n```json\n([^`]*)```/.exec(docs)?.[1] ?? '';
+    const shown = block
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const args = [
+      { catalogPath: CATALOG, sequence: [], timeout: -1 },
+      { catalogPath: CATALOG, sequence: [], foo: 1 },
+      { catalogPath: '/nonexistent.json', sequence: [] },
+    ];
+    const actual = [];
+    for (const a of args) actual.push(text(await client.callTool({ name: 'fix', arguments: a })));
+    expect(shown).toEqual(actual);
+  });
+
+  it('refuses unknown fields and catalogName (there is no registry here), like the HTTP API', async () => {
+    const args = { catalogPath: CATALOG, sequence: [] };
+    expect(await failure('validate', { ...args, foo: 1 })).toMatchObject({
+      field: 'foo',
+      problem: 'unknown field',
+    });
+    expect(await failure('fix', { sequence: [], catalogName: 'x' })).toMatchObject({
+      field: 'catalogName',
+      problem: expect.stringMatching(/no catalog registry.*catalog or catalogPath/),
+    });
+    expect(await failure('fix', { ...args, goals: { api: ['x'] } })).toMatchObject({ field: 'goals.api' });
+    await expect(client.callTool({ name: 'repair', arguments: args })).rejects.toThrow(
+      /-32602.*no tool named "repair"/,
+    );
+  });
+
+  it('names catalogPath when the file cannot be read or is not JSON', async () => {
+    expect(await failure('validate', { catalogPath: '/nonexistent.json', sequence: [] })).toMatchObject({
+      field: 'catalogPath',
+      problem: 'cannot read file (ENOENT)',
+    });
+    const notJson = tmp.file('not-json.json');
+    writeFileSync(notJson, 'secret-token-123\n');
+    const error = await failure('validate', { catalogPath: notJson, sequence: [] });
+    expect(error.field).toBe('catalogPath');
+    expect(error.message).not.toContain('secret');
+  });
+
+  it('reads a cost-model file by path (stdio runs as the user) but never quotes the file in errors', async () => {
+    const secret = tmp.file('secret.txt');
+    writeFileSync(secret, 'root:x:0:0:root:/root:/bin/bash\n');
+    for (const tool of ['fix', 'compress']) {
+      const error = await failure(tool, { catalogPath: CATALOG, sequence: [], costModel: secret });
+      expect(error.field).toBe('costModel');
+      expect(error.message).toMatch(/invalid JSON/);
+      expect(error.message).not.toContain('root:x');
+    }
+    const model = tmp.file('model.json');
+    writeFileSync(model, JSON.stringify({ weights: { nope: 1 } }));
+    expect((await failure('fix', { catalogPath: CATALOG, sequence: [], costModel: model })).field).toMatch(
+      /^costModel\.weights/,
+    );
+    const missing = await failure('fix', { catalogPath: CATALOG, sequence: [], costModel: '/nonexistent' });
+    expect(missing.field).toBe('costModel');
+  });
+
+  it('re-reads a catalog file that changed between two calls', async () => {
+    const file = tmp.file('catalog.json');
+    const catalog = (name: string) => JSON.stringify([{ name, parameters: {} }]);
+    writeFileSync(file, catalog('OldTool'));
+    const call = async () =>
+      text(
+        await client.callTool({
+          name: 'validate',
+          arguments: { catalogPath: file, sequence: 'MyNewTool()' },
+        }),
+      );
+    expect((await call()).issues[0].tag).toBe('unknown_api');
+    writeFileSync(file, catalog('MyNewTool'));
+    expect((await call()).valid).toBe(true);
+    // Same size, same second: the content decides.
+    writeFileSync(file, catalog('MyOldTool'));
+    expect((await call()).issues[0].tag).toBe('unknown_api');
   });
 
   it('uses the server’s default catalog when a call names none', async () => {

@@ -190,6 +190,28 @@ describe('bad requests', () => {
     expect(res.status).toBe(404);
   });
 
+  it('answers 415 to a body of another media type, JSON or not, on every JSON route', async () => {
+    const send = async (method: string, path: string, type: string, body: string) => {
+      const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': type };
+      const response = await fetch(base + path, { method, headers, body });
+      return { status: response.status, json: await response.json() };
+    };
+    const media = { error: 'unsupported media type: send application/json', field: 'content-type' };
+    const valid = JSON.stringify({ sequence: gold, catalog });
+    for (const type of ['text/plain', 'text/plain; charset=utf-8', 'application/x-www-form-urlencoded']) {
+      expect(await send('POST', '/v1/validate', type, valid), type).toEqual({ status: 415, json: media });
+      expect(await send('POST', '/v1/fix', type, 'not json'), type).toEqual({ status: 415, json: media });
+    }
+    const put = await send('PUT', '/v1/catalogs/plain', 'text/plain', JSON.stringify(catalog));
+    expect(put).toEqual({ status: 415, json: media });
+  });
+
+  it('never reads a cost model from a path it is given', async () => {
+    const r = await call('POST', '/v1/fix', { sequence: gold, catalog, costModel: '/etc/passwd' });
+    expect(r.json.error).toMatch(/^costModel: no preset named "\/etc\/passwd" \(presets: /);
+    expect(r.json.error).not.toContain('root:');
+  });
+
   it('answers 404 as JSON', async () => {
     const r = await call('GET', '/v2/nothing');
     expect(r.status).toBe(404);

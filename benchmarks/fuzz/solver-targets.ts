@@ -8,7 +8,7 @@ import { parseSequence, parseStringForm } from '../../src/read/sequence.ts';
 import { checkToolCalls } from '../../src/agents/hook.ts';
 import type { Catalog, Json, Sequence } from '../../src/model/types.ts';
 import { heal } from '../../src/heal/index.ts';
-import { fixTool, validateTool } from '../../src/mcp/tools.ts';
+import { runTool } from '../../src/mcp/tools.ts';
 import { checkStep } from '../../src/repair/step.ts';
 import { repair } from '../../src/repair/repair.ts';
 import { validate } from '../../src/validate/validate.ts';
@@ -57,8 +57,8 @@ export function solverTargets(small = false): Target[] {
       ),
       run: async ([catalog, sequence, memory]: [unknown, unknown, Json | null]) => {
         const args = { catalog, sequence, ...(memory === null ? {} : { memory }) };
-        await validateTool(args);
-        const result = (await fixTool(args)) as { status: string; reason?: string };
+        await runTool('validate', args);
+        const result = (await runTool('fix', args)) as { status: string; reason?: string };
         if (result.status === 'error') fail(`fix status error: ${result.reason}`);
       },
     },

@@ -7,3 +7,4 @@ export * from './request.ts';
 export * from './result.ts';
 export * from './call.ts';
 export * from './render.ts';
+export * from './parse.ts';

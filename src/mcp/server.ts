@@ -1,73 +1,83 @@
 /**
  * The MCP server: `validate`, `fix` and `compress` over any MCP transport (stdio for `refract mcp`).
- * Results are the CLI's JSON results as text content; bad input is a tool error naming the field.
+ * Results are the CLI's JSON results as text content. Every bad argument, whichever check finds it, is a
+ * tool error `{"error": {field, problem, message}}` naming the field: the tools' arguments are checked by
+ * src/mcp/tools.ts, not by the SDK's McpServer (whose own check answers in plain text), so the server is
+ * built on the SDK's protocol-level `Server` with the two tool handlers written out here.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { InputError } from '../model/errors.ts';
 import {
-  compressInput,
-  compressTool,
-  fixInput,
-  fixTool,
-  validateInput,
-  validateTool,
-  type ToolDefaults,
-} from './tools.ts';
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { InputError } from '../model/errors.ts';
+import { TOOL_NAMES, TOOL_SCHEMAS, runTool, type ToolDefaults, type ToolName } from './tools.ts';
 
 export const SERVER_NAME = 'refract';
 export const SERVER_VERSION = '0.1.0';
 
-type Content = { content: { type: 'text'; text: string }[]; isError?: boolean };
+const DESCRIPTIONS: Record<ToolName, string> = {
+  validate: 'Check a tool-call sequence against a tool catalog; returns {valid, determination, issues}.',
+  fix: 'Repair a tool-call sequence at the lowest cost (MILP); returns the repaired sequence, edits, diff and issues.',
+  compress:
+    'Find the cheapest sequence that still meets the goals: repeated and unnecessary calls go (optimal mode).',
+};
 
-/** Runs a handler; an InputError becomes a tool error (`{"error": {field, problem}}`), not a protocol error. */
-async function answer(run: () => object | Promise<object>): Promise<Content> {
+const TOOLS: Tool[] = TOOL_NAMES.map((name) => ({
+  name,
+  description: DESCRIPTIONS[name],
+  inputSchema: z.toJSONSchema(TOOL_SCHEMAS[name], { io: 'input', target: 'draft-7' }) as Tool['inputSchema'],
+}));
+
+const isTool = (name: string): name is ToolName => (TOOL_NAMES as readonly string[]).includes(name);
+
+const textResult = (value: object, isError?: true): CallToolResult => ({
+  content: [{ type: 'text', text: JSON.stringify(value) }],
+  ...(isError ? { isError } : {}),
+});
+
+/**
+ * Runs a tool; an InputError is a tool error naming the field, any other failure a tool error with field
+ * null (the client sees why, and the sequence stays undecided).
+ */
+async function answer(run: () => Promise<object>): Promise<CallToolResult> {
   try {
-    return { content: [{ type: 'text', text: JSON.stringify(await run()) }] };
+    return textResult(await run());
   } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    const text = JSON.stringify({
-      error: { field: error.field, problem: error.problem, message: error.message },
-    });
-    return { content: [{ type: 'text', text }], isError: true };
+    if (error instanceof InputError) {
+      const { field, problem, message } = error;
+      return textResult({ error: { field, problem, message } }, true);
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return textResult({ error: { field: null, problem: message, message } }, true);
   }
 }
 
 /** A server with the three tools; `defaults.catalog` is used when a call passes no catalog. */
-export function createMcpServer(defaults: ToolDefaults = {}): McpServer {
-  const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION });
-  server.registerTool(
-    'validate',
-    {
-      description:
-        'Check a tool-call sequence against a tool catalog; returns {valid, determination, issues}.',
-      inputSchema: validateInput,
-    },
-    (args) => answer(() => validateTool(args, defaults)),
-  );
-  server.registerTool(
-    'fix',
-    {
-      description:
-        'Repair a tool-call sequence at the lowest cost (MILP); returns the repaired sequence, edits, diff and issues.',
-      inputSchema: fixInput,
-    },
-    (args) => answer(() => fixTool(args, defaults)),
-  );
-  server.registerTool(
-    'compress',
-    {
-      description:
-        'Find the cheapest sequence that still meets the goals: repeated and unnecessary calls go (optimal mode).',
-      inputSchema: compressInput,
-    },
-    (args) => answer(() => compressTool(args, defaults)),
-  );
+export function createMcpServer(defaults: ToolDefaults = {}): Server {
+  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const { name, arguments: args } = request.params;
+    if (!isTool(name)) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `no tool named ${JSON.stringify(name)} (tools: ${TOOL_NAMES.join(', ')})`,
+      );
+    }
+    return answer(() => runTool(name, args, defaults));
+  });
   return server;
 }
 
 /** Serves over standard input/output until the client disconnects. */
-export async function serveStdio(defaults: ToolDefaults = {}): Promise<McpServer> {
+export async function serveStdio(defaults: ToolDefaults = {}): Promise<Server> {
   const server = createMcpServer(defaults);
   await server.connect(new StdioServerTransport());
   return server;

@@ -1,10 +1,12 @@
 /** Loading cost models: a preset by name (`models/<name>.json`) or a path, then per-weight overrides. */
-import { readFileSync, existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { CostModelSchema, WeightsSchema, type CostModel, type WeightName } from '../model/cost.ts';
 import { InputError, inputErrorFromZod } from '../model/errors.ts';
 import { MODELS_DIR } from './package-files.ts';
+import { FileMemo } from './file-memo.ts';
+import { loadJsonWith, naming, parseJsonFile } from './files.ts';
 
 export { MODELS_DIR };
 
@@ -22,35 +24,42 @@ export function parseCostModel(json: unknown, at = 'costModel'): CostModel {
   return parsed.data;
 }
 
-/** Presets and files read so far (few in practice; bounded all the same). */
-const cache = new LRUCache<string, CostModel>({ max: 64 });
+/** Presets read so far, by name (a handful, shipped with the package). */
+const presets = new LRUCache<string, CostModel>({ max: 64 });
+/** Cost-model files, re-read when they change (a long-lived caller may be tuning one). */
+const files = new FileMemo<CostModel>(16);
 
-/** The file a cost model is read from: the preset's (`default`, `prefer-maps`, …), else the path given. */
-export function costModelFile(nameOrPath: string): string {
-  const isName = /^[a-z0-9-]+$/.test(nameOrPath) && existsSync(join(MODELS_DIR, `${nameOrPath}.json`));
-  return isName ? join(MODELS_DIR, `${nameOrPath}.json`) : nameOrPath;
+/** The file of the preset `name` (`default`, `prefer-maps`, …), if there is one. */
+function presetFile(name: string): string | undefined {
+  const path = join(MODELS_DIR, `${name}.json`);
+  return /^[a-z0-9-]+$/.test(name) && existsSync(path) ? path : undefined;
 }
 
-/** A preset name (`default`, `prefer-maps`, …) or a path to a cost-model JSON file. */
-export function loadCostModel(nameOrPath = 'default'): CostModel {
-  const cached = cache.get(nameOrPath);
+/** The file a cost model is read from: the preset's, else the path given. */
+export function costModelFile(nameOrPath: string): string {
+  return presetFile(nameOrPath) ?? nameOrPath;
+}
+
+/**
+ * A preset name (`default`, `prefer-maps`, …) or a path to a cost-model JSON file; `at` names the field in
+ * errors (`cost-model` for the CLI flag, `costModel` for a request field).
+ */
+export function loadCostModel(nameOrPath = 'default', at = 'cost-model'): CostModel {
+  const cached = presets.get(nameOrPath);
   if (cached) return cached;
-  const path = costModelFile(nameOrPath);
-  if (!existsSync(path)) {
+  const preset = presetFile(nameOrPath);
+  if (preset) {
+    const model = loadJsonWith(preset, (json) => parseCostModel(json, at));
+    presets.set(nameOrPath, model);
+    return model;
+  }
+  if (!existsSync(nameOrPath)) {
     throw new InputError(
-      'cost-model',
+      at,
       `no preset or file named ${JSON.stringify(nameOrPath)} (presets: ${presetNames().join(', ')})`,
     );
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new InputError('cost-model', `${path} is not valid JSON: ${(error as Error).message}`);
-  }
-  const model = parseCostModel(json, 'cost-model');
-  cache.set(nameOrPath, model);
-  return model;
+  return naming(at, () => files.load(nameOrPath, (text) => parseCostModel(parseJsonFile(text), at)));
 }
 
 /** Returns a copy of `model` with some weights replaced (`{ slotFill: 1 }`), validated. */

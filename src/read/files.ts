@@ -1,7 +1,10 @@
-/** Reading input files, with failures reported as InputErrors naming the file. */
+/**
+ * Reading input files, with failures reported as InputErrors naming the file. A file's content never
+ * appears in an error: a path may come from a client (an MCP `catalogPath` or `costModel`), and an error
+ * quoting the first bytes of a file that is not what it should be would disclose them.
+ */
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { InputError } from '../model/errors.ts';
-import { parseJsonText } from './json.ts';
 import { decodeUtf8 } from './utf8.ts';
 
 /** The text of a file (strict UTF-8: a bad byte is an error naming its offset). */
@@ -37,9 +40,8 @@ export function readableFile(flag: string, path: string): string {
   return path;
 }
 
-/** Reads a file and hands its content to `parse`; errors are attributed to the file. */
-export function loadWith<T>(path: string, parse: (text: string) => T): T {
-  const text = readText(path);
+/** Hands the text of the file at `path` to `parse`; errors are attributed to the file. */
+export function parseFrom<T>(path: string, text: string, parse: (text: string) => T): T {
   try {
     return parse(text);
   } catch (error) {
@@ -48,7 +50,50 @@ export function loadWith<T>(path: string, parse: (text: string) => T): T {
   }
 }
 
+/** Reads a file and hands its content to `parse`; errors are attributed to the file. */
+export function loadWith<T>(path: string, parse: (text: string) => T): T {
+  return parseFrom(path, readText(path), parse);
+}
+
+/** Runs `read`; an error about a whole file (no field: unreadable, not JSON) is put on `field`. */
+export function naming<T>(field: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof InputError && error.field === '') {
+      throw new InputError(field, error.problem, error.source);
+    }
+    throw error;
+  }
+}
+
+/** A line and column (both from 1) of an offset into `text`. */
+function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return `line ${line}, column ${offset - before.lastIndexOf('\n')}`;
+}
+
+/**
+ * A file's JSON text → its value. A syntax error keeps only what does not quote the text: V8 says where
+ * (`Expected ',' or '}' after property value in JSON at position 25`) or quotes the text around the fault
+ * (`Unexpected token 'r', "root:x:0:0"... is not valid JSON`), and the quote is dropped.
+ */
+export function parseJsonFile(text: string): unknown {
+  const json = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  try {
+    return JSON.parse(json);
+  } catch (error) {
+    const message = (error as Error).message;
+    const at = / in JSON at position (\d+)/.exec(message);
+    let problem = 'unexpected text';
+    if (at) problem = `${lineColumn(json, Number(at[1]))}: ${message.slice(0, at.index)}`;
+    else if (message === 'Unexpected end of JSON input') problem = 'unexpected end of input';
+    throw new InputError('', `invalid JSON (${problem})`);
+  }
+}
+
 /** Reads a JSON file and hands the value to `parse`; errors are attributed to the file. */
 export function loadJsonWith<T>(path: string, parse: (json: unknown) => T): T {
-  return loadWith(path, (text) => parse(parseJsonText(text)));
+  return loadWith(path, (text) => parse(parseJsonFile(text)));
 }

@@ -1,7 +1,9 @@
 /**
  * JSON bodies: strict UTF-8 (a bad byte is a 400 naming its offset, never a silent U+FFFD), then fastify's
  * own parser (it rejects `__proto__` keys), plus an empty body allowed on DELETE (clients send a JSON
- * content type there too) and the parse error's detail in the 400.
+ * content type there too) and the parse error's detail in the 400. `application/json` is the only media
+ * type parsed: fastify's built-in `text/plain` parser is removed, so any other type is a 415 rather than a
+ * string body refused as "expected object".
  */
 import type { FastifyInstance } from 'fastify';
 import { InputError } from '../model/errors.ts';
@@ -9,7 +11,7 @@ import { decodeUtf8 } from '../read/utf8.ts';
 
 export function installJsonParser(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'ignore');
-  app.removeContentTypeParser('application/json');
+  app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     let text: string;
     try {

@@ -4,8 +4,8 @@
  * the request field (`solver`, `sequence[2].name`, `weights.slotFill`), which the server answers with 400.
  */
 import { z } from 'zod';
-import { InputError, describeZodError, formatPath } from '../model/errors.ts';
 import { makeCall, requestSettings, type Call } from '../api/call.ts';
+import { parseRequest } from '../api/parse.ts';
 import { REQUEST_FIELDS, requestSchema, type RequestKind } from '../api/request.ts';
 import type { CatalogStore, ResolvedCatalog } from './catalogs.ts';
 
@@ -32,20 +32,6 @@ export const BODY_SCHEMAS = {
   loop: bodySchema('loop').meta({ id: 'LoopRequest' }),
 } as const;
 
-/** Parses a body with a schema; the first problem becomes an InputError naming its field. */
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const first = parsed.error.issues[0];
-  if (first?.code === 'unrecognized_keys') {
-    const path = first.path as (string | number)[];
-    throw new InputError(formatPath([...path, first.keys[0]]), 'unknown field');
-  }
-  const { field, problem } = describeZodError(parsed.error);
-  // zod calls a JSON object a record.
-  throw new InputError(field === '' ? 'body' : field, problem.replace(/\brecord\b/g, 'object'));
-}
-
 /** What a worker runs: the call without its catalog, which travels by reference (src/server/solve.ts). */
 export type Job = Omit<Call, 'catalog'>;
 
@@ -59,7 +45,7 @@ export interface Prepared {
  * before the request's own time limit.
  */
 export function prepare(kind: RequestKind, body: unknown, store: CatalogStore, solverCapS: number): Prepared {
-  const request = parseBody(BODY_SCHEMAS[kind], body);
+  const request = parseRequest(BODY_SCHEMAS[kind], body);
   const catalog = store.resolve(request.catalogName, request.catalog);
   const settings = requestSettings(kind, request, { files: false, timeoutCap: solverCapS });
   const { catalog: _inline, ...job } = makeCall(settings, {
