@@ -61,7 +61,7 @@ describe('operating-system errors from the user input', () => {
 describe('JSON syntax errors stay on one line', () => {
   it('in a --catalog file', async () => {
     const r = await runRealCli(['fix', '--catalog', brokenJson('catalog.json'), FLIGHT]);
-    oneLine(r, /catalog\.json: invalid JSON \(.*\\n\\n x1234/);
+    oneLine(r, /catalog\.json: invalid JSON/);
   });
 
   it('in a cost-model file', async () => {
@@ -73,7 +73,7 @@ describe('JSON syntax errors stay on one line', () => {
       brokenJson('cost.json'),
       FLIGHT,
     ]);
-    oneLine(r, /^refract: cost-model: .*cost\.json is not valid JSON/);
+    oneLine(r, /cost\.json: cost-model: invalid JSON/);
   });
 
   it('in a catalog of serve --catalog-dir', async () => {
