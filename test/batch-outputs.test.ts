@@ -8,7 +8,7 @@
 import { copyFileSync, existsSync, linkSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runRealCli } from './cli-run.ts';
+import { expectRefusal, runRealCli } from './cli-run.ts';
 import { CATALOG, readLines, tempDir, writeDataset } from './fixtures/batch/records.ts';
 
 const tmp = tempDir();
@@ -29,18 +29,12 @@ function dataset(name: string, count = 3): { path: string; bytes: Buffer } {
   return { path, bytes: readFileSync(path) };
 }
 
-function refused(r: { code: number; err: string }, message: RegExp): void {
-  expect(r.err).toMatch(message);
-  expect(r.err.trim().split('\n')).toHaveLength(1);
-  expect(r.code).toBe(2);
-}
-
 describe('batch --summary', () => {
   it('refuses a summary that would replace the input, before any work', async () => {
     const input = dataset('data.json');
     const out = tmp.file('summary-input-out.jsonl');
     const r = await batch('--catalog', CATALOG, input.path, '--out', out, '--summary', tmp.file('data'));
-    refused(r, /^refract: --summary: .*data\.json is the input file/);
+    expectRefusal(r, /^refract: --summary: .*data\.json is the input file/);
     expect(readFileSync(input.path)).toEqual(input.bytes);
     expect(existsSync(out)).toBe(false);
   });
@@ -49,7 +43,7 @@ describe('batch --summary', () => {
     const input = dataset('res-in.jsonl');
     const out = tmp.file('res.json');
     const r = await batch('--catalog', CATALOG, input.path, '--out', out, '--summary', out);
-    refused(r, /^refract: --summary: .*res\.json is the --out file/);
+    expectRefusal(r, /^refract: --summary: .*res\.json is the --out file/);
     expect(existsSync(out)).toBe(false);
   });
 
@@ -59,7 +53,7 @@ describe('batch --summary', () => {
     symlinkSync(catalog.path, link);
     const input = dataset('summary-cat-in.jsonl');
     const r = await batch('--catalog', catalog.path, input.path, '--summary', link);
-    refused(r, /^refract: --summary: .*summary-link\.json is the --catalog file/);
+    expectRefusal(r, /^refract: --summary: .*summary-link\.json is the --catalog file/);
     expect(readFileSync(catalog.path)).toEqual(catalog.bytes);
   });
 
@@ -90,7 +84,7 @@ describe('batch --summary', () => {
       '--summary',
       join(blocker, 'sub', 's'),
     );
-    refused(r, /^refract: --summary: cannot use .*a-file\/sub\/s\.json \(ENOTDIR\)/);
+    expectRefusal(r, /^refract: --summary: cannot use .*a-file\/sub\/s\.json \(ENOTDIR\)/);
     expect(existsSync(out)).toBe(false);
   });
 });
@@ -116,7 +110,7 @@ describe('batch --out never replaces a file the run reads', () => {
       symlinkSync(file.path, soft);
       for (const out of [file.path, hard, soft]) {
         const r = await batch(...flags(file.path), '--out', out, input.path);
-        refused(r, new RegExp(`^refract: --out: .* is the ${flag} file$`, 'm'));
+        expectRefusal(r, new RegExp(`^refract: --out: .* is the ${flag} file$`, 'm'));
         expect(readFileSync(file.path)).toEqual(file.bytes);
       }
     });
@@ -130,14 +124,14 @@ describe('batch --out keeps earlier results', () => {
     expect((await batch('--catalog', CATALOG, '--out', out, input.path)).code).toBe(0);
     const first = readFileSync(out);
     const again = await batch('--catalog', CATALOG, '--out', out, input.path);
-    refused(
+    expectRefusal(
       again,
       /^refract: --out: .*again-out\.jsonl already holds \d+ bytes: add --resume .* or --overwrite/,
     );
     expect(readFileSync(out)).toEqual(first);
 
     const both = await batch('--catalog', CATALOG, '--resume', '--overwrite', '--out', out, input.path);
-    refused(both, /^refract: --overwrite: give either --resume or --overwrite/);
+    expectRefusal(both, /^refract: --overwrite: give either --resume or --overwrite/);
 
     writeFileSync(out, '{"id":"stale","status":"valid"}\n');
     const replaced = await batch('--catalog', CATALOG, '--overwrite', '--out', out, input.path);
@@ -165,7 +159,7 @@ describe('batch --out keeps earlier results', () => {
 
     writeFileSync(out, `${JSON.stringify({ id: ids[0], status: 'fine' })}\n`);
     const bad = await batch('--catalog', CATALOG, '--resume', '--out', out, input);
-    refused(bad, /\(valid, repaired, partial, timeout, error\)/);
+    expectRefusal(bad, /\(valid, repaired, partial, timeout, error\)/);
   });
 });
 
@@ -181,7 +175,7 @@ describe('batch on an empty input', () => {
       writeFileSync(input, text);
       const out = tmp.file(`empty-${name.replace(/ /g, '-')}.jsonl`);
       const r = await batch('--catalog', CATALOG, '--out', out, '--summary', `${out}-summary`, input);
-      refused(r, /^refract: input: empty input/);
+      expectRefusal(r, /^refract: input: empty input/);
       expect(existsSync(out)).toBe(false);
       expect(existsSync(`${out}-summary.json`)).toBe(false);
     });

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { registerFit, registerSweep } from '../research/cli/research.ts';
-import { runRealCli } from './cli-run.ts';
+import { expectRefusal, runRealCli } from './cli-run.ts';
 import { CATALOG, tempDir } from './fixtures/batch/records.ts';
 import { writeLabelled } from './labelled.ts';
 
@@ -17,13 +17,6 @@ const tmp = tempDir();
 afterAll(() => tmp.remove());
 
 const FLIGHT = 'samples/broken-flight.txt';
-
-function oneLine(r: { code: number; err: string }, message: RegExp): void {
-  expect(r.err).toMatch(message);
-  expect(r.err).not.toMatch(/internal error/);
-  expect(r.err.trim().split('\n')).toHaveLength(1);
-  expect(r.code).toBe(2);
-}
 
 /** A file whose JSON syntax error quotes an excerpt spanning lines. */
 function brokenJson(name: string): string {
@@ -39,7 +32,7 @@ describe('operating-system errors from the user input', () => {
     const { port } = taken.address() as AddressInfo;
     try {
       const r = await runRealCli(['serve', '--port', String(port), '--log-level', 'silent']);
-      oneLine(r, new RegExp(`^refract: --port: 127\\.0\\.0\\.1:${port} is in use$`, 'm'));
+      expectRefusal(r, new RegExp(`^refract: --port: 127\\.0\\.0\\.1:${port} is in use$`, 'm'));
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }
@@ -47,21 +40,21 @@ describe('operating-system errors from the user input', () => {
 
   it('serve: a host that is no address of this machine names --host', async () => {
     const r = await runRealCli(['serve', '--host', '999.1.1.1', '--port', '0', '--log-level', 'silent']);
-    oneLine(r, /^refract: --host: cannot listen on 999\.1\.1\.1 \(E[A-Z_]+\)/);
+    expectRefusal(r, /^refract: --host: cannot listen on 999\.1\.1\.1 \(E[A-Z_]+\)/);
   });
 
   it('export: an --out that is a file names --out', async () => {
     const file = tmp.file('models-file');
     writeFileSync(file, 'x');
     const r = await runRealCli(['export', '--format', 'lp', '--out', file, '--catalog', CATALOG, FLIGHT]);
-    oneLine(r, /^refract: --out: .*models-file exists and is not a folder/);
+    expectRefusal(r, /^refract: --out: .*models-file exists and is not a folder/);
   });
 });
 
 describe('JSON syntax errors stay on one line', () => {
   it('in a --catalog file', async () => {
     const r = await runRealCli(['fix', '--catalog', brokenJson('catalog.json'), FLIGHT]);
-    oneLine(r, /catalog\.json: invalid JSON/);
+    expectRefusal(r, /catalog\.json: invalid JSON/);
   });
 
   it('in a cost-model file', async () => {
@@ -73,7 +66,7 @@ describe('JSON syntax errors stay on one line', () => {
       brokenJson('cost.json'),
       FLIGHT,
     ]);
-    oneLine(r, /cost\.json: cost-model: invalid JSON/);
+    expectRefusal(r, /cost\.json: cost-model: invalid JSON/);
   });
 
   it('in a catalog of serve --catalog-dir', async () => {
@@ -81,12 +74,12 @@ describe('JSON syntax errors stay on one line', () => {
     mkdirSync(dir);
     writeFileSync(`${dir}/flights.json`, '{"a":\n\n x1234\n\n}\n');
     const r = await runRealCli(['serve', '--catalog-dir', dir, '--port', '0', '--log-level', 'silent']);
-    oneLine(r, /^refract: catalog-dir: .*flights\.json: /);
+    expectRefusal(r, /^refract: catalog-dir: .*flights\.json: /);
   });
 
   it('in a catalog of serve --catalog name=file', async () => {
     const r = await runRealCli(['serve', '--catalog', `f=${brokenJson('named.json')}`, '--port', '0']);
-    oneLine(r, /^refract: --catalog: .*named\.json is not valid JSON/);
+    expectRefusal(r, /^refract: --catalog: .*named\.json is not valid JSON/);
   });
 });
 
@@ -101,13 +94,13 @@ describe('unreadable files name their flag', () => {
   ] as const) {
     it(`${args[0]} ${flag}`, async () => {
       const r = await runRealCli(args);
-      oneLine(r, new RegExp(`^refract: ${flag}: cannot read .*missing\\.json \\(ENOENT\\)$`, 'm'));
+      expectRefusal(r, new RegExp(`^refract: ${flag}: cannot read .*missing\\.json \\(ENOENT\\)$`, 'm'));
     });
   }
 
   it('tags --gold says the path once', async () => {
     const r = await runRealCli(['tags', '--catalog', CATALOG, '--gold', missing, FLIGHT]);
-    oneLine(r, /^refract: --gold: cannot read \S*missing\.json \(ENOENT\)$/m);
+    expectRefusal(r, /^refract: --gold: cannot read \S*missing\.json \(ENOENT\)$/m);
     expect(r.err.split('missing.json')).toHaveLength(2);
   });
 });
@@ -131,7 +124,7 @@ describe('research commands check their flags before the work', () => {
         '--out',
         `${blocker}/x.md`,
       );
-      oneLine(r, /^refract: --out: cannot use .*not-a-folder\/x\.md \(ENOTDIR\)/);
+      expectRefusal(r, /^refract: --out: cannot use .*not-a-folder\/x\.md \(ENOTDIR\)/);
     });
   }
 
@@ -147,20 +140,20 @@ describe('research commands check their flags before the work', () => {
       '--out',
       labelled,
     );
-    oneLine(r, /^refract: --out: .* is the --data file/);
+    expectRefusal(r, /^refract: --out: .* is the --data file/);
   });
 
   it('sweep --seed must be a number with --grid too', async () => {
     const r = await research('sweep', '--data', labelled, '--grid', 'renameParam=1,2', '--seed', 'abc');
-    oneLine(r, /^refract: --seed: expected an integer/);
+    expectRefusal(r, /^refract: --seed: expected an integer/);
   });
 });
 
 describe('--result-name is a label', () => {
   it('refuses a name a reference could not name (fix, maps)', async () => {
     const fix = await runRealCli(['fix', '--catalog', CATALOG, '--result-name', 'a b', FLIGHT]);
-    oneLine(fix, /^refract: --result-name: expected a label/);
+    expectRefusal(fix, /^refract: --result-name: expected a label/);
     const maps = await runRealCli(['maps', '--catalog', CATALOG, '--result-name', 'a.b']);
-    oneLine(maps, /^refract: --result-name: expected a label/);
+    expectRefusal(maps, /^refract: --result-name: expected a label/);
   });
 });

@@ -1,6 +1,6 @@
 /** Runs CLI commands in-process (no child process): captures stdout/stderr and the exit code. */
 import { Command } from 'commander';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 
 export async function runCommands(
   register: readonly ((program: Command) => unknown)[],
@@ -50,4 +50,12 @@ export async function runRealCli(
   const code = Number(process.exitCode ?? 0);
   process.exitCode = 0;
   return { code, err };
+}
+
+/** A refusal as the project's standard wants it: one line matching `message`, no stack trace, exit code 2. */
+export function expectRefusal(r: { code: number; err: string }, message: RegExp): void {
+  expect(r.err).toMatch(message);
+  expect(r.err).not.toMatch(/internal error/);
+  expect(r.err.trim().split('\n')).toHaveLength(1);
+  expect(r.code).toBe(2);
 }

@@ -44,8 +44,8 @@ describe.skipIf(!redis.url)(
         ...CHUNK,
         ...extra,
       ]);
-    const collect = (run: string, results: string, out: string) =>
-      batchCli(['collect', '--run', run, '--results', results, '--out', out]);
+    const collect = (run: string, results: string, out: string, ...extra: string[]) =>
+      batchCli(['collect', '--run', run, '--results', results, '--out', out, ...extra]);
 
     beforeAll(async () => {
       writeFileSync(input, datasetText(RECORDS, 20));
@@ -124,33 +124,14 @@ describe.skipIf(!redis.url)(
       });
       expect(readFileSync(out)).toEqual(kept);
       const asJson = tmp.file('twice-out.json');
-      const onOut = await batchCli([
-        'collect',
-        '--run',
-        'twice',
-        '--results',
-        results,
-        '--out',
-        asJson,
-        '--summary',
-        tmp.file('twice-out'),
-      ]);
+      const onOut = await collect('twice', results, asJson, '--summary', tmp.file('twice-out'));
       expect(onOut).toMatchObject({
         code: 2,
         err: expect.stringMatching(/--summary: .*twice-out\.json is the --out file/),
       });
       expect(existsSync(asJson)).toBe(false);
       expect(readFileSync(out)).toEqual(kept);
-      const overwritten = await batchCli([
-        'collect',
-        '--run',
-        'twice',
-        '--results',
-        results,
-        '--out',
-        out,
-        '--overwrite',
-      ]);
+      const overwritten = await collect('twice', results, out, '--overwrite');
       expect(overwritten.code).toBe(1);
       expect(withoutTimes(out)).toBe(withoutTimes(reference));
       const summary = JSON.parse(readFileSync(`${results}/summary.json`, 'utf8')) as Record<string, unknown>;
