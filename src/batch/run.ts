@@ -94,7 +94,10 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
   if (!read) throw new Error('internal: runBatch needs input or records');
   const sources = read[Symbol.asyncIterator]();
   // Nothing is opened for writing before the first record: an empty input writes nothing.
-  const first = await firstSource(sources, signal);
+  const first = await firstSource(sources, signal).catch((error: unknown) => {
+    progress?.stop();
+    throw error;
+  });
   if (first === undefined || first.done) {
     progress?.stop();
     if (first?.done) throw new InputError('input', 'empty input: expected records');
