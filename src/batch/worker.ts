@@ -21,8 +21,12 @@ const settings = requestSettings('fix', setup.request, { files: true });
 const context: JobContext = { catalog, settings, stepByStep: setup.stepByStep };
 const catalogs = new RecordCatalogs();
 
-/** Share of the record watchdog a repair may use, so it ends as a `timeout` line before the watchdog. */
-const RECORD_SHARE = 0.8;
+/**
+ * What a repair leaves of the record watchdog, so it ends as a `timeout` line before the watchdog: a fifth of
+ * it, and at least a second (half of it when shorter), since a loaded machine can stall a worker that long.
+ */
+const recordDeadlineSlack = (budgetMs: number): number =>
+  Math.max(budgetMs * 0.2, Math.min(1000, budgetMs / 2));
 
 /**
  * A record that starts this long after the task (or the last report) reports progress, which starts the
@@ -70,7 +74,7 @@ serveJobs(async (task: Task, { progress }): Promise<WorkerResult> => {
     const injected = setup.faults && injectFault(setup.faults, record, task.attempt);
     if (injected) return injected;
     const budget = setup.recordTimeoutMs;
-    const deadline = budget === undefined ? undefined : Date.now() + budget * RECORD_SHARE;
+    const deadline = budget === undefined ? undefined : Date.now() + budget - recordDeadlineSlack(budget);
     const settings = { ...context.settings, options: { ...context.settings.options, deadline } };
     const result = await runJob(record, { ...context, settings });
     if (result.kind === 'fault') throw new WorkerFault(result.reason);

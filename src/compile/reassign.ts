@@ -147,7 +147,12 @@ export function reassignments(
   // (`total_sales = $var1$`): that is the field meant among others matched alike.
   // Top-level fields only, for a top-level broken one (a key names a result, not a part of one).
   const keys = answer || /[.[]/.test(norm) ? [] : answerKeys(ctx, [label, knownLabel(ctx, call)]);
-  const keyed = (path: string) => (!/[.[]/.test(path) && keys.some((key) => spells(key, path)) ? KEYED : 0);
+  // In the answer step the key itself names the result it shows (`names = $var2.result$` on the related
+  // artists: their `name`), among the fields beside the broken one.
+  const ownKey = (path: string) =>
+    answer && parentOf(path) === parent && spells(arg, leafOf(path)) ? KEYED : 0;
+  const keyed = (path: string) =>
+    Math.max(!/[.[]/.test(path) && keys.some((key) => spells(key, path)) ? KEYED : 0, ownKey(path));
   // Calls of one API offer the same fields again: each path is judged once per reference.
   const judged = new Map<string, { m: number; spelling: number }>();
   const match = (path: string): { m: number; spelling: number } => {
@@ -194,8 +199,13 @@ export function reassignments(
   // (`related_artists = $var2.result$` on the related-artists list: no balance sheet for its `result`).
   const madeUp = ctx.index.producersOf(leaf).length === 0;
   const named = (j: Call) => j.apis.some((c) => c.api && nameCoverage(arg, c.api) >= NAMED);
+  // The label exists: a step of the input has it, or it is the deleted step put back (not another call
+  // that would take it).
+  const restores = (j?: Call) => j !== undefined && j.kind === 'inserted' && j.restores === label;
   const floor = (sameLabel: boolean, j?: Call) =>
-    answer && sameLabel && broken && (madeUp || (j !== undefined && named(j))) ? 0 : min;
+    sameLabel && broken && (answer ? madeUp || (j !== undefined && named(j)) : !orphan || restores(j))
+      ? 0
+      : min;
   // Paths of the same words in another spelling count as one; each path's words are split once.
   const keyOf = wordKeys();
   const consider = (

@@ -25,6 +25,8 @@ import type { Call, StandIn, Uses } from './plan.ts';
 
 /** At most this many APIs are offered for one deleted step. */
 const RESTORE_CANDIDATES = 5;
+/** What a name that is one of the API's outputs' own adds to how well it names the API (below a whole name). */
+const SPELT = 0.25;
 /** A whole output alone names its API only when the API's name covers at least this share of its name. */
 const MIN_COVERAGE = 0.5;
 /** An API whose name is this unlike every call of the sequence is of another family. */
@@ -139,8 +141,15 @@ function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
       (api) => Math.max(...uses.names.map((n) => nameCoverage(n, api))) === 0 && family(api) < STRANGER,
     );
   const byName = candidates.length === 0 || unnamed;
+  // A name that is an output's own (`total_sales = $var1$`: analyze_sales_data outputs `total_sales`) names
+  // the API that outputs it, a quarter more than its words alone (never whole: a key is no label).
+  const spelt = (name: string) =>
+    genericName(name) ? [] : apisOutputting(ctx.catalog, nameTerms(name).join(' '));
   if (byName)
-    for (const name of uses.names) for (const t of nameTerms(name)) apisNaming(ctx.catalog, t).forEach(add);
+    for (const name of uses.names) {
+      for (const t of nameTerms(name)) apisNaming(ctx.catalog, t).forEach(add);
+      spelt(name).forEach(add);
+    }
   // A call is seldom fed by a call of its own API (a sales tax is not computed on a sales tax): such a
   // stand-in goes when another can be the step.
   const ownReader = (api: ApiSpec) => uses.readers.length > 0 && uses.readers.every((r) => r === api.name);
@@ -159,7 +168,11 @@ function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
   // `origin_airport_id` for search_airport); where some API has that support, only those with the most
   // stand for the deleted step.
   const named = (api: ApiSpec) =>
-    uses.names.length === 0 ? 1 : Math.max(...uses.names.map((n) => nameCoverage(n, api)));
+    uses.names.length === 0
+      ? 1
+      : Math.max(
+          ...uses.names.map((n) => Math.min(1, nameCoverage(n, api) + (spelt(n).includes(api) ? SPELT : 0))),
+        );
   const support = (api: ApiSpec) =>
     uses.feeds.filter(({ param, path }) => {
       const field = outputField(api, path);

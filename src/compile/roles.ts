@@ -230,12 +230,16 @@ function rankAmongRoles(api: ApiSpec, p: ParamSpec): number | undefined {
     const places = api.params.filter((q) => operandStem(q.name) === stem).map((q) => operandPlace(q.name));
     if (places.length > 1) return places.filter((n) => n !== undefined && n < place).length;
   }
-  if (own.length < 2) return undefined;
-  const rest = own.slice(1).join(' ');
-  const roles: string[] = [];
-  for (const q of api.params) {
-    const w = words(q.name);
-    if (w.length === own.length && w.slice(1).join(' ') === rest && !roles.includes(w[0])) roles.push(w[0]);
+  if (own.length > 1) {
+    const rest = own.slice(1).join(' ');
+    const roles: string[] = [];
+    for (const q of api.params) {
+      const w = words(q.name);
+      if (w.length === own.length && w.slice(1).join(' ') === rest && !roles.includes(w[0])) roles.push(w[0]);
+    }
+    if (roles.length > 1) return roles.indexOf(own[0]);
   }
-  return roles.length > 1 ? roles.indexOf(own[0]) : undefined;
+  // Roles described alike (`home`, `away`: "Which team (home)." and "(away)."), in the API's order.
+  const alike = api.params.filter((q) => q === p || describedAlike(p, q));
+  return alike.length > 1 ? alike.indexOf(p) : undefined;
 }
