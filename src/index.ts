@@ -10,8 +10,19 @@ export type * from './model/types.ts';
 export type * from './model/options.ts';
 export type { CostModel, Weights, WeightName } from './model/cost.ts';
 export { CostModelSchema, WeightsSchema } from './model/cost.ts';
-export { loadCostModel, parseCostModel, withWeights, presetNames } from './read/cost-models.ts';
-export { validate } from './validate/validate.ts';
+export { loadCostModel, parseCostModel, presetNames } from './read/cost-models.ts';
+// The entry points that take a catalog, a sequence or options check them at the edge (src/api/library.ts).
+export {
+  validate,
+  repair,
+  compress,
+  compressOptions,
+  checkStep,
+  memoryFromCalls,
+  withWeights,
+  heal,
+  scoreRepair,
+} from './api/library.ts';
 export { numbered, stepNumber } from './model/numbers.ts';
 export {
   ASK,
@@ -26,7 +37,7 @@ export {
   type Status,
   type Strictness,
 } from './model/constants.ts';
-export { repair, compileFor, isExecutable } from './repair/repair.ts';
+export { compileFor, isExecutable } from './repair/repair.ts';
 export { compile, type Compiled } from './compile/compile.ts';
 export { decode } from './decode/decode.ts';
 export { diffSequences } from './decode/diff.ts';
@@ -36,10 +47,7 @@ export { parseMappings, loadMappings } from './read/mappings.ts';
 export { findReferences, formatReference } from './read/references.ts';
 export * from './mappings/index.ts';
 export * from './tags/index.ts';
-export { compress, compressOptions } from './repair/compress.ts';
-export { checkStep, memoryFromCalls } from './repair/step.ts';
 export {
-  scoreRepair,
   summariseVerdicts,
   mergeScoreSummaries,
   asksPerRepair,

@@ -2,11 +2,12 @@
  * A unique optimum, on the whole corruption benchmark: every shipped record of both recipes
  * (`benchmarks/data/corrupted-*.jsonl`, `flow-*.jsonl`) is compiled once and solved by HiGHS and by
  * javascript-lp-solver; both points must decode to the same repaired sequence. Ties that a solver could
- * settle either way would show up here.
+ * settle either way would show up here. Each repair also reads back (JSON, as `refract fix` prints it): it
+ * validates, asks and all, and a second repair keeps it as it is.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compileFor } from '../src/repair/repair.ts';
+import { compileFor, repair } from '../src/repair/repair.ts';
 import { decode } from '../src/decode/decode.ts';
 import { HighsBackend, LpSolverBackend } from '../src/solvers/index.ts';
 import { formatStringForm } from '../src/read/sequence.ts';
@@ -30,6 +31,12 @@ async function disagreements(records: readonly Sequence[], catalog: Catalog): Pr
     const second = b.values ? formatStringForm(decode(plan, b.values).sequence) : `lp-solver ${b.status}`;
     if (first !== second)
       out.push(`${formatStringForm(sequence)}\n=> highs:\n${first}\n=> lp-solver:\n${second}`);
+    if (a.values) {
+      const back = JSON.parse(JSON.stringify(decode(plan, a.values).sequence)) as Sequence;
+      const again = await repair(back, catalog);
+      if (!validate(back, catalog).valid || again.status !== 'valid' || again.sequence !== back)
+        out.push(`${first}\n=> does not read back: ${again.status}`);
+    }
   }
   return out;
 }

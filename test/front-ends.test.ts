@@ -7,15 +7,11 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerFix } from '../src/cli/fix.ts';
 import { registerModes } from '../src/cli/tags.ts';
 import { registerLoop } from '../src/cli/loop.ts';
-import { createMcpServer } from '../src/mcp/server.ts';
-import { buildServer } from '../src/server/app.ts';
+import { frontEnds } from './front-end-clients.ts';
 import { AIRPORT_MAPPINGS } from './helpers.ts';
 import { runCommands } from './cli-run.ts';
 
@@ -124,19 +120,7 @@ function untimed(json: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
-let app: FastifyInstance;
-const mcp = new Client({ name: 'test', version: '1.0.0' });
-
-beforeAll(async () => {
-  app = buildServer({ workers: 1 });
-  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer().connect(serverSide);
-  await mcp.connect(clientSide);
-});
-afterAll(async () => {
-  await mcp.close();
-  await app.close();
-});
+const { app, mcp } = frontEnds();
 
 async function viaCli(c: Case): Promise<Record<string, unknown>> {
   const input = file(`${c.name.replace(/\W+/g, '-')}.txt`, c.sequence);
@@ -147,7 +131,7 @@ async function viaCli(c: Case): Promise<Record<string, unknown>> {
 }
 
 async function viaHttp(c: Case): Promise<Record<string, unknown>> {
-  const response = await app.inject({
+  const response = await app().inject({
     method: 'POST',
     url: `/v1/${c.kind}`,
     payload: { sequence: c.sequence, catalog, ...c.request },
@@ -188,7 +172,7 @@ describe('the same request through the CLI, HTTP and MCP', () => {
         function: { name: 'SkyScrapperSearchAirport', arguments: '{"query": "Rome"' },
       },
     ];
-    const http = await app.inject({
+    const http = await app().inject({
       method: 'POST',
       url: '/v1/fix',
       payload: { sequence: calls, catalog, heal: true },
@@ -206,7 +190,7 @@ describe('the repair loop through the CLI and HTTP (MCP has no loop tool)', () =
     const flags = ['--max-rounds', '3', '--feedback', 'suggestions', '--weight', 'slotFill=2'];
     const cli = await runCommands([registerLoop], ['loop', '-c', CATALOG, ...flags, input]);
     expect(cli.err).toBe('');
-    const http = await app.inject({
+    const http = await app().inject({
       method: 'POST',
       url: '/v1/loop',
       payload: {

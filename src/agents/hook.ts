@@ -7,14 +7,16 @@
  * if (check.executable) run(check.calls); else messages.push({ role: 'user', content: check.feedback });
  * ```
  */
-import { InputError } from '../model/errors.ts';
-import { isPlainObject, own } from '../read/json.ts';
+import { InputError, parseAt } from '../model/errors.ts';
+import { isPlainObject, kindOf, own } from '../read/json.ts';
+import { catalogArgument, optionsArgument } from '../api/library.ts';
+import { REQUEST_FIELDS } from '../api/request.ts';
 import type { Catalog, Sequence } from '../model/types.ts';
 import { feedback, type FeedbackFormat } from '../feedback/index.ts';
 import { totalCost } from '../heal/index.ts';
 import type { HealEdit, HealOptions } from '../heal/types.ts';
 import { healValues } from '../heal/values.ts';
-import { repair } from '../repair/repair.ts';
+import { isExecutable, repair } from '../repair/repair.ts';
 import type { RepairOptions, RepairResult } from '../model/options.ts';
 import { validate } from '../validate/validate.ts';
 import { originOf, toSequence, toToolCalls, type ExecutableCall, type ToolCall } from './toolcalls.ts';
@@ -84,11 +86,21 @@ function withHealNotes(text: string, heal: readonly HealEdit[], format: Feedback
   return ['argument fixes:', ...heal.map((e) => `- ${formatHealEdit(e)}`), text].join('\n');
 }
 
+/** The hook's options checked at the edge: a parsed catalog, the repair options, a feedback format. */
+function checkOptions(options: unknown): CheckOptions {
+  if (!isPlainObject(options))
+    throw new InputError('options', `expected object, received ${kindOf(options)}`);
+  const catalog = catalogArgument(options.catalog, 'options.catalog');
+  parseAt(REQUEST_FIELDS.feedback, options.feedback, ['options', 'feedback']);
+  return { ...optionsArgument<CheckOptions>(options, catalog), catalog };
+}
+
 /** Checks (and, when needed, heals and repairs) an OpenAI-style list of tool calls. */
 export async function checkToolCalls(
   toolCalls: readonly (ToolCall | unknown)[],
-  options: CheckOptions,
+  given: CheckOptions,
 ): Promise<CheckResult> {
+  const options = checkOptions(given);
   const { catalog } = options;
   const format = options.feedback ?? 'suggestions';
   let parsed: ReturnType<typeof toSequence>;
@@ -101,7 +113,8 @@ export async function checkToolCalls(
   const { sequence, heal } = parsed;
   const validation = validate(sequence, catalog, options);
   const context = { sequence, catalog, validation, memory: options.memory, resultName: options.resultName };
-  if (validation.valid && heal.length === 0) {
+  // A call named `ask` or `confirm` that no tool bears is a question for the user: valid, not executable.
+  if (validation.valid && heal.length === 0 && isExecutable(sequence, catalog)) {
     const calls = sequence.map((step, i) => asExecutable(toolCalls[i], step, i));
     return {
       ok: true,

@@ -25,12 +25,15 @@ import { milpFixer } from '../loop/fixers/milp.ts';
 import { loopToolCalls, type ToolCallChecks } from '../loop/toolcalls.ts';
 import type { Issue } from '../model/types.ts';
 import type { ApiRequest, RequestKind } from './request.ts';
+import { checkGoals } from './goals.ts';
 
 export interface RequestContext {
   /** String values may name files (a cost model): the CLI and MCP yes, a server never. */
   readonly files: boolean;
   /** A server's cap on the solver time limit in seconds; the limit is then always set (default 10 s). */
   readonly timeoutCap?: number;
+  /** The catalog every sequence of the request is checked against, when one is: goals are checked on it. */
+  readonly catalog?: Catalog;
 }
 
 export interface LoopSettings {
@@ -123,7 +126,9 @@ export function requestSettings(kind: RequestKind, request: ApiRequest, context:
     ...(request.solver !== undefined ? { solver: request.solver } : {}),
     ...(request.givenOnly !== undefined ? { givenOnly: request.givenOnly } : {}),
     ...(request.allowInsert !== undefined ? { allowInsert: request.allowInsert } : {}),
-    ...(request.goals !== undefined ? { goals: request.goals as Goals } : {}),
+    ...(request.goals !== undefined
+      ? { goals: context.catalog ? checkGoals(request.goals, context.catalog) : (request.goals as Goals) }
+      : {}),
     ...(request.mode !== undefined ? { mode: request.mode } : {}),
     ...(request.defensive !== undefined ? { defensive: request.defensive } : {}),
     ...(request.fixes !== undefined ? { fixes: request.fixes } : {}),

@@ -37,7 +37,7 @@ export const CatalogInputSchema = z
 
 export const GoalsSchema = z.strictObject({
   apis: z.array(name).optional().describe('goal: this API must be called'),
-  fields: z.array(z.string()).optional().describe('goal: this field must exist at the end'),
+  fields: z.array(name).optional().describe('goal: this field must exist at the end'),
   steps: z
     .array(z.strictObject({ name, arguments: json }))
     .optional()

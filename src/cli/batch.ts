@@ -14,7 +14,7 @@ import { interruptible, prepareSummary, readFiles, statusExitCode, writeSummary 
 import { loadCatalog } from '../read/catalog.ts';
 import { requestSettings } from '../api/call.ts';
 import { integer, seconds } from '../api/flag-values.ts';
-import { addRequestOptions, requestFromFlags } from './request-flags.ts';
+import { addRequestOptions, asFlags, requestFromFlags } from './request-flags.ts';
 
 interface Flags extends Record<string, unknown> {
   out?: string;
@@ -82,8 +82,8 @@ export function registerBatch(program: Command): void {
   ).action(async (file: string | undefined, flags: Flags) => {
     // Resolved here once so that bad flags fail before any worker starts; each worker resolves them again.
     const request = requestFromFlags('fix', flags);
-    if (request.catalogPath) loadCatalog(request.catalogPath);
-    const { options } = requestSettings('fix', request, { files: true });
+    const catalog = request.catalogPath ? loadCatalog(request.catalogPath) : undefined;
+    const { options } = asFlags(() => requestSettings('fix', request, { files: true, catalog }));
     const workers =
       flags.workers === undefined
         ? availableParallelism()

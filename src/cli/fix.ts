@@ -11,7 +11,7 @@ import type { ApiRequest, RequestKind } from '../api/request.ts';
 import { answerJson, answerText } from '../api/render.ts';
 import { oneOf, readInput } from '../api/flag-values.ts';
 import { parseInput, type Input } from './input.ts';
-import { addRequestOptions, requestFromFlags } from './request-flags.ts';
+import { addRequestOptions, asFlags, requestFromFlags } from './request-flags.ts';
 
 /** Exit codes: 0 valid, 1 repaired (or timed out), 3 partial (a call had to go), 2 bad input or error. */
 const EXIT = { valid: 0, repaired: 1, timeout: 1, partial: 3, error: 2 } as const;
@@ -45,7 +45,8 @@ export function commandRequest(
   const request = requestFromFlags(kind, flags);
   if (!request.catalogPath) throw new InputError('--catalog', 'required: the tool catalog to check against');
   const catalog = loadCatalog(request.catalogPath);
-  return { request, settings: requestSettings(kind, request, { files: true }), catalog };
+  const settings = asFlags(() => requestSettings(kind, request, { files: true, catalog }));
+  return { request, settings, catalog };
 }
 
 async function runRequests(kind: RequestKind, file: string | undefined, flags: Record<string, unknown>) {

@@ -16,7 +16,7 @@ import { formatPickReport } from '../loop/report.ts';
 import { makeCall, requestSettings, runCall } from '../api/call.ts';
 import { answerJson, answerText } from '../api/render.ts';
 import { oneOf, seconds } from '../api/flag-values.ts';
-import { addRequestOptions, requestFromFlags } from './request-flags.ts';
+import { addRequestOptions, asFlags, requestFromFlags } from './request-flags.ts';
 
 /** Who proposes: `milp` is the optimiser (what a server's loop runs); the others only a command line has. */
 const FIXERS = ['milp', 'command', 'openai', 'scripted'] as const;
@@ -93,10 +93,10 @@ async function runLoopCommand(file: string, flags: LoopFlags): Promise<void> {
   const given = requestFromFlags('loop', flags);
   // A preset sets the rounds; explicit --max-rounds and --stall-limit win over it.
   const request = { maxRounds: preset.maxRounds, stallLimit: preset.stallLimit, ...given };
-  const settings = requestSettings('loop', request, { files: true });
+  const catalog = loadCatalog(required('--catalog', request.catalogPath, 'catalog file'));
+  const settings = asFlags(() => requestSettings('loop', request, { files: true, catalog }));
   const checkTimeoutMs = seconds('--check-timeout', flags.checkTimeout) * 1000;
   const fixerTimeoutMs = seconds('--fixer-timeout', flags.fixerTimeout) * 1000;
-  const catalog = loadCatalog(required('--catalog', request.catalogPath, 'catalog file'));
   const sequence = loadWith(file, (text) => parseSequenceText(text, { resultName: request.resultName }));
   const feedback = settings.loop?.feedback ?? 'issues';
   const fixer = makeFixer(fixerName, flags, catalog, feedback, fixerTimeoutMs);

@@ -159,6 +159,20 @@ export function addRequestOptions(cmd: Command, kind: RequestKind): Command {
   return cmd;
 }
 
+/** The flag that sets each part of the goals (`goals.apis[0]` is a `--goal-api` value). */
+const GOAL_FLAGS = { apis: '--goal-api', fields: '--goal-field', steps: '--goal-step' } as const;
+
+/** Runs `settle` (the request's settings); an error in the goals names the flag that gave them. */
+export function asFlags<T>(settle: () => T): T {
+  try {
+    return settle();
+  } catch (error) {
+    const part = error instanceof InputError ? /^goals\.(apis|fields|steps)\b/.exec(error.field) : null;
+    if (!part) throw error;
+    throw new InputError(GOAL_FLAGS[part[1] as keyof typeof GOAL_FLAGS], (error as InputError).problem);
+  }
+}
+
 /** The request the parsed options of a `kind` command stand for (only the flags given). */
 export function requestFromFlags(kind: RequestKind, flags: Record<string, unknown>): ApiRequest {
   let request: ApiRequest = {};

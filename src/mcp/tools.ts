@@ -68,7 +68,7 @@ export async function runTool(kind: ToolName, input: unknown, defaults: ToolDefa
     ...(typeof args.costModel === 'string' ? { costModel: loadCostModel(args.costModel, 'costModel') } : {}),
     ...(kind === 'validate' ? {} : { heal: args.heal ?? true }),
   };
-  const settings = requestSettings(kind, request, { files: true });
+  const settings = requestSettings(kind, request, { files: true, catalog });
   const outcome = await runCall(makeCall(settings, { id: args.id, input: args.sequence, catalog }));
   return answerJson(outcome);
 }

@@ -15,7 +15,11 @@ export interface ValidateOptions {
   readonly resultName?: string;
   /** Literal type/enum checks: `off`, `warn` (warnings), `strict` (errors). Default `warn`. */
   readonly types?: Strictness;
-  /** Accept the `ask`/`confirm` pseudo-steps of a repair (their labels hold whole values). */
+  /**
+   * Read steps named `ask`/`confirm` that no catalog API bears as the pseudo-steps of a repair (their
+   * labels hold whole values): valid, though not executable. Default true; `false` reports them as
+   * unknown APIs.
+   */
   readonly pseudoSteps?: boolean;
 }
 

@@ -160,6 +160,8 @@ function parseObject(json: PlainObject, root: string, resultName: string): Seque
 
 /** Parses a sequence in any supported form (a string is read with `parseSequenceText`). */
 export function parseSequence(json: unknown, options: SequenceOptions = {}): Sequence {
+  if (!isPlainObject(options as unknown))
+    throw new InputError('options', `expected object, received ${kindOf(options)}`);
   const root = options.root ?? 'sequence';
   const resultName = options.resultName ?? DEFAULT_RESULT_NAME;
   if (typeof json === 'string') return parseSequenceText(json, options);
@@ -170,6 +172,9 @@ export function parseSequence(json: unknown, options: SequenceOptions = {}): Seq
 
 /** Parses text: JSON when it is JSON (any form `parseSequence` takes), else the string form. */
 export function parseSequenceText(text: string, options: SequenceOptions = {}): Sequence {
+  if (typeof text !== 'string') throw new InputError('input', `expected text, received ${kindOf(text)}`);
+  if (!isPlainObject(options as unknown))
+    throw new InputError('options', `expected object, received ${kindOf(options)}`);
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const trimmed = body.trim();
   if (trimmed === '') return [];

@@ -11,7 +11,7 @@
  */
 import type { Json, Sequence, Step } from '../model/types.ts';
 import { InputError } from '../model/errors.ts';
-import { MAX_NAME_LENGTH, setOwn } from './json.ts';
+import { MAX_NAME_LENGTH, kindOf, setOwn } from './json.ts';
 import { ScanError, formatValue, readString, readValue, skipSpace } from './literal.ts';
 
 /** A bare name: API names like `Buses.FindBus` or `Real-Time_Search`, labels, parameter names. */
@@ -89,6 +89,7 @@ function parseLine(text: string): Step {
 
 /** Parses the string form. Errors name the line and column (both 1-based). */
 export function parseStringForm(text: string): Sequence {
+  if (typeof text !== 'string') throw new InputError('input', `expected text, received ${kindOf(text)}`);
   const steps: Step[] = [];
   const lines = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split(/\r?\n/);
   lines.forEach((line, i) => {

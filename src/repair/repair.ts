@@ -7,18 +7,19 @@ import { compile, type Compiled } from '../compile/compile.ts';
 import { BudgetExceeded, type CompileBudget } from '../compile/budget.ts';
 import { excludePoint } from '../compile/cuts.ts';
 import { GoalError } from '../compile/goals.ts';
-import { DEFAULT_SOLVER, isPseudoStep } from '../model/constants.ts';
+import { DEFAULT_RESULT_NAME, DEFAULT_SOLVER, isPseudoStep } from '../model/constants.ts';
 import { decode, type Decoded } from '../decode/decode.ts';
 import { diffSequences } from '../decode/diff.ts';
 import { formatStringForm } from '../read/string-form.ts';
 import { loadCostModel } from '../read/cost-models.ts';
 import { getSolver, solveGuarded } from '../solvers/index.ts';
 import type { MilpModel, Solution } from '../model/milp.ts';
-import { validate } from '../validate/validate.ts';
+import { apiByName, validate } from '../validate/validate.ts';
 import { unmetGoals } from '../validate/goals.ts';
 import type { Fix, RepairOptions, RepairResult } from '../model/options.ts';
 import { COST_DIGITS, round } from '../model/numbers.ts';
 import { errorMessage } from '../model/errors.ts';
+import { putBack, setAside } from './pseudo.ts';
 
 /** Models above this many variables are refused with a clear message (override with `maxModelVars`). */
 export const DEFAULT_MAX_MODEL_VARS = 200_000;
@@ -50,8 +51,10 @@ export function compileFor(
   });
 }
 
-export function isExecutable(sequence: Sequence): boolean {
-  return !sequence.some(isPseudoStep);
+/** True when no step is an `ask`/`confirm` pseudo-step (a step of that name the catalog has no API of). */
+export function isExecutable(sequence: Sequence, catalog?: Catalog): boolean {
+  const apis = catalog ? apiByName(catalog) : undefined;
+  return !sequence.some((s) => isPseudoStep(s) && !apis?.has(s.name));
 }
 
 export async function repair(
@@ -87,7 +90,7 @@ export async function repair(
       status: 'valid',
       optimal: true,
       solver: 'none',
-      isExecutable: isExecutable(sequence),
+      isExecutable: isExecutable(sequence, catalog),
       timeMs: elapsed(),
     };
   }
@@ -109,9 +112,12 @@ export async function repair(
     options.deadline === undefined || ownDeadline === undefined
       ? (options.deadline ?? ownDeadline)
       : Math.min(options.deadline, ownDeadline);
+  // Pseudo-steps of an earlier repair stay as they are: the optimiser sees the calls alone.
+  const aside = setAside(sequence, catalog, options.memory);
   let compiled: Compiled;
   try {
-    compiled = compileFor(sequence, catalog, options, {
+    const input = aside ? aside.calls : sequence;
+    compiled = compileFor(input, catalog, aside ? { ...options, memory: aside.memory } : options, {
       maxVars: options.maxModelVars ?? DEFAULT_MAX_MODEL_VARS,
       maxNonzeros: options.maxModelNonzeros ?? DEFAULT_MAX_MODEL_NONZEROS,
       deadline,
@@ -179,6 +185,7 @@ export async function repair(
     optimal: first.optimal,
     diff: unchanged ? '' : diffSequences(sequence, checked.sequence),
     solver: first.solver,
+    // By name: the repair's own asks are pseudo-steps even beside a catalog API of the name.
     isExecutable: isExecutable(checked.sequence),
     ...(first.gap !== undefined ? { gap: first.gap } : {}),
     ...(options.fixes !== undefined ? { fixes } : {}),
@@ -203,7 +210,7 @@ export async function repair(
     if (!(Math.abs(found - expected) <= 1e-6 * Math.max(1, Math.abs(expected)))) {
       return `internal: decoded cost ${decoded.cost} differs from the objective ${expected}`;
     }
-    return decoded;
+    return aside ? putBack(aside, decoded, options.resultName ?? DEFAULT_RESULT_NAME) : decoded;
   }
 }
 

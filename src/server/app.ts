@@ -10,7 +10,8 @@ import { packageVersion } from '../read/package-files.ts';
 import { installAdmission, type Admission } from './admission.ts';
 import { CatalogParser } from './catalog-parser.ts';
 import { CatalogStore, type CatalogLimits } from './catalogs.ts';
-import { SERVER_DEFAULTS } from './defaults.ts';
+import { SERVER_DEFAULTS, ServerOptionsSchema } from './defaults.ts';
+import { parseAt } from '../model/errors.ts';
 import { answerClientError, toHttpError } from './errors.ts';
 import { installGuards } from './guards.ts';
 import { installJsonParser } from './json-body.ts';
@@ -63,6 +64,7 @@ export { SERVER_DEFAULTS };
 const SOLVER_SHARE = 0.8;
 
 export function buildServer(options: ServerOptions = {}): FastifyInstance {
+  parseAt(ServerOptionsSchema, options, ['options']);
   const bodyLimit = options.bodyLimit ?? SERVER_DEFAULTS.bodyLimit;
   const maxInflight = options.maxInflight ?? SERVER_DEFAULTS.maxInflight;
   const requestTimeoutMs = options.requestTimeoutMs ?? SERVER_DEFAULTS.requestTimeoutMs;

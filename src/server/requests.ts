@@ -47,7 +47,11 @@ export interface Prepared {
 export function prepare(kind: RequestKind, body: unknown, store: CatalogStore, solverCapS: number): Prepared {
   const request = parseRequest(BODY_SCHEMAS[kind], body);
   const catalog = store.resolve(request.catalogName, request.catalog);
-  const settings = requestSettings(kind, request, { files: false, timeoutCap: solverCapS });
+  const settings = requestSettings(kind, request, {
+    files: false,
+    timeoutCap: solverCapS,
+    catalog: catalog.catalog,
+  });
   const { catalog: _inline, ...job } = makeCall(settings, {
     id: request.id,
     input: request.sequence,

@@ -33,7 +33,8 @@ export {
 } from './verify.ts';
 export { DEFAULT_TIME_LIMIT } from './common.ts';
 
-import { DEFAULT_SOLVER, type SolverName } from '../model/constants.ts';
+import { DEFAULT_SOLVER, SOLVER_NAMES, type SolverName } from '../model/constants.ts';
+import { InputError } from '../model/errors.ts';
 
 /** A new, unshared backend. */
 export function createSolver(name: SolverName): SolverBackend {
@@ -46,7 +47,10 @@ export function createSolver(name: SolverName): SolverBackend {
       return new PortfolioBackend();
     default: {
       const unknown: never = name;
-      throw new Error(`unknown solver ${String(unknown)}`);
+      throw new InputError(
+        'solver',
+        `expected one of ${SOLVER_NAMES.join(', ')}, received ${JSON.stringify(unknown) ?? 'undefined'}`,
+      );
     }
   }
 }

@@ -24,8 +24,6 @@ export function apiByName(catalog: Catalog): Map<string, ApiSpec> {
 
 import { DEFAULT_RESULT_NAME, isPseudoStep } from '../model/constants.ts';
 
-/** Pseudo-steps a repair may contain: `ask` (slot-fill, its label holds the answer) and `confirm`. */
-
 /** True when a value holds no reference anywhere (a plain literal). */
 export function isLiteral(value: Json): boolean {
   if (typeof value === 'string') return findReferences(value).length === 0;
@@ -41,6 +39,8 @@ export function validate(sequence: Sequence, catalog: Catalog, options: Validate
   const memory = options.memory ?? {};
   const resultName = options.resultName ?? DEFAULT_RESULT_NAME;
   const strictness = options.types ?? 'warn';
+  // A repair's own output reads back: its asks are pseudo-steps unless the catalog has an API of the name.
+  const pseudoSteps = options.pseudoSteps !== false;
   // label -> index of the latest step that defines it (so far)
   const defined = new Map<string, number>();
   const laterLabels = new Map<string, number>();
@@ -63,7 +63,7 @@ export function validate(sequence: Sequence, catalog: Catalog, options: Validate
     const api = isResult ? undefined : apis.get(step.name);
     if (isResult && i !== sequence.length - 1) {
       add('unknown_api', i, `${resultName} must be the last step`);
-    } else if (!isResult && !api && !(options.pseudoSteps && isPseudoStep(step))) {
+    } else if (!isResult && !api && !(pseudoSteps && isPseudoStep(step))) {
       add('unknown_api', i, `unknown API ${JSON.stringify(step.name)}`);
     }
     if (api) checkArguments(step, api, i, strictness, add);
