@@ -13,7 +13,8 @@ export type FieldPath = readonly (string | number)[];
  * `JSON.parse`'s message, a file name) written as escapes, so that an error is always one line.
  */
 export function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]/g, (c) => {
+  // String(): a caller outside the type checker may pass another value, which a template would have printed.
+  return String(text).replace(/[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]/g, (c) => {
     const escaped = JSON.stringify(c).slice(1, -1);
     return escaped.length > 1 ? escaped : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
   });
