@@ -104,7 +104,18 @@ try {
     takeCpuSeconds();
     const began = performance.now();
     await run(
-      ['batch', '--catalog', CATALOG, '--workers', String(THREADS), '-q', file, '--out', singleOut(file)],
+      [
+        'batch',
+        '--catalog',
+        CATALOG,
+        '--workers',
+        String(THREADS),
+        '-q',
+        file,
+        '--out',
+        singleOut(file),
+        '--overwrite',
+      ],
       [0, 1, 2],
     );
     return { ms: performance.now() - began, cpu: takeCpuSeconds() };
@@ -143,7 +154,10 @@ try {
     const workCpu = takeCpuSeconds();
     const out = join(dir, `${name}.jsonl`);
     const collectBegan = performance.now();
-    await run(['batch', 'collect', '--run', name, '--results', results, '--out', out, '-q'], [0, 1, 2]);
+    await run(
+      ['batch', 'collect', '--run', name, '--results', results, '--out', out, '--overwrite', '-q'],
+      [0, 1, 2],
+    );
     const collectMs = performance.now() - collectBegan;
     const collectCpu = takeCpuSeconds();
     const redisCpuSeconds = (await redisCpu()) - redisBefore;

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBatch, type BatchOptions } from '../src/batch/run.ts';
 import { REQUEST, readLines, recordLine, tempDir } from './fixtures/batch/records.ts';
@@ -119,12 +119,17 @@ describe('refract batch (library)', () => {
   it('stops on an abort and writes only finished records, in order', async () => {
     const controller = new AbortController();
     controller.abort();
-    const { report, lines } = await batch([recordLine(0), recordLine(1)].join('\n'), {
-      signal: controller.signal,
+    const out = tmp.file('aborted.jsonl');
+    const report = await runBatch({
+      input: Readable.from([[recordLine(0), recordLine(1)].join('\n')]),
+      out,
+      request: REQUEST,
       workers: 1,
+      signal: controller.signal,
     });
     expect(report.interrupted).toBe(true);
-    expect(lines).toEqual([]);
+    // Aborted before the first record: the output is not even opened.
+    expect(existsSync(out)).toBe(false);
   });
 });
 

@@ -1,6 +1,6 @@
 /** Runs CLI commands in-process (no child process): captures stdout/stderr and the exit code. */
 import { Command } from 'commander';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 
 export async function runCommands(
   register: readonly ((program: Command) => unknown)[],
@@ -30,16 +30,19 @@ export async function runCommands(
 
 /**
  * Runs the real command line (`runCli`: every error mapped to one line and exit code 2, as users see it)
- * in-process; returns the exit code and standard error.
+ * in-process, with `extra` commands (the research ones); returns the exit code and standard error.
  */
-export async function runRealCli(args: readonly string[]): Promise<{ code: number; err: string }> {
+export async function runRealCli(
+  args: readonly string[],
+  extra: Parameters<typeof import('../src/cli/main.ts').runCli>[1] = [],
+): Promise<{ code: number; err: string }> {
   const { runCli } = await import('../src/cli/main.ts');
   let err = '';
   const e = vi.spyOn(process.stderr, 'write').mockImplementation((c) => ((err += String(c)), true));
   const o = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
   process.exitCode = 0;
   try {
-    await runCli(['node', 'refract', ...args]);
+    await runCli(['node', 'refract', ...args], extra);
   } finally {
     e.mockRestore();
     o.mockRestore();
@@ -47,4 +50,12 @@ export async function runRealCli(args: readonly string[]): Promise<{ code: numbe
   const code = Number(process.exitCode ?? 0);
   process.exitCode = 0;
   return { code, err };
+}
+
+/** A refusal as the project's standard wants it: one line matching `message`, no stack trace, exit code 2. */
+export function expectRefusal(r: { code: number; err: string }, message: RegExp): void {
+  expect(r.err).toMatch(message);
+  expect(r.err).not.toMatch(/internal error/);
+  expect(r.err.trim().split('\n')).toHaveLength(1);
+  expect(r.code).toBe(2);
 }

@@ -44,8 +44,8 @@ describe.skipIf(!redis.url)(
         ...CHUNK,
         ...extra,
       ]);
-    const collect = (run: string, results: string, out: string) =>
-      batchCli(['collect', '--run', run, '--results', results, '--out', out]);
+    const collect = (run: string, results: string, out: string, ...extra: string[]) =>
+      batchCli(['collect', '--run', run, '--results', results, '--out', out, ...extra]);
 
     beforeAll(async () => {
       writeFileSync(input, datasetText(RECORDS, 20));
@@ -113,6 +113,26 @@ describe.skipIf(!redis.url)(
       const out = tmp.file('twice.jsonl');
       const { code, err } = await collect('twice', results, out);
       expect(code).toBe(1); // as `refract batch`: some records were repaired
+      expect(withoutTimes(out)).toBe(withoutTimes(reference));
+      // A second collect keeps the output it would replace, unless told to overwrite it; a summary onto the
+      // output is refused before anything is read.
+      const kept = readFileSync(out);
+      const again = await collect('twice', results, out);
+      expect(again).toMatchObject({
+        code: 2,
+        err: expect.stringMatching(/--out: .* already holds \d+ bytes: add --overwrite/),
+      });
+      expect(readFileSync(out)).toEqual(kept);
+      const asJson = tmp.file('twice-out.json');
+      const onOut = await collect('twice', results, asJson, '--summary', tmp.file('twice-out'));
+      expect(onOut).toMatchObject({
+        code: 2,
+        err: expect.stringMatching(/--summary: .*twice-out\.json is the --out file/),
+      });
+      expect(existsSync(asJson)).toBe(false);
+      expect(readFileSync(out)).toEqual(kept);
+      const overwritten = await collect('twice', results, out, '--overwrite');
+      expect(overwritten.code).toBe(1);
       expect(withoutTimes(out)).toBe(withoutTimes(reference));
       const summary = JSON.parse(readFileSync(`${results}/summary.json`, 'utf8')) as Record<string, unknown>;
       const single = await batchCli([

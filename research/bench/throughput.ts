@@ -6,7 +6,7 @@
  * valid gold sequences repeated to 20,000, and a mixed set (one corrupted record in 1,000) for memory.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { BenchContext } from './context.ts';
@@ -195,6 +195,8 @@ export async function measureThroughput(
             out,
             inputs[plan.input].path,
           ];
+          // Removed first: a batch refuses to replace a non-empty --out, and an earlier build has no --overwrite.
+          rmSync(out, { force: true });
           const result = succeeded(`${build.label}: ${plan.name}`, runQuiet(build, args));
           times[k].set(build.label, [...(times[k].get(build.label) ?? []), result.ms]);
           cpu[k].set(build.label, [...(cpu[k].get(build.label) ?? []), result.cpuMs]);
@@ -237,6 +239,7 @@ export async function measureThroughput(
           join(dir, 'mixed-out.jsonl'),
           path,
         ];
+        rmSync(join(dir, 'mixed-out.jsonl'), { force: true });
         const result = succeeded(`${build.label}: memory`, runQuiet(build, args));
         memory.push({
           build: build.label,

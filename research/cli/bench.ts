@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { InputError } from '../../src/model/errors.ts';
 import { loadCatalog } from '../../src/read/catalog.ts';
+import { readableFile } from '../../src/read/files.ts';
 import { SOLVER_NAMES, type SolverName } from '../../src/model/constants.ts';
 import { collect, integer, oneOf, seconds } from '../../src/api/flag-values.ts';
 import { BENCHMARKS, parseOnly, runBench } from '../bench/suite.ts';
@@ -54,7 +55,7 @@ export function registerBench(program: Command): void {
           throw new InputError('--data', 'applies to the solvers benchmark only (use --only solvers)');
         only = ['solvers'];
       } else if (flags.catalog) throw new InputError('--catalog', 'applies to --data records only');
-      const catalog = flags.catalog ? loadCatalog(flags.catalog) : undefined;
+      const catalog = flags.catalog ? loadCatalog(readableFile('--catalog', flags.catalog)) : undefined;
       const records = flags.data?.length
         ? loadLabelled(flags.data, { catalog, requireGold: false })
         : undefined;

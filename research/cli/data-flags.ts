@@ -6,7 +6,9 @@ import type { Command } from 'commander';
 import { writeFileSync } from 'node:fs';
 import { InputError } from '../../src/model/errors.ts';
 import { loadCatalog } from '../../src/read/catalog.ts';
-import { loadCostModel } from '../../src/read/cost-models.ts';
+import { readableFile } from '../../src/read/files.ts';
+import { costModelFile, loadCostModel } from '../../src/read/cost-models.ts';
+import { prepareOutputFile, type ReadFile } from '../../src/batch/out-path.ts';
 import { SOLVER_NAMES } from '../../src/model/constants.ts';
 import { collect, integer, oneOf } from '../../src/api/flag-values.ts';
 import {
@@ -52,7 +54,7 @@ export function loadData(flags: DataFlags, sets?: readonly string[]) {
   };
   const base = loadCostModel(flags.costModel);
   const records = loadLabelled(flags.data ?? DEFAULT_DATA, {
-    catalog: flags.catalog ? loadCatalog(flags.catalog) : undefined,
+    catalog: flags.catalog ? loadCatalog(readableFile('--catalog', flags.catalog)) : undefined,
     limit: flags.limit === undefined ? undefined : integer('--limit', flags.limit, 1),
     kinds: flags.kinds?.split(',').map((k) => k.trim()),
     sets,
@@ -66,14 +68,29 @@ export type Log = (line: string) => void;
 export const logger = (flags: { quiet?: boolean }): Log =>
   flags.quiet ? () => {} : (line) => void process.stderr.write(`${line}\n`);
 
-export function write(file: string, text: string, log: Log): void {
+/**
+ * Checks the files a command will write, before any work: each `[flag, path]` given must not be a
+ * directory nor a file the command reads (`--data`, `--catalog`, the `--cost-model` or `--mappings`
+ * file), and its missing folders are created.
+ */
+export function prepareOutputs(flags: DataFlags, outputs: readonly [string, string | undefined][]): void {
+  const reads: ReadFile[] = [
+    ...(flags.data ?? DEFAULT_DATA).map((path) => ({ flag: '--data', path })),
+    ...(flags.catalog ? [{ flag: '--catalog', path: flags.catalog }] : []),
+    { flag: '--cost-model', path: costModelFile(flags.costModel) },
+    ...((MAPPING_SOURCES as readonly string[]).includes(flags.mappings)
+      ? []
+      : [{ flag: '--mappings', path: flags.mappings }]),
+  ];
+  for (const [flag, path] of outputs) if (path !== undefined) prepareOutputFile(flag, path, reads);
+}
+
+/** Writes `text` to the file `flag` names. */
+export function write(flag: string, file: string, text: string, log: Log): void {
   try {
     writeFileSync(file, text);
   } catch (error) {
-    throw new InputError(
-      'output',
-      `cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
+    throw new InputError(flag, `cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
   log(`wrote ${file}`);
 }

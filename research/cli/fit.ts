@@ -14,7 +14,15 @@ import {
   golds,
   splitByGold,
 } from '../tuning/index.ts';
-import { addDataOptions, loadData, logger, number, write, type DataFlags } from './data-flags.ts';
+import {
+  addDataOptions,
+  loadData,
+  logger,
+  number,
+  prepareOutputs,
+  write,
+  type DataFlags,
+} from './data-flags.ts';
 import { invocation } from './invocation.ts';
 
 interface FitFlags extends DataFlags {
@@ -72,6 +80,10 @@ export function registerFit(program: Command): void {
     const learn = flags.learn?.split(',').map((w) => oneOf('--learn', w.trim(), EDIT_WEIGHTS)) as
       WeightName[] | undefined;
     const start = oneOf('--init', flags.init, ['base', 'flat'] as const);
+    prepareOutputs(flags, [
+      ['--out', flags.out],
+      ['--report', flags.report],
+    ]);
     const { records, options, base: loaded } = loadData(flags);
     const sets = [...new Set(records.map((r) => r.set))];
     const heldSets = flags.holdoutSets ? setList('--holdout-sets', flags.holdoutSets, sets) : [];
@@ -112,7 +124,7 @@ export function registerFit(program: Command): void {
       learn,
       log,
     });
-    if (flags.out) write(flags.out, `${JSON.stringify(result.model, null, 2)}\n`, log);
+    if (flags.out) write('--out', flags.out, `${JSON.stringify(result.model, null, 2)}\n`, log);
     const page = fitPage(result, base, {
       header: pageHeader('Weight fit', machine(), invocation(cmd)),
       train: split.train,
@@ -120,7 +132,7 @@ export function registerFit(program: Command): void {
       evaluation,
       start: base.name ?? flags.costModel,
     });
-    if (flags.report) write(flags.report, page, log);
+    if (flags.report) write('--report', flags.report, page, log);
     else process.stdout.write(page);
   });
 }

@@ -17,7 +17,7 @@ import {
   sweepSettings,
   type SweepSpec,
 } from '../tuning/index.ts';
-import { addDataOptions, loadData, logger, write, type DataFlags } from './data-flags.ts';
+import { addDataOptions, loadData, logger, prepareOutputs, write, type DataFlags } from './data-flags.ts';
 import { invocation } from './invocation.ts';
 
 interface SweepFlags extends DataFlags {
@@ -54,16 +54,24 @@ export function registerSweep(program: Command): void {
     const log = logger(flags);
     const spec = sweepSpec(flags);
     const settings = sweepSettings(spec);
+    const svgStem = flags.svg ? figureStem(flags.svg) : undefined;
+    prepareOutputs(flags, [
+      ['--out', flags.out],
+      ['--json', flags.json],
+      ['--svg', svgStem && `${svgStem}.svg`],
+      ['--svg', svgStem && `${svgStem}.vl.json`],
+    ]);
     const { records, options, base } = loadData(flags);
     log(`${records.length} records, ${settings.length} settings and the base`);
     const result = await runSweep(records, base, settings, options, log);
     const baseName = base.name ?? flags.costModel;
     if (flags.svg) {
       const files = await figureFiles(figureStem(flags.svg), sweepChart(result, spec, base, baseName));
-      for (const [file, text] of Object.entries(files)) write(file, text, log);
+      for (const [file, text] of Object.entries(files)) write('--svg', file, text, log);
     }
     if (flags.json)
       write(
+        '--json',
         flags.json,
         sweepJson(result, {
           command: invocation(cmd),
@@ -89,12 +97,14 @@ export function registerSweep(program: Command): void {
       { header: pageHeader('Cost-model sweep', machine(), invocation(cmd)), description, svg },
       baseName,
     );
-    if (flags.out) write(flags.out, page, log);
+    if (flags.out) write('--out', flags.out, page, log);
     else process.stdout.write(page);
   });
 }
 
 function sweepSpec(flags: SweepFlags): SweepSpec {
+  // Checked whether or not it is used: a bad value is a mistake either way.
+  const seed = integer('--seed', flags.seed, 0, 2 ** 32 - 1);
   if (flags.grid?.length && flags.random !== undefined)
     throw new InputError('--grid', 'give either --grid or --random, not both');
   if (flags.grid?.length) return { kind: 'grid', axes: flags.grid.map(parseGridAxis) };
@@ -103,6 +113,6 @@ function sweepSpec(flags: SweepFlags): SweepSpec {
     kind: 'random',
     count: integer('--random', flags.random, 1, 10_000),
     ranges: (flags.range ?? []).map(parseRange),
-    seed: integer('--seed', flags.seed, 0, 2 ** 32 - 1),
+    seed,
   };
 }

@@ -124,10 +124,12 @@ export function rewrite(text: string, examples: readonly Example[], outputs: rea
   return lines.join('\n');
 }
 
+/** The ts blocks run so far in this process. */
+let tsBlocks = 0;
+
 /** Runs the examples of one document, in order (a server example may depend on an earlier one). */
 export class DocRunner {
   private server?: FastifyInstance;
-  private scripts = 0;
 
   constructor(
     private readonly file: string,
@@ -182,7 +184,8 @@ export class DocRunner {
     if (open < 0) throw new Error(`${this.file}:${line + 1}: no ts block above`);
     let end = open + 1;
     while (lines[end] !== '```') end++;
-    const path = join(ROOT, `.docs-example-${process.pid}-${this.scripts++}.ts`);
+    // Numbered across documents: an import of a path already imported would not run the block again.
+    const path = join(ROOT, `.docs-example-${process.pid}-${tsBlocks++}.ts`);
     writeFileSync(path, lines.slice(open + 1, end).join('\n'));
     try {
       return await captureOutput(async () => {

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { MODES, SOLVER_NAMES, STRICTNESS } from '../model/constants.ts';
 import { FEEDBACK_FORMATS } from '../feedback/index.ts';
+import { WHOLE_LABEL, LABEL_RULE } from '../read/references.ts';
 
 const name = z.string().min(1).max(256);
 const json = z.record(z.string(), z.unknown());
@@ -59,7 +60,10 @@ const checking = {
     .optional()
     .describe('items already in memory: {label: value} or [{label, value}]'),
   types: z.enum(STRICTNESS).optional().describe('literal type/enum checks (default warn)'),
-  resultName: name.optional().describe('name of the answer pseudo-step (default var_result)'),
+  resultName: name
+    .regex(WHOLE_LABEL, `expected a label: ${LABEL_RULE}`)
+    .optional()
+    .describe('name of the answer pseudo-step (default var_result)'),
 };
 
 /** What every repair takes (fix, compress, and the optimiser of the loop). */

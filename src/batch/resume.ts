@@ -8,19 +8,20 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { STATUSES } from '../model/constants.ts';
 import { InputError } from '../model/errors.ts';
 import { isPlainObject } from '../read/json.ts';
 
 const CHUNK = 64 * 1024;
 
 /** The statuses a result line can carry; an input record has none. */
-const STATUSES: ReadonlySet<unknown> = new Set(['valid', 'repaired', 'timeout', 'error']);
+const RESULT_STATUSES: ReadonlySet<unknown> = new Set(STATUSES);
 
 /** Why a parsed line is not a result line (`undefined` when it is one). */
 function notAResult(value: unknown): string | undefined {
   if (!isPlainObject(value)) return 'not a JSON object';
   if (typeof value.id !== 'string') return 'no string "id"';
-  if (!STATUSES.has(value.status)) return 'no result "status" (valid, repaired, timeout, error)';
+  if (!RESULT_STATUSES.has(value.status)) return `no result "status" (${STATUSES.join(', ')})`;
   return undefined;
 }
 

@@ -4,7 +4,6 @@
  * while `window` records (or 64 MiB of input) are unwritten, and while the output has more than a few
  * batches queued.
  */
-import { existsSync } from 'node:fs';
 import { readRecordSources, sourceRecord, type RecordSource } from '../read/records.ts';
 import { InputError } from '../model/errors.ts';
 import type { ApiRequest } from '../api/request.ts';
@@ -12,11 +11,10 @@ import { PoolError } from '../workers/pool.ts';
 import { createBatchPool, TASKS_AHEAD, type BatchPool } from './pool.ts';
 import { countRecords } from './count.ts';
 import { errorDone } from './lines.ts';
-import { fileSink, streamSink, type LineSink } from './output.ts';
-import { prepareOutPath } from './out-path.ts';
+import type { ReadFile } from './out-path.ts';
+import { checkOut, firstSource, openSink } from './opening.ts';
 import type { Progress } from './progress.ts';
 import { ReorderBuffer } from './reorder.ts';
-import { cutTornLine, PriorResults } from './resume.ts';
 import { outcomeOf, SummaryAccumulator, type Summary } from './summary.ts';
 import { TaskSizer } from './tasks.ts';
 import type { Done, InjectedFault, Task, TaskRecord } from './types.ts';
@@ -37,6 +35,10 @@ export interface BatchOptions {
   readonly workers: number;
   /** Skip the records `out` already holds and append the rest. */
   readonly resume?: boolean;
+  /** Replace what `out` holds (without it or `resume`, a non-empty `out` is refused). */
+  readonly overwrite?: boolean;
+  /** The other files the run reads (`--catalog`, `--memory`, …): `out` must be none of them. */
+  readonly reads?: readonly ReadFile[];
   readonly stepByStep?: boolean;
   /** Per-record watchdog in ms (default 60 s). */
   readonly recordTimeoutMs?: number;
@@ -82,28 +84,26 @@ const ATTEMPTS = 2;
 /** A task being filled is sent after this long without a new record (a slow pipe, a terminal). */
 const IDLE_SEND_MS = 20;
 
-async function openSink(options: BatchOptions): Promise<{ sink: LineSink; prior?: PriorResults }> {
-  if (!options.out) {
-    if (options.resume) throw new InputError('--resume', 'needs --out: the output file to resume');
-    return { sink: streamSink(options.output ?? process.stdout) };
-  }
-  // Before anything opens the output: it must not be the input, whatever its name.
-  prepareOutPath(options.out, {
-    path: options.inputPath,
-    fd: options.input === process.stdin ? 0 : undefined,
-  });
-  if (options.resume && existsSync(options.out)) {
-    await cutTornLine(options.out);
-    return { sink: await fileSink(options.out, true), prior: new PriorResults(options.out) };
-  }
-  return { sink: await fileSink(options.out, false) };
-}
-
 export async function runBatch(options: BatchOptions): Promise<BatchReport> {
   const { signal, progress } = options;
   const window = options.window ?? 1024 * options.workers;
   const sizer = new TaskSizer();
   const summary = new SummaryAccumulator();
+  checkOut(options);
+  const read = options.records ?? (options.input && readRecordSources(options.input));
+  if (!read) throw new Error('internal: runBatch needs input or records');
+  const sources = read[Symbol.asyncIterator]();
+  // Nothing is opened for writing before the first record: an empty input writes nothing.
+  const first = await firstSource(sources, signal).catch((error: unknown) => {
+    progress?.stop();
+    throw error;
+  });
+  if (first === undefined || first.done) {
+    progress?.stop();
+    if (first?.done) throw new InputError('input', 'empty input: expected records');
+    (options.input as Partial<NodeJS.ReadStream> | undefined)?.destroy?.();
+    return { summary: summary.result(), processed: 0, resumed: 0, interrupted: true, restarts: 0 };
+  }
   const opened = await openSink(options);
   const sink = opened.sink;
   let prior = opened.prior;
@@ -233,10 +233,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
     void countRecords(options.inputPath).then((n) => progress.setTotal(n));
 
   try {
-    const read = options.records ?? (options.input && readRecordSources(options.input));
-    if (!read) throw new Error('internal: runBatch needs input or records');
-    const sources = read[Symbol.asyncIterator]();
-    let reading: Promise<IteratorResult<RecordSource>> | undefined;
+    let reading: Promise<IteratorResult<RecordSource>> | undefined = Promise.resolve(first);
     while (!stopped()) {
       // Raced with wake-ups so that an abort is seen even while the input is idle (a terminal, a pipe).
       reading ??= sources.next();

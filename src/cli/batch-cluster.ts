@@ -7,7 +7,7 @@
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { summaryLine } from '../batch/summary-report.ts';
-import { interruptible, statusExitCode, writeSummary } from './batch-shared.ts';
+import { interruptible, prepareSummary, statusExitCode, writeSummary } from './batch-shared.ts';
 import { loadCatalog } from '../read/catalog.ts';
 import { requestSettings } from '../api/call.ts';
 import { integer, seconds } from '../api/flag-values.ts';
@@ -179,20 +179,35 @@ function registerCollect(batch: Command): void {
       '--summary <file>',
       'write the summary to FILE.json, FILE.md and a chart FILE.svg (+ FILE.vl.json) (default: DIR/summary)',
     )
+    .option('--overwrite', 'replace what --out holds (a non-empty --out is refused without it)')
     .option('-q, --quiet', 'no summary line')
     .action(
-      async (flags: { run: string; results: string; out: string; summary?: string; quiet?: boolean }) => {
+      async (flags: {
+        run: string;
+        results: string;
+        out: string;
+        summary?: string;
+        overwrite?: boolean;
+        quiet?: boolean;
+      }) => {
+        const summaryBase = flags.summary ?? `${flags.results}/summary`;
+        prepareSummary(summaryBase, [{ flag: '--out', path: flags.out }]);
         const { collect, IncompleteRun } = await import('../cluster/collect.ts');
         let report;
         try {
-          report = await collect({ run: flags.run, results: flags.results, out: flags.out });
+          report = await collect({
+            run: flags.run,
+            results: flags.results,
+            out: flags.out,
+            overwrite: flags.overwrite,
+          });
         } catch (error) {
           if (!(error instanceof IncompleteRun)) throw error;
           process.stderr.write(`refract batch collect: ${error.message}\n`);
           process.exitCode = 3;
           return;
         }
-        await writeSummary(flags.summary ?? `${flags.results}/summary`, report.summary);
+        await writeSummary(summaryBase, report.summary);
         note(flags.quiet, `${report.chunks} chunks collected; ${summaryLine(report.summary)}`);
         process.exitCode = statusExitCode(report.summary.statuses);
       },

@@ -1,6 +1,6 @@
 /**
- * What `refract batch` and its distributed subcommands share: the summary files, the exit code a batch's
- * statuses give, and the stop signals.
+ * What `refract batch` and its distributed subcommands share: the files a batch reads (which its outputs
+ * must not be), the summary files, the exit code a batch's statuses give, and the stop signals.
  */
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -9,10 +9,36 @@ import type { Summary } from '../batch/summary.ts';
 import { summaryMarkdown } from '../batch/summary-report.ts';
 import { summaryChart } from '../batch/summary-chart.ts';
 import { figureFiles } from '../batch/plot.ts';
+import { prepareOutputFile, type ReadFile } from '../batch/out-path.ts';
+import { costModelFile } from '../read/cost-models.ts';
+import type { ApiRequest } from '../api/request.ts';
+
+/** The files besides the records a batch reads, by flag (`--catalog`, …): no output may be one of them. */
+export function readFiles(flags: Record<string, unknown>, request: ApiRequest): ReadFile[] {
+  const path = (flag: string, value: unknown) => (typeof value === 'string' ? [{ flag, path: value }] : []);
+  return [
+    ...path('--catalog', request.catalogPath),
+    ...path('--memory', flags.memory),
+    ...path('--mappings', flags.mappings),
+    ...path('--cost-model', typeof flags.costModel === 'string' ? costModelFile(flags.costModel) : undefined),
+  ];
+}
+
+const summaryStem = (base: string) => base.replace(/\.(json|md)$/, '');
+
+/**
+ * Checks the summary files of `base` before the run (none may be a file the batch reads or its output,
+ * given in `reads`) and creates their folder.
+ */
+export function prepareSummary(base: string, reads: readonly ReadFile[]): void {
+  const stem = summaryStem(base);
+  for (const ending of ['json', 'md', 'svg', 'vl.json'])
+    prepareOutputFile('--summary', `${stem}.${ending}`, reads);
+}
 
 /** FILE.json, FILE.md and the chart (FILE.svg with its Vega-Lite spec FILE.vl.json). */
 export async function writeSummary(base: string, summary: Summary): Promise<void> {
-  const stem = base.replace(/\.(json|md)$/, '');
+  const stem = summaryStem(base);
   const chart = await figureFiles(stem, summaryChart(summary));
   try {
     writeFileSync(`${stem}.json`, JSON.stringify(summary, null, 2) + '\n');

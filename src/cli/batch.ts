@@ -10,7 +10,7 @@ import { InputError } from '../model/errors.ts';
 import { createProgress } from '../batch/progress.ts';
 import { runBatch, type BatchReport } from '../batch/run.ts';
 import { summaryLine } from '../batch/summary-report.ts';
-import { interruptible, statusExitCode, writeSummary } from './batch-shared.ts';
+import { interruptible, prepareSummary, readFiles, statusExitCode, writeSummary } from './batch-shared.ts';
 import { loadCatalog } from '../read/catalog.ts';
 import { requestSettings } from '../api/call.ts';
 import { integer, seconds } from '../api/flag-values.ts';
@@ -20,6 +20,7 @@ interface Flags extends Record<string, unknown> {
   out?: string;
   workers?: string;
   resume?: boolean;
+  overwrite?: boolean;
   quiet?: boolean;
   summary?: string;
   stepByStep?: boolean;
@@ -66,6 +67,10 @@ export function registerBatch(program: Command): void {
       .option('-o, --out <file>', 'output JSONL file (default: standard output)')
       .option('--workers <n>', 'worker threads (default: number of cores)')
       .option('--resume', 'keep the results --out already holds and append the rest')
+      .option(
+        '--overwrite',
+        'replace what --out holds (without it or --resume, a non-empty --out is refused)',
+      )
       .option('-q, --quiet', 'no progress and no summary line')
       .option(
         '--summary <file>',
@@ -84,7 +89,16 @@ export function registerBatch(program: Command): void {
         ? availableParallelism()
         : integer('--workers', flags.workers, 1, MAX_WORKERS);
     const timeoutMs = recordTimeoutMs(flags, options.timeout);
+    if (flags.resume && flags.overwrite)
+      throw new InputError('--overwrite', 'give either --resume or --overwrite, not both');
     const input = openInput(file);
+    const reads = readFiles(flags, request);
+    // Before any work: a summary must not land on a file the run reads or writes, nor in a missing folder.
+    if (flags.summary) {
+      const inputFile = { flag: 'input', ...(input.path ? { path: input.path } : { fd: 0 }) };
+      const out = flags.out ? [{ flag: '--out', path: flags.out }] : [];
+      prepareSummary(flags.summary, [inputFile, ...reads, ...out]);
+    }
     const progress = createProgress(process.stderr, { quiet: flags.quiet });
     const { signal, release } = interruptible();
     let report: BatchReport;
@@ -96,6 +110,8 @@ export function registerBatch(program: Command): void {
         request,
         workers,
         resume: flags.resume,
+        overwrite: flags.overwrite,
+        reads,
         stepByStep: flags.stepByStep,
         recordTimeoutMs: timeoutMs,
         progress,

@@ -105,7 +105,7 @@ export function registerExport(program: Command): void {
       process.stdout.write(exportRecord(record, callOf(record), formats).texts[formats[0]]!);
       return;
     }
-    mkdirSync(flags.out, { recursive: true });
+    modelFolder(flags.out);
     const taken = new Set<string>();
     const manifest: string[] = [];
     for (const record of records) {
@@ -121,4 +121,16 @@ export function registerExport(program: Command): void {
     writeFileSync(join(flags.out, 'models.jsonl'), manifest.length ? `${manifest.join('\n')}\n` : '');
     process.stderr.write(`refract export: ${records.length} models written to ${flags.out}\n`);
   });
+}
+
+/** Creates the folder `--out` names (a file there is refused: the models go into a folder). */
+function modelFolder(out: string): void {
+  try {
+    mkdirSync(out, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    if (code === 'EEXIST' || code === 'ENOTDIR')
+      throw new InputError('--out', `${out} exists and is not a folder (the models are written into one)`);
+    throw new InputError('--out', `cannot create the folder ${out} (${code})`);
+  }
 }

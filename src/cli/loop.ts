@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Catalog, Sequence } from '../model/types.ts';
 import { InputError } from '../model/errors.ts';
 import { loadCatalog } from '../read/catalog.ts';
-import { loadWith } from '../read/files.ts';
+import { loadWith, readableFile } from '../read/files.ts';
 import { parseSequenceText } from '../read/sequence.ts';
 import type { FeedbackFormat } from '../feedback/index.ts';
 import type { Fixer } from '../loop/engine.ts';
@@ -146,7 +146,9 @@ export function registerPick(program: Command): Command {
     .action((file: string, flags: { catalog?: string; format: string }) =>
       guarded('pick', async () => {
         const format = oneOf('--format', flags.format, ['json', 'text'] as const);
-        const catalog = loadCatalog(required('--catalog', flags.catalog, 'catalog file'));
+        const catalog = loadCatalog(
+          readableFile('--catalog', required('--catalog', flags.catalog, 'catalog file')),
+        );
         const candidates = readCandidates(file);
         if (candidates.length === 0) throw new InputError('candidates', 'expected at least one candidate');
         const result = await pick(candidates, catalog);

@@ -1,8 +1,9 @@
 /** `refract maps`: the mapping table of a catalog, computed from names and descriptions, plus learned pairs. */
 import type { Command } from 'commander';
 import { loadCatalog } from '../read/catalog.ts';
+import { isLabel, LABEL_RULE } from '../read/references.ts';
 import { InputError } from '../model/errors.ts';
-import { readText } from '../read/files.ts';
+import { readText, readableFile } from '../read/files.ts';
 import { parseRecords } from '../read/records.ts';
 import type { Sequence } from '../model/types.ts';
 import { DEFAULT_THRESHOLD, DEFAULT_TOP } from '../catalog/computed-mappings.ts';
@@ -36,7 +37,9 @@ export function registerMaps(program: Command): void {
       if (!flags.catalog) throw new InputError('--catalog', 'required: the tool catalog to map');
       const threshold = score('--threshold', flags.threshold);
       const top = integer('--top', flags.top, 1, 1000);
-      const catalog = loadCatalog(flags.catalog);
+      if (!isLabel(flags.resultName))
+        throw new InputError('--result-name', `expected a label: ${LABEL_RULE}`);
+      const catalog = loadCatalog(readableFile('--catalog', flags.catalog));
       const corpus = (flags.learn ?? []).flatMap(readCorpus);
       const table = buildMappings(catalog, corpus, { threshold, top, resultName: flags.resultName });
       process.stdout.write(

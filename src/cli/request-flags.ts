@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { InputError } from '../model/errors.ts';
 import { loadMappings } from '../read/mappings.ts';
 import { loadMemory } from '../read/memory.ts';
+import { readableFile } from '../read/files.ts';
 import { parseWeightFlags } from '../read/cost-models.ts';
 import { parseStringForm } from '../read/string-form.ts';
 import { checkWeights } from '../api/call.ts';
@@ -42,9 +43,21 @@ const goal =
 
 /** Every flag of the vocabulary, in the order `--help` lists them. */
 const FLAGS: readonly Flag[] = [
-  { field: 'catalogPath', flags: '-c, --catalog <file>' },
-  { field: 'memory', flags: '--memory <file>', value: (path) => loadMemory(path as string) },
-  { field: 'mappings', flags: '--mappings <file>', value: (path) => loadMappings(path as string) },
+  {
+    field: 'catalogPath',
+    flags: '-c, --catalog <file>',
+    value: (path, flag) => readableFile(flag, path as string),
+  },
+  {
+    field: 'memory',
+    flags: '--memory <file>',
+    value: (path, flag) => loadMemory(readableFile(flag, path as string)),
+  },
+  {
+    field: 'mappings',
+    flags: '--mappings <file>',
+    value: (path, flag) => loadMappings(readableFile(flag, path as string)),
+  },
   {
     field: 'catalogMappings',
     flags: '--no-catalog-mappings',

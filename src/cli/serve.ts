@@ -178,7 +178,12 @@ export function registerServe(program: Command): Command {
       // Loaded on use: fastify would add to every command's start-up.
       const { buildServer } = await import('../server/app.ts');
       const app = buildServer(options);
-      await app.listen({ host: flags.host, port });
+      try {
+        await app.listen({ host: flags.host, port });
+      } catch (error) {
+        await app.close();
+        throw listenError(error, flags.host, port);
+      }
       let stopping = false;
       const stop = (signal: string) => {
         if (stopping) {
@@ -203,4 +208,18 @@ export function registerServe(program: Command): Command {
       process.on('SIGTERM', () => stop('SIGTERM'));
       process.on('SIGINT', () => stop('SIGINT'));
     });
+}
+
+/**
+ * Why the server could not listen, as the flag to change: the port is taken or not allowed, or the host
+ * is not an address of this machine. Anything else is not the user's input and stays as it is.
+ */
+function listenError(error: unknown, host: string, port: number): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  const at = `${host}:${port}`;
+  if (code === 'EADDRINUSE') return new InputError('--port', `${at} is in use`);
+  if (code === 'EACCES') return new InputError('--port', `${at}: permission denied (a port below 1024?)`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EADDRNOTAVAIL' || code === 'EAFNOSUPPORT')
+    return new InputError('--host', `cannot listen on ${host} (${code}): not an address of this machine`);
+  return error;
 }

@@ -112,8 +112,11 @@ function goldById(path: string): Map<string, RecordItem> {
     const input = parseInput(readInput(path));
     return new Map(input.records.map((r) => [r.id, r]));
   } catch (error) {
-    if (error instanceof InputError) throw new InputError('--gold', error.problem, error.source ?? path);
-    throw error;
+    if (!(error instanceof InputError)) throw error;
+    // A problem of the whole file (cannot read it, empty) already says which; one inside it gets the path.
+    if (error.field === 'input' && error.source === undefined) throw new InputError('--gold', error.problem);
+    const field = error.field === '' ? '' : `${error.field}: `;
+    throw new InputError('--gold', `${error.source ?? path}: ${field}${error.problem}`);
   }
 }
 

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { InputError } from '../model/errors.ts';
 import { sourceRecord } from '../read/records.ts';
 import { outcomeOf, SummaryAccumulator, type Summary } from '../batch/summary.ts';
-import { prepareOutPath } from '../batch/out-path.ts';
+import { prepareOutPath, refuseOverwrite } from '../batch/out-path.ts';
 import { chunkRecords } from './chunk-records.ts';
 import type { ChunkRef } from './chunks.ts';
 import { syncPath, uniqueSuffix } from './files.ts';
@@ -31,6 +31,8 @@ export interface CollectOptions {
   readonly run: string;
   readonly results: string;
   readonly out: string;
+  /** Replace a non-empty `out` (refused without it). */
+  readonly overwrite?: boolean;
 }
 
 export interface CollectReport {
@@ -131,6 +133,7 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
   }
   // Never onto the input, whatever its name; the output's folder is created if need be.
   prepareOutPath(options.out, { path: manifest.input.path });
+  if (!options.overwrite) refuseOverwrite(options.out, 'add --overwrite to replace it');
   const { path: temporary, handle } = await openOutput(options.out);
   const summary = new SummaryAccumulator();
   const broken: { chunk: number; reason: string }[] = [];

@@ -8,7 +8,19 @@ import type { z } from 'zod';
 /** A path into an external document: object keys and array indexes, the first segment naming the root. */
 export type FieldPath = readonly (string | number)[];
 
-/** A problem with user-supplied input. `field` locates it; `problem` says what is wrong. */
+/**
+ * `text` on one line: line breaks and other control characters (an excerpt of the input quoted by
+ * `JSON.parse`'s message, a file name) written as escapes, so that an error is always one line.
+ */
+export function oneLine(text: string): string {
+  // String(): a caller outside the type checker may pass another value, which a template would have printed.
+  return String(text).replace(/[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]/g, (c) => {
+    const escaped = JSON.stringify(c).slice(1, -1);
+    return escaped.length > 1 ? escaped : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** A problem with user-supplied input. `field` locates it; `problem` says what is wrong (one line each). */
 export class InputError extends Error {
   readonly field: string;
   readonly problem: string;
@@ -16,11 +28,12 @@ export class InputError extends Error {
   readonly source?: string;
 
   constructor(field: string, problem: string, source?: string) {
-    const located = field === '' ? problem : `${field}: ${problem}`;
-    super(source ? `${source}: ${located}` : located);
+    const flat = oneLine(problem);
+    const located = field === '' ? flat : `${oneLine(field)}: ${flat}`;
+    super(source ? `${oneLine(source)}: ${located}` : located);
     this.name = 'InputError';
     this.field = field;
-    this.problem = problem;
+    this.problem = flat;
     if (source !== undefined) this.source = source;
   }
 

@@ -29,6 +29,17 @@ const presets = new LRUCache<string, CostModel>({ max: 64 });
 /** Cost-model files, re-read when they change (a long-lived caller may be tuning one). */
 const files = new FileMemo<CostModel>(16);
 
+/** The file of the preset `name` (`default`, `prefer-maps`, …), if there is one. */
+function presetFile(name: string): string | undefined {
+  const path = join(MODELS_DIR, `${name}.json`);
+  return /^[a-z0-9-]+$/.test(name) && existsSync(path) ? path : undefined;
+}
+
+/** The file a cost model is read from: the preset's, else the path given. */
+export function costModelFile(nameOrPath: string): string {
+  return presetFile(nameOrPath) ?? nameOrPath;
+}
+
 /**
  * A preset name (`default`, `prefer-maps`, …) or a path to a cost-model JSON file; `at` names the field in
  * errors (`cost-model` for the CLI flag, `costModel` for a request field).
@@ -36,8 +47,9 @@ const files = new FileMemo<CostModel>(16);
 export function loadCostModel(nameOrPath = 'default', at = 'cost-model'): CostModel {
   const cached = presets.get(nameOrPath);
   if (cached) return cached;
-  if (/^[a-z0-9-]+$/.test(nameOrPath) && existsSync(join(MODELS_DIR, `${nameOrPath}.json`))) {
-    const model = loadJsonWith(join(MODELS_DIR, `${nameOrPath}.json`), (json) => parseCostModel(json, at));
+  const preset = presetFile(nameOrPath);
+  if (preset) {
+    const model = loadJsonWith(preset, (json) => parseCostModel(json, at));
     presets.set(nameOrPath, model);
     return model;
   }

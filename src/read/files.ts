@@ -3,7 +3,7 @@
  * appears in an error: a path may come from a client (an MCP `catalogPath` or `costModel`), and an error
  * quoting the first bytes of a file that is not what it should be would disclose them.
  */
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { InputError } from '../model/errors.ts';
 import { decodeUtf8 } from './utf8.ts';
 
@@ -24,6 +24,20 @@ export function readText(path: string): string {
   } catch (error) {
     throw (error as InputError).from(path);
   }
+}
+
+/**
+ * `path` when it names a readable file; else an error naming the flag that gave it (`--memory: cannot read
+ * m.json (ENOENT)`), checked before the file is loaded so that the user learns which flag to fix.
+ */
+export function readableFile(flag: string, path: string): string {
+  try {
+    if (statSync(path).isDirectory()) throw Object.assign(new Error('a directory'), { code: 'EISDIR' });
+    accessSync(path, constants.R_OK);
+  } catch (error) {
+    throw new InputError(flag, `cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  return path;
 }
 
 /** Hands the text of the file at `path` to `parse`; errors are attributed to the file. */

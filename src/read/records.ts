@@ -240,10 +240,11 @@ export function parseRecords(text: string): RecordItem[] {
       return [{ id: '0', error: errorMessage(inner) }];
     }
   }
+  // An empty array is no records (not one empty sequence), on one line or several.
+  if (Array.isArray(document) && document.length === 0) return [];
   const lines = body.split(/\r?\n/);
   // One line is JSONL too: read it the same way the stream does.
   if (lines.filter((line) => line.trim() !== '').length === 1) return [...jsonlRecords(lines)];
-  if (Array.isArray(document) && document.length === 0) return [];
   return valueRecords(document, 0);
 }
 

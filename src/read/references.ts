@@ -33,16 +33,20 @@ export interface FoundReference {
 }
 
 const LABEL = /^[A-Za-z_][A-Za-z0-9_]*/;
-const WHOLE_LABEL = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** A whole label: what a reference can name (a step's label, a memory item, the answer step's name). */
+export const WHOLE_LABEL = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** True when a reference can name `label` (a step's label, a memory item). */
 export function isLabel(label: string): boolean {
   return WHOLE_LABEL.test(label);
 }
 
+/** What a label is, for error messages. */
+export const LABEL_RULE = 'a letter or "_" followed by letters, digits or "_"';
+
 /** Why `label` cannot be a label, for an input error. */
 export function notALabel(label: string): string {
-  return `${JSON.stringify(label)} is not a label: a reference names only a letter or "_" followed by letters, digits or "_"`;
+  return `${JSON.stringify(label)} is not a label: a reference names only ${LABEL_RULE}`;
 }
 const KEY = /^[^.[\]$]+/;
 const INDEX = /^\[(\d+)\]/;
