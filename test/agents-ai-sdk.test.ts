@@ -66,6 +66,15 @@ describe('createRepairToolCall', () => {
     expect(checks[0]).toContain('unknown API "searchAirprot"');
   });
 
+  it('checks its options once, when built: a bad option against the given catalog fails there', () => {
+    expect(() => createRepairToolCall({ catalog: executable, goals: { apis: ['Nope'] } })).toThrow(
+      /^options\.goals\.apis\[0\]: /,
+    );
+    expect(() => createRepairToolCall({ catalog: executable, memory: 5 as never })).toThrow(
+      /^options\.memory: /,
+    );
+  });
+
   it('repairs against a given catalog', async () => {
     const repairToolCall = createRepairToolCall({ catalog: executable });
     const repaired = await repairToolCall({

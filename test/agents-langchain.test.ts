@@ -63,6 +63,13 @@ describe('repairToolCallsRunnable', () => {
     expect(await repairAIMessage(text, { catalog: executable })).toBe(text);
   });
 
+  it('checks the runnable’s options once, when it is built', () => {
+    expect(() => repairToolCallsRunnable(executable, { goals: { apis: ['Nope'] } })).toThrow(
+      /^options\.goals\.apis\[0\]: /,
+    );
+    expect(() => repairToolCallsRunnable(executable, { mode: 'nope' as never })).toThrow(/^options\.mode: /);
+  });
+
   it('keeps the calls and notes the feedback when no executable repair exists', async () => {
     const message = new AIMessage({
       content: '',

@@ -20,7 +20,14 @@ import {
   shaped,
   type Check,
 } from '../api/arguments.ts';
-import { checkCall, checkToolCalls, type CheckOptions, type CheckResult } from './hook.ts';
+import {
+  checkCall,
+  checkOptions,
+  checkToolCalls,
+  hookOptions,
+  type CheckOptions,
+  type CheckResult,
+} from './hook.ts';
 import type { ToolCall } from './toolcalls.ts';
 
 export interface RepairToolCallOptions extends Omit<CheckOptions, 'catalog' | 'feedback'> {
@@ -69,6 +76,18 @@ export const createRepairToolCall = checked(repairToolCall, {
 
 function repairToolCall(options: RepairToolCallOptions = {}): ToolCallRepairFunction<ToolSet> {
   const { catalog: given, onCheck, ...rest } = options;
+  // The options are checked once per catalog they meet (goals name its APIs): the given catalog's now, so a
+  // bad option fails here; a tool set's on its first repair. The calls then go to the unchecked core.
+  const checkedFor = new WeakMap<Catalog, CheckOptions>();
+  const optionsFor = (catalog: Catalog): CheckOptions => {
+    let checked = checkedFor.get(catalog);
+    if (!checked) {
+      checked = checkOptions({ ...rest, catalog, feedback: 'issues' });
+      checkedFor.set(catalog, checked);
+    }
+    return checked;
+  };
+  if (given) optionsFor(given);
   return async ({ toolCall, tools, inputSchema }) => {
     let catalog: Catalog;
     try {
@@ -83,7 +102,7 @@ function repairToolCall(options: RepairToolCallOptions = {}): ToolCallRepairFunc
       type: 'function',
       function: { name: toolCall.toolName, arguments: toolCall.input },
     };
-    const check = await checkCall(call, { ...rest, catalog, feedback: 'issues' });
+    const check = await checkCall(call, optionsFor(catalog));
     onCheck?.(check, toolCall);
     // `ok` means the catalog sees nothing to fix: the SDK's own schema rejected the call, so give up.
     if (check.ok || !check.call) return null;
@@ -103,7 +122,7 @@ export interface StepLike {
 /** Checks the tool calls of all steps as one sequence (`var1`... in call order). */
 export const checkSteps = checkedAsync(stepsCheck, {
   steps: arrayOf(shaped({ toolCalls: arrayOf(object) }, 'a step (from result.steps)')),
-  options: object,
+  options: hookOptions,
 });
 
 function stepsCheck(steps: readonly StepLike[], options: CheckOptions): Promise<CheckResult> {

@@ -11,6 +11,7 @@ import { InputError, parseAt } from '../model/errors.ts';
 import { isPlainObject, kindOf, own } from '../read/json.ts';
 import { catalogArgument, optionsArgument } from '../api/library.ts';
 import { REQUEST_FIELDS } from '../api/request.ts';
+import type { Check } from '../api/arguments.ts';
 import type { Catalog, Sequence } from '../model/types.ts';
 import { feedback, type FeedbackFormat } from '../feedback/index.ts';
 import { totalCost } from '../heal/index.ts';
@@ -86,21 +87,26 @@ function withHealNotes(text: string, heal: readonly HealEdit[], format: Feedback
   return ['argument fixes:', ...heal.map((e) => `- ${formatHealEdit(e)}`), text].join('\n');
 }
 
-/** The hook's options checked at the edge: a parsed catalog, the repair options, a feedback format. */
-function checkOptions(options: unknown): CheckOptions {
-  if (!isPlainObject(options))
-    throw new InputError('options', `expected object, received ${kindOf(options)}`);
-  const catalog = catalogArgument(options.catalog, 'options.catalog');
-  parseAt(REQUEST_FIELDS.feedback, options.feedback, ['options', 'feedback']);
-  return { ...optionsArgument<CheckOptions>(options, catalog), catalog };
+/**
+ * The hook's options checked at the edge: a parsed catalog, the repair options, a feedback format. The
+ * package's entry points run it once per call (src/library/front.ts) or once per built hook (the AI SDK and
+ * LangChain adapters); the core below trusts its options.
+ */
+export function checkOptions(options: unknown, name = 'options'): CheckOptions {
+  if (!isPlainObject(options)) throw new InputError(name, `expected object, received ${kindOf(options)}`);
+  const catalog = catalogArgument(options.catalog, `${name}.catalog`);
+  parseAt(REQUEST_FIELDS.feedback, options.feedback, [name, 'feedback']);
+  return { ...optionsArgument<CheckOptions>(options, catalog, name), catalog };
 }
+
+/** `checkOptions` as an argument check for `checked` / `checkedAsync`. */
+export const hookOptions: Check = (value, name) => checkOptions(value, name);
 
 /** Checks (and, when needed, heals and repairs) an OpenAI-style list of tool calls. */
 export async function checkToolCalls(
   toolCalls: readonly (ToolCall | unknown)[],
-  given: CheckOptions,
+  options: CheckOptions,
 ): Promise<CheckResult> {
-  const options = checkOptions(given);
   const { catalog } = options;
   const format = options.feedback ?? 'suggestions';
   let parsed: ReturnType<typeof toSequence>;

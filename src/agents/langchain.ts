@@ -17,7 +17,7 @@ import {
   optional,
   shaped,
 } from '../api/arguments.ts';
-import { checkToolCalls, type CheckOptions, type ExecutableCall } from './hook.ts';
+import { checkOptions, checkToolCalls, hookOptions, type CheckOptions, type ExecutableCall } from './hook.ts';
 import type { ToolCall } from './toolcalls.ts';
 
 /** What the wrapper records in `additional_kwargs.refract`. */
@@ -54,7 +54,7 @@ const asLangChain = (call: ExecutableCall) => ({
 /** The message with its tool calls checked and, when needed and possible, repaired. */
 export const repairAIMessage = checkedAsync(repairMessage, {
   message: shaped({ _getType: func }, 'a LangChain message'),
-  options: object,
+  options: hookOptions,
 });
 
 async function repairMessage<M extends BaseMessage>(
@@ -98,9 +98,9 @@ function toolCallsRunnable(
   catalog: Catalog,
   options: Omit<CheckOptions, 'catalog'> = {},
 ): RunnableLambda<BaseMessage, BaseMessage> {
-  return RunnableLambda.from((message: BaseMessage) =>
-    repairMessage(message, { ...options, catalog }),
-  ).withConfig({
+  // Checked once here, not per message: each message then goes to the unchecked core.
+  const checked = checkOptions({ ...options, catalog });
+  return RunnableLambda.from((message: BaseMessage) => repairMessage(message, checked)).withConfig({
     runName: 'refractRepairToolCalls',
   }) as RunnableLambda<BaseMessage, BaseMessage>;
 }

@@ -202,6 +202,11 @@ export const createProgress = checked(progress.createProgress, {
 export const progressText = checked(progress.progressText, { state: progressState, bar: anything });
 
 export const formatHealEdit = checked(hook.formatHealEdit, { edit: healEdit });
+export const checkToolCalls = checkedAsync(hook.checkToolCalls, {
+  toolCalls: anything,
+  options: hook.hookOptions,
+});
+export const checkCall = checkedAsync(hook.checkCall, { call: anything, options: hook.hookOptions });
 export const originOf = checked(toolcalls.originOf, {
   input: sequence,
   output: sequence,
