@@ -97,7 +97,7 @@ describe('milp fixer', () => {
     const asked = (await fixed.propose(noLocation, '', 0)) as Sequence;
     expect(asked.map((s) => s.name)).toContain('ask');
     expect(openIssues(asked, catalog).map((i) => i.message)).toEqual(['ask the user for geoId']);
-    expect(withoutPseudoSteps(asked)[3]).toEqual({
+    expect(withoutPseudoSteps(asked, catalog)[3]).toEqual({
       name: 'TripadvisorSearchHotels',
       arguments: { checkIn: '2024-08-15', checkOut: '2024-08-18' },
       label: 'var5',

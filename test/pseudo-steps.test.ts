@@ -8,7 +8,17 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkToolCalls, parseCatalog, repair, validate } from '../src/index.ts';
+import {
+  checkStep,
+  checkToolCalls,
+  isExecutable,
+  loopToolCalls,
+  milpFixer,
+  openIssues,
+  parseCatalog,
+  repair,
+  validate,
+} from '../src/index.ts';
 import { registerFix } from '../src/cli/fix.ts';
 import { frontEnds } from './front-end-clients.ts';
 import type { Sequence } from '../src/model/types.ts';
@@ -86,6 +96,31 @@ describe('a repaired sequence read back by the library', () => {
       ['unknown_parameter', 2],
       ['missing_parameter', 2],
     ]);
+  });
+
+  it('repairs, loops over and checks a call of a catalog API named ask as the call it is', async () => {
+    const spec = JSON.parse(readFileSync(CATALOG, 'utf8'));
+    const withAsk = parseCatalog([
+      ...spec,
+      { name: 'ask', description: 'ask a person', parameters: { question: { type: 'str', required: true } } },
+    ]);
+    const call = { name: 'ask', arguments: { qestion: 'Which city?' }, label: 'var1' };
+    const fixed = { name: 'ask', arguments: { question: 'Which city?' }, label: 'var1' };
+    const repaired = await repair([call], withAsk);
+    expect(repaired).toMatchObject({ status: 'repaired', sequence: [fixed], isExecutable: true });
+    expect(isExecutable([fixed], withAsk)).toBe(true);
+    expect(openIssues([fixed], withAsk)).toEqual([]);
+    const loop = await loopToolCalls({
+      sequence: [call],
+      catalog: withAsk,
+      fixer: milpFixer({ catalog: withAsk }),
+    });
+    expect(loop).toMatchObject({ stop: 'solved', state: [fixed] });
+    const step = await checkStep(call, withAsk);
+    expect(step).toMatchObject({ valid: false, corrected: fixed, pending: [] });
+    expect(step.repair.isExecutable).toBe(true);
+    // Without the API, the same name is a question for the user.
+    expect(isExecutable([fixed], executable)).toBe(false);
   });
 
   it('the agent hook does not execute a call named ask that no tool bears', async () => {

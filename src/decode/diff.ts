@@ -29,6 +29,7 @@ export function diffSequences(before: Sequence, after: Sequence): string {
       // Removed lines first, then what replaces them.
       lines.push(`- ${a[i++]}`);
     } else {
+      // By name: the marker only flags a likely question to the reader; the diff has no catalog.
       lines.push(`${isPseudoStep(after[j]) ? '?' : '+'} ${b[j++]}`);
     }
   }

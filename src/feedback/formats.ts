@@ -74,6 +74,7 @@ export function splitRepair(
   const added: Step[] = [];
   const asked: Step[] = [];
   for (const step of repair.sequence) {
+    // By name, as `pseudoStepsOf` reads a repair that asked: this text has no catalog to consult.
     if (isPseudoStep(step)) asked.push(step);
     else if (sequence.some((s) => same(s, step))) continue;
     else if (known.has(step.label ?? `#${step.name}`)) corrected.push(step);

@@ -2,8 +2,8 @@
 import type { Catalog, Issue, Sequence, Step } from '../model/types.ts';
 import type { ValidateOptions } from '../model/options.ts';
 import { formatValue } from '../read/literal.ts';
-import { validate } from '../validate/validate.ts';
-import { ASK, isPseudoStep } from '../model/constants.ts';
+import { apiByName, validate } from '../validate/validate.ts';
+import { ASK, isPseudoStepIn } from '../model/constants.ts';
 
 function pseudoIssue(step: Step, index: number): Issue {
   const slot = typeof step.arguments.slot === 'string' ? step.arguments.slot : (step.label ?? step.name);
@@ -21,8 +21,9 @@ export function openIssues(sequence: Sequence, catalog: Catalog, options: Valida
   const found = validate(sequence, catalog, { ...options, pseudoSteps: true }).issues.filter(
     (i) => i.severity === 'error',
   );
+  const apis = apiByName(catalog);
   sequence.forEach((step, i) => {
-    if (isPseudoStep(step)) found.push(pseudoIssue(step, i));
+    if (isPseudoStepIn(step, apis)) found.push(pseudoIssue(step, i));
   });
   return found.sort((a, b) => a.step - b.step);
 }

@@ -1,4 +1,5 @@
 /** Names and value lists every layer shares: pseudo-steps, modes, strictness levels, solver names. */
+import type { Catalog } from './types.ts';
 
 /** The answer pseudo-step's default name: its references are checked; it is never renamed or deleted. */
 export const DEFAULT_RESULT_NAME = 'var_result';
@@ -10,6 +11,19 @@ export const CONFIRM = 'confirm';
 /** True for an `ask` or `confirm` pseudo-step: a value a person must give or confirm. */
 export function isPseudoStep(step: { readonly name: string }): boolean {
   return step.name === ASK || step.name === CONFIRM;
+}
+
+/**
+ * True for an `ask` or `confirm` step the catalog has no API of. A catalog may define an API `ask`: its
+ * steps are calls, everywhere the catalog is known. `apis` is the catalog or an index of its API names
+ * (a `Set` or `Map`; pass one where steps are tested in a loop).
+ */
+export function isPseudoStepIn(
+  step: { readonly name: string },
+  apis: Catalog | { has(name: string): boolean },
+): boolean {
+  if (!isPseudoStep(step)) return false;
+  return 'has' in apis ? !apis.has(step.name) : !apis.apis.some((api) => api.name === step.name);
 }
 
 /** `sound`: executability only; `valid`: and the goals; `optimal`: the cheapest sequence meeting the goals. */

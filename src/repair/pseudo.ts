@@ -4,11 +4,11 @@
  * dropped and nothing is asked twice. The optimiser works on the calls alone, each asked label standing as
  * a memory item whose whole value is known; the pseudo-steps then go back before the first step that reads
  * them, and the edits' steps are moved back to the input's numbering. A catalog API named `ask` or `confirm`
- * is a call like any other.
+ * is a call like any other; the pseudo-steps of a repair's output are told by `pseudoStepsOf`.
  */
-import type { Catalog, Json, Memory, Sequence, Step } from '../model/types.ts';
+import type { Catalog, Edit, Json, Memory, Sequence, Step } from '../model/types.ts';
 import type { Decoded } from '../decode/decode.ts';
-import { isPseudoStep } from '../model/constants.ts';
+import { isPseudoStep, isPseudoStepIn } from '../model/constants.ts';
 import { canonicalJson } from '../model/canonical.ts';
 import { stepReferences } from '../read/references.ts';
 import { apiByName } from '../validate/validate.ts';
@@ -30,7 +30,7 @@ export interface SetAside {
 /** The input's pseudo-steps set aside, or null when it has none (the common case: nothing is copied). */
 export function setAside(sequence: Sequence, catalog: Catalog, memory: Memory = {}): SetAside | null {
   const apis = apiByName(catalog);
-  const isPseudo = (s: Step) => isPseudoStep(s) && !apis.has(s.name);
+  const isPseudo = (s: Step) => isPseudoStepIn(s, apis);
   if (!sequence.some(isPseudo)) return null;
   const calls: Step[] = [];
   const index: number[] = [];
@@ -97,4 +97,19 @@ export function putBack(aside: SetAside, decoded: Decoded, resultName: string): 
     edits: decoded.edits.map((e) => ({ ...e, step: inputStep(aside, e.step), detail: detail(e.detail) })),
     dropped: decoded.dropped.map((d) => ({ ...d, step: inputStep(aside, d.step) })),
   };
+}
+
+/**
+ * The test for a pseudo-step in a repair's output: an `ask`/`confirm` step the catalog has no API of. When
+ * the catalog has such an API and the repair itself asked or confirmed (a `slotFill` or `confirm` edit), a
+ * step of that name is read as the repair's question, by name: its own pseudo-steps bear the API's name and
+ * nothing else tells them apart. A repair that asked nothing leaves a catalog API `ask` a call.
+ */
+export function pseudoStepsOf(
+  repair: { readonly edits: readonly Edit[] },
+  catalog: Catalog,
+): (step: Step) => boolean {
+  const asked = repair.edits.some((e) => e.kind === 'slotFill' || e.kind === 'confirm');
+  const apis = apiByName(catalog);
+  return asked ? isPseudoStep : (step) => isPseudoStepIn(step, apis);
 }

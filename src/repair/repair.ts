@@ -7,7 +7,7 @@ import { compile, type Compiled } from '../compile/compile.ts';
 import { BudgetExceeded, type CompileBudget } from '../compile/budget.ts';
 import { excludePoint } from '../compile/cuts.ts';
 import { GoalError } from '../compile/goals.ts';
-import { DEFAULT_RESULT_NAME, DEFAULT_SOLVER, isPseudoStep } from '../model/constants.ts';
+import { DEFAULT_RESULT_NAME, DEFAULT_SOLVER, isPseudoStep, isPseudoStepIn } from '../model/constants.ts';
 import { decode, type Decoded } from '../decode/decode.ts';
 import { diffSequences } from '../decode/diff.ts';
 import { formatStringForm } from '../read/string-form.ts';
@@ -19,7 +19,7 @@ import { unmetGoals } from '../validate/goals.ts';
 import type { Fix, RepairOptions, RepairResult } from '../model/options.ts';
 import { COST_DIGITS, round } from '../model/numbers.ts';
 import { errorMessage } from '../model/errors.ts';
-import { putBack, setAside } from './pseudo.ts';
+import { pseudoStepsOf, putBack, setAside } from './pseudo.ts';
 
 /** Models above this many variables are refused with a clear message (override with `maxModelVars`). */
 export const DEFAULT_MAX_MODEL_VARS = 200_000;
@@ -51,10 +51,14 @@ export function compileFor(
   });
 }
 
-/** True when no step is an `ask`/`confirm` pseudo-step (a step of that name the catalog has no API of). */
+/**
+ * True when no step is an `ask`/`confirm` pseudo-step: one the catalog has no API of. Without a catalog
+ * (the library's `isExecutable(sequence)`) there is nothing to tell a call from a question but the name.
+ */
 export function isExecutable(sequence: Sequence, catalog?: Catalog): boolean {
-  const apis = catalog ? apiByName(catalog) : undefined;
-  return !sequence.some((s) => isPseudoStep(s) && !apis?.has(s.name));
+  if (!catalog) return !sequence.some(isPseudoStep);
+  const apis = apiByName(catalog);
+  return !sequence.some((s) => isPseudoStepIn(s, apis));
 }
 
 export async function repair(
@@ -185,8 +189,7 @@ export async function repair(
     optimal: first.optimal,
     diff: unchanged ? '' : diffSequences(sequence, checked.sequence),
     solver: first.solver,
-    // By name: the repair's own asks are pseudo-steps even beside a catalog API of the name.
-    isExecutable: isExecutable(checked.sequence),
+    isExecutable: !checked.sequence.some(pseudoStepsOf(checked, catalog)),
     ...(first.gap !== undefined ? { gap: first.gap } : {}),
     ...(options.fixes !== undefined ? { fixes } : {}),
     model: size,

@@ -3,10 +3,10 @@
  * calls 1..k-1 left behind. Executed calls become memory items shaped like their APIs' declared outputs.
  */
 import type { Catalog, Json, Memory, Sequence, Step } from '../model/types.ts';
-import { isPseudoStep } from '../model/constants.ts';
 import { apiByName } from '../validate/validate.ts';
 import { ownValue, setOwn } from '../model/objects.ts';
 import { repair } from './repair.ts';
+import { pseudoStepsOf } from './pseudo.ts';
 import type { RepairOptions, RepairResult } from '../model/options.ts';
 
 /** A placeholder value at every declared output path of each executed call (values are unknown here). */
@@ -62,8 +62,9 @@ export async function checkStep(
 ): Promise<StepCheck> {
   const memory = { ...memoryFromCalls(options.executed ?? [], catalog), ...(options.memory ?? {}) };
   const result = await repair([call], catalog, { ...options, memory });
-  const pending = result.sequence.filter(isPseudoStep);
-  const calls = result.sequence.filter((s) => !isPseudoStep(s));
+  const isPseudo = pseudoStepsOf(result, catalog);
+  const pending = result.sequence.filter(isPseudo);
+  const calls = result.sequence.filter((s) => !isPseudo(s));
   const corrected = result.status === 'valid' ? call : calls.length > 0 ? calls[calls.length - 1] : null;
   return { valid: result.status === 'valid', corrected, pending, repair: result };
 }

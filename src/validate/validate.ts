@@ -22,7 +22,7 @@ export function apiByName(catalog: Catalog): Map<string, ApiSpec> {
   return index;
 }
 
-import { DEFAULT_RESULT_NAME, isPseudoStep } from '../model/constants.ts';
+import { DEFAULT_RESULT_NAME, isPseudoStepIn } from '../model/constants.ts';
 
 /** True when a value holds no reference anywhere (a plain literal). */
 export function isLiteral(value: Json): boolean {
@@ -63,7 +63,7 @@ export function validate(sequence: Sequence, catalog: Catalog, options: Validate
     const api = isResult ? undefined : apis.get(step.name);
     if (isResult && i !== sequence.length - 1) {
       add('unknown_api', i, `${resultName} must be the last step`);
-    } else if (!isResult && !api && !(pseudoSteps && isPseudoStep(step))) {
+    } else if (!isResult && !api && !(pseudoSteps && isPseudoStepIn(step, apis))) {
       add('unknown_api', i, `unknown API ${JSON.stringify(step.name)}`);
     }
     if (api) checkArguments(step, api, i, strictness, add);

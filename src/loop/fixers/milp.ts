@@ -8,8 +8,9 @@ import type { Catalog, Sequence } from '../../model/types.ts';
 import type { RepairOptions } from '../../model/options.ts';
 import { errorMessage } from '../../model/errors.ts';
 import { repair } from '../../repair/repair.ts';
+import { apiByName } from '../../validate/validate.ts';
 import { stall, type Fixer, type Stalled } from '../engine.ts';
-import { isPseudoStep } from '../../model/constants.ts';
+import { isPseudoStepIn } from '../../model/constants.ts';
 import { openIssues } from '../issues.ts';
 
 /** The repair options of each escalation stage. */
@@ -30,12 +31,13 @@ export interface MilpFixerOptions {
 /**
  * The sequence with the slot-fills of an earlier repair undone: `ask`/`confirm` pseudo-steps removed,
  * and the arguments that only held an asked value (`"$slot$"`) dropped, so they are missing again and a
- * wider stage may fill them from a new call instead of asking.
+ * wider stage may fill them from a new call instead of asking. Calls of a catalog API named `ask` stay.
  */
-export function withoutPseudoSteps(sequence: Sequence): Sequence {
-  const pseudo = sequence.filter(isPseudoStep);
+export function withoutPseudoSteps(sequence: Sequence, catalog: Catalog): Sequence {
+  const apis = apiByName(catalog);
+  const pseudo = sequence.filter((s) => isPseudoStepIn(s, apis));
   if (pseudo.length === 0) return sequence;
-  const kept = sequence.filter((s) => !isPseudoStep(s));
+  const kept = sequence.filter((s) => !isPseudoStepIn(s, apis));
   const real = new Set(kept.map((s) => s.label));
   const asked = new Set(
     pseudo.map((s) => s.label).filter((l): l is string => l !== undefined && !real.has(l)),
@@ -60,7 +62,7 @@ export function milpFixer(options: MilpFixerOptions): Fixer<Sequence> {
           ? [{}]
           : MILP_ESCALATION.slice(Math.min(round, MILP_ESCALATION.length - 1));
       const open = openIssues(state, catalog, base).length;
-      const input = withoutPseudoSteps(state);
+      const input = withoutPseudoSteps(state, catalog);
       let fallback: Sequence | Stalled = stall('optimiser found nothing to repair');
       for (const stage of stages) {
         try {
