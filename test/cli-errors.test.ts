@@ -9,6 +9,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { registerFit, registerSweep } from '../research/cli/research.ts';
+import { requestSettings } from '../src/api/call.ts';
+import { InputError } from '../src/model/errors.ts';
 import { expectRefusal, runRealCli } from './cli-run.ts';
 import { CATALOG, tempDir } from './fixtures/batch/records.ts';
 import { writeLabelled } from './labelled.ts';
@@ -67,6 +69,28 @@ describe('JSON syntax errors stay on one line', () => {
       FLIGHT,
     ]);
     expectRefusal(r, /cost\.json: cost-model: invalid JSON/);
+  });
+
+  it('in a cost model: the request names costModel, the command line cost-model', async () => {
+    const weights = tmp.file('weights.json');
+    writeFileSync(weights, JSON.stringify({ weights: { nope: 1 } }));
+    for (const [given, field] of [
+      ['/nonexistent', 'costModel'],
+      [weights, 'costModel.weights'],
+    ] as const) {
+      let error: unknown;
+      try {
+        requestSettings('fix', { costModel: given }, { files: true });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(InputError);
+      expect((error as InputError).field.startsWith(field)).toBe(true);
+    }
+    const missing = await runRealCli(['fix', '--catalog', CATALOG, '--cost-model', '/nonexistent', FLIGHT]);
+    expectRefusal(missing, /^refract: cost-model: no preset or file named "\/nonexistent"/);
+    const bad = await runRealCli(['fix', '--catalog', CATALOG, '--cost-model', weights, FLIGHT]);
+    expectRefusal(bad, /weights\.json: cost-model\.weights\./);
   });
 
   it('in a catalog of serve --catalog-dir', async () => {

@@ -81,7 +81,7 @@ function costModel(kind: RequestKind, request: ApiRequest, files: boolean): Cost
   const given = request.costModel ?? defaultCostModel(kind);
   let model: CostModel;
   if (typeof given !== 'string') model = parseCostModel(given, 'costModel');
-  else if (files) model = loadCostModel(given);
+  else if (files) model = loadCostModel(given, 'costModel');
   else {
     const names = presetNames();
     if (!names.includes(given)) {
@@ -90,7 +90,7 @@ function costModel(kind: RequestKind, request: ApiRequest, files: boolean): Cost
         `no preset named ${JSON.stringify(given)} (presets: ${names.join(', ')})`,
       );
     }
-    model = loadCostModel(given);
+    model = loadCostModel(given, 'costModel');
   }
   if (!request.weights) return model;
   return withWeights(model, checkWeights(request.weights, 'weights'));

@@ -15,7 +15,7 @@ import { modelText, MODEL_FORMATS, type ModelFormat } from '../solvers/model-tex
 import { makeCall, requestSettings, type Call } from '../api/call.ts';
 import { collect, oneOf, readInput } from '../api/flag-values.ts';
 import { parseInput } from './input.ts';
-import { addRequestOptions, requestFromFlags } from './request-flags.ts';
+import { addRequestOptions, asFlags, requestFromFlags } from './request-flags.ts';
 
 interface Flags extends Record<string, unknown> {
   format: string;
@@ -81,7 +81,7 @@ export function registerExport(program: Command): void {
     const format = oneOf('--format', flags.format, ['lp', 'mps', 'both'] as const);
     const formats = format === 'both' ? MODEL_FORMATS : [format];
     const request = requestFromFlags('fix', flags);
-    const settings = requestSettings('fix', request, { files: true });
+    const settings = asFlags(() => requestSettings('fix', request, { files: true }));
     const catalog = request.catalogPath ? loadCatalog(request.catalogPath) : undefined;
     const input = parseInput(readInput(file));
     const wanted = flags.id ? new Set(flags.id) : undefined;

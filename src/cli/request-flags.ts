@@ -162,14 +162,26 @@ export function addRequestOptions(cmd: Command, kind: RequestKind): Command {
 /** The flag that sets each part of the goals (`goals.apis[0]` is a `--goal-api` value). */
 const GOAL_FLAGS = { apis: '--goal-api', fields: '--goal-field', steps: '--goal-step' } as const;
 
-/** Runs `settle` (the request's settings); an error in the goals names the flag that gave them. */
+/**
+ * The command line's name for a request field an error names, or null when it is the same: the goals'
+ * parts are the flags that gave them, the cost model is `cost-model` as the preset and file reader says.
+ */
+function commandLineField(field: string): string | null {
+  const goal = /^goals\.(apis|fields|steps)\b/.exec(field);
+  if (goal) return GOAL_FLAGS[goal[1] as keyof typeof GOAL_FLAGS];
+  const cost = /^costModel(?=$|\.)/.exec(field);
+  return cost ? `cost-model${field.slice(cost[0].length)}` : null;
+}
+
+/** Runs `settle` (the request's settings); an error names the field as the command line gives it. */
 export function asFlags<T>(settle: () => T): T {
   try {
     return settle();
   } catch (error) {
-    const part = error instanceof InputError ? /^goals\.(apis|fields|steps)\b/.exec(error.field) : null;
-    if (!part) throw error;
-    throw new InputError(GOAL_FLAGS[part[1] as keyof typeof GOAL_FLAGS], (error as InputError).problem);
+    const field = error instanceof InputError ? commandLineField(error.field) : null;
+    if (field === null) throw error;
+    const { problem, source } = error as InputError;
+    throw new InputError(field, problem, source);
   }
 }
 

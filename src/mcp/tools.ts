@@ -9,7 +9,6 @@
  */
 import { z } from 'zod';
 import { parseCatalog } from '../read/catalog.ts';
-import { loadCostModel } from '../read/cost-models.ts';
 import { FileMemo } from '../read/file-memo.ts';
 import { naming, parseJsonFile } from '../read/files.ts';
 import { isPlainObject } from '../read/json.ts';
@@ -63,11 +62,7 @@ export async function runTool(kind: ToolName, input: unknown, defaults: ToolDefa
   }
   const args: ApiRequest = parseRequest(TOOL_SCHEMAS[kind], input ?? {}, 'arguments');
   const catalog = catalogOf(args, defaults);
-  const request: ApiRequest = {
-    ...args,
-    ...(typeof args.costModel === 'string' ? { costModel: loadCostModel(args.costModel, 'costModel') } : {}),
-    ...(kind === 'validate' ? {} : { heal: args.heal ?? true }),
-  };
+  const request: ApiRequest = { ...args, ...(kind === 'validate' ? {} : { heal: args.heal ?? true }) };
   const settings = requestSettings(kind, request, { files: true, catalog });
   const outcome = await runCall(makeCall(settings, { id: args.id, input: args.sequence, catalog }));
   return answerJson(outcome);
