@@ -26,6 +26,18 @@ afterAll(async () => {
   tmp.remove();
 });
 
+describe('batch submit checks the request as batch does', () => {
+  it('refuses a goal the catalog has no API of with one line and exit 2, before Redis is reached', async () => {
+    const results = tmp.file('goals-refused');
+    const common = ['--queue', 'redis://127.0.0.1:1', '--results', results, ...SUBMIT, '--goal-api', 'Nope'];
+    // The queue is unreachable: the refusal naming the goal shows the request is checked first.
+    const { code, err } = await batchCli(['submit', input, '--run', 'goals', ...common]);
+    expect({ code, err }).toMatchObject({ code: 2, err: expect.stringMatching(/^--goal-api: .*Nope/) });
+    expect(err.trim().split('\n')).toHaveLength(1);
+    expect(existsSync(results)).toBe(false);
+  });
+});
+
 describe.skipIf(!redis.url)(
   `distributed batch checks${redis.reason ? ` (skipped: ${redis.reason})` : ''}`,
   () => {

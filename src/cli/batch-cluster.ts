@@ -7,11 +7,9 @@
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { summaryLine } from '../batch/summary-report.ts';
-import { interruptible, prepareSummary, statusExitCode, writeSummary } from './batch-shared.ts';
-import { loadCatalog } from '../read/catalog.ts';
-import { requestSettings } from '../api/call.ts';
+import { batchRequest, interruptible, prepareSummary, statusExitCode, writeSummary } from './batch-shared.ts';
 import { integer, seconds } from '../api/flag-values.ts';
-import { addRequestOptions, requestFromFlags } from './request-flags.ts';
+import { addRequestOptions } from './request-flags.ts';
 import type { RunStatus } from '../cluster/status.ts';
 
 interface SubmitFlags extends Record<string, unknown> {
@@ -65,11 +63,11 @@ function registerSubmit(batch: Command): void {
       .option('-q, --quiet', 'no report line'),
     'fix',
   ).action(async (file: string, flags: SubmitFlags) => {
-    // The request `refract batch` would repair with, resolved here so that bad flags fail before anything
-    // is written or enqueued; every worker resolves it again.
-    const request = requestFromFlags('fix', flags);
-    if (request.catalogPath) loadCatalog(request.catalogPath);
-    const { options } = requestSettings('fix', request, { files: true });
+    // The request `refract batch` would repair with: bad flags fail before Redis is reached.
+    const {
+      request,
+      settings: { options },
+    } = batchRequest(flags);
     // The queue client is loaded on use: every other command starts without it.
     const { submit } = await import('../cluster/submit.ts');
     const report = await submit({

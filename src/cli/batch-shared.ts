@@ -1,6 +1,7 @@
 /**
- * What `refract batch` and its distributed subcommands share: the files a batch reads (which its outputs
- * must not be), the summary files, the exit code a batch's statuses give, and the stop signals.
+ * What `refract batch` and its distributed subcommands share: the request their flags stand for, the files a
+ * batch reads (which its outputs must not be), the summary files, the exit code a batch's statuses give,
+ * and the stop signals.
  */
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -12,6 +13,26 @@ import { figureFiles } from '../batch/plot.ts';
 import { prepareOutputFile, type ReadFile } from '../batch/out-path.ts';
 import { costModelFile } from '../read/cost-models.ts';
 import type { ApiRequest } from '../api/request.ts';
+import type { Catalog } from '../model/types.ts';
+import { loadCatalog } from '../read/catalog.ts';
+import { requestSettings, type Settings } from '../api/call.ts';
+import { asFlags, requestFromFlags } from './request-flags.ts';
+
+/**
+ * The request a batch's flags stand for, with its catalog (when `--catalog` is given) and its settings:
+ * resolved once, before anything is read, written or enqueued, so that a bad flag (a goal the catalog has
+ * no API of) is refused first, naming the flag. Every worker resolves the request again.
+ */
+export function batchRequest(flags: Record<string, unknown>): {
+  request: ApiRequest;
+  catalog: Catalog | undefined;
+  settings: Settings;
+} {
+  const request = requestFromFlags('fix', flags);
+  const catalog = request.catalogPath ? loadCatalog(request.catalogPath) : undefined;
+  const settings = asFlags(() => requestSettings('fix', request, { files: true, catalog }));
+  return { request, catalog, settings };
+}
 
 /** The files besides the records a batch reads, by flag (`--catalog`, …): no output may be one of them. */
 export function readFiles(flags: Record<string, unknown>, request: ApiRequest): ReadFile[] {

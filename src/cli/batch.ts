@@ -10,11 +10,16 @@ import { InputError } from '../model/errors.ts';
 import { createProgress } from '../batch/progress.ts';
 import { runBatch, type BatchReport } from '../batch/run.ts';
 import { summaryLine } from '../batch/summary-report.ts';
-import { interruptible, prepareSummary, readFiles, statusExitCode, writeSummary } from './batch-shared.ts';
-import { loadCatalog } from '../read/catalog.ts';
-import { requestSettings } from '../api/call.ts';
+import {
+  batchRequest,
+  interruptible,
+  prepareSummary,
+  readFiles,
+  statusExitCode,
+  writeSummary,
+} from './batch-shared.ts';
 import { integer, seconds } from '../api/flag-values.ts';
-import { addRequestOptions, asFlags, requestFromFlags } from './request-flags.ts';
+import { addRequestOptions } from './request-flags.ts';
 
 interface Flags extends Record<string, unknown> {
   out?: string;
@@ -80,10 +85,10 @@ export function registerBatch(program: Command): void {
       .option('--record-timeout <seconds>', 'watchdog per record (default max(60, 3 x --timeout))'),
     'fix',
   ).action(async (file: string | undefined, flags: Flags) => {
-    // Resolved here once so that bad flags fail before any worker starts; each worker resolves them again.
-    const request = requestFromFlags('fix', flags);
-    const catalog = request.catalogPath ? loadCatalog(request.catalogPath) : undefined;
-    const { options } = asFlags(() => requestSettings('fix', request, { files: true, catalog }));
+    const {
+      request,
+      settings: { options },
+    } = batchRequest(flags);
     const workers =
       flags.workers === undefined
         ? availableParallelism()
