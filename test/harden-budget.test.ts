@@ -101,6 +101,14 @@ describe('names are capped where they enter', () => {
 });
 
 describe('bounded memos', () => {
+  it('lists the parsed-file memos with the others', async () => {
+    await import('../src/mcp/tools.ts');
+    await import('../src/read/cost-models.ts');
+    expect(Object.keys(memoStats())).toEqual(
+      expect.arrayContaining(['cost-model-files', 'mcp-catalog-files']),
+    );
+  });
+
   it('evicts the least recently used entries past the entry and byte limits', () => {
     const square = boundedMemo('test-square', { max: 10, maxBytes: 2_000, maxKey: 50 }, (key) =>
       key.repeat(2),

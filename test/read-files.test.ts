@@ -5,6 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FileMemo } from '../src/read/file-memo.ts';
+import { memoStats } from '../src/model/memo.ts';
 import { loadJsonWith, parseJsonFile } from '../src/read/files.ts';
 import { InputError } from '../src/model/errors.ts';
 import { tempDir } from './fixtures/batch/records.ts';
@@ -46,7 +47,7 @@ describe('parseJsonFile', () => {
 
 describe('FileMemo', () => {
   it('parses a file again when its content changed, and only then', () => {
-    const memo = new FileMemo<{ text: string }>();
+    const memo = new FileMemo<{ text: string }>('test-files');
     const file = tmp.file('memo.txt');
     let parses = 0;
     const parse = (text: string) => ({ text, parse: ++parses });
@@ -59,7 +60,7 @@ describe('FileMemo', () => {
   });
 
   it('keeps at most its number of files and its total of text', () => {
-    const memo = new FileMemo<{ text: string }>(3, 10);
+    const memo = new FileMemo<{ text: string }>('test-files-3', 3, 10);
     for (let i = 0; i < 6; i++) {
       writeFileSync(tmp.file(`f${i}.txt`), `${i}${i}`);
       memo.load(tmp.file(`f${i}.txt`), (text) => ({ text }));
@@ -68,8 +69,10 @@ describe('FileMemo', () => {
     writeFileSync(tmp.file('big.txt'), 'x'.repeat(11));
     expect(memo.load(tmp.file('big.txt'), (text) => ({ text })).text).toHaveLength(11);
     expect(memo.size).toBe(3);
-    const sized = new FileMemo<{ text: string }>(10, 10);
+    const sized = new FileMemo<{ text: string }>('test-files-10', 10, 10);
     for (let i = 0; i < 6; i++) sized.load(tmp.file(`f${i}.txt`), (text) => ({ text }));
     expect(sized.size).toBe(5); // 2 characters each, 10 in all
+    // Listed with the process's other caches, and what it holds.
+    expect(memoStats()['test-files-10']).toEqual({ entries: 5, bytes: 10 });
   });
 });

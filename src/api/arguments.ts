@@ -3,19 +3,101 @@
  * the package exports is one of these wrappers (or checks its arguments itself): a garbage argument is an
  * `InputError` naming it (`result.status`, `options.catalog`), never a TypeError from deep inside. The
  * checks are cheap (the fields the function reads first, not a full parse) and reuse the request
- * vocabulary's parsers for user data (catalogs, sequences, options). The CLI, the batch and the server call
+ * vocabulary's parsers for user data (catalogs, sequences, options: the request schemas of
+ * src/api/request.ts, goals against the catalog with `checkGoals`). The CLI, the batch and the server call
  * the core functions directly, so their hot paths pay nothing here.
  */
-import type { Catalog } from '../model/types.ts';
+import { z } from 'zod';
+import type { Catalog, Memory, Sequence, Step } from '../model/types.ts';
+import type { RepairOptions } from '../model/options.ts';
 import { InputError, parseAt } from '../model/errors.ts';
 import { isPlainObject, kindOf } from '../read/json.ts';
-import {
-  catalogArgument,
-  HealOptionsSchema,
-  optionsArgument,
-  sequenceArgument,
-  stepArgument,
-} from './library.ts';
+import { parseMappings } from '../read/mappings.ts';
+import { parseMemory } from '../read/memory.ts';
+import { parseCostModel } from '../read/cost-models.ts';
+import { REQUEST_FIELDS } from './request.ts';
+import { StepSchema } from './result.ts';
+import { checkGoals } from './goals.ts';
+
+const count = z.number().int().positive().optional();
+
+/** The library's options: the request fields they share, in their parsed form, and the library's own. */
+const OptionsSchema = z.looseObject({
+  types: REQUEST_FIELDS.types,
+  resultName: REQUEST_FIELDS.resultName,
+  catalogMappings: REQUEST_FIELDS.catalogMappings,
+  solver: REQUEST_FIELDS.solver,
+  givenOnly: REQUEST_FIELDS.givenOnly,
+  allowInsert: REQUEST_FIELDS.allowInsert,
+  timeout: REQUEST_FIELDS.timeout,
+  mode: REQUEST_FIELDS.mode,
+  defensive: REQUEST_FIELDS.defensive,
+  fixes: REQUEST_FIELDS.fixes,
+  pseudoSteps: z.boolean().optional(),
+  deadline: z.number().finite().optional(),
+  signal: z.instanceof(AbortSignal).optional(),
+  backend: z
+    .custom<object>(
+      (v) => typeof v === 'object' && v !== null && typeof (v as { solve?: unknown }).solve === 'function',
+      'expected a solver backend (an object with a solve method)',
+    )
+    .optional(),
+  maxModelVars: count,
+  maxModelNonzeros: count,
+});
+
+export const HealOptionsSchema = z.looseObject({
+  repairJson: z.boolean().optional(),
+  unpackJson: z.boolean().optional(),
+  coerce: z.boolean().optional(),
+  weights: z.record(z.string(), z.number().finite().min(0)).optional(),
+  resultName: REQUEST_FIELDS.resultName,
+});
+
+/** A parsed catalog (from `loadCatalog` or `parseCatalog`), not its JSON. */
+export function catalogArgument(value: unknown, name = 'catalog'): Catalog {
+  if (isPlainObject(value) && Array.isArray(value.apis)) return value as unknown as Catalog;
+  const hint = Array.isArray(value) || isPlainObject(value) ? ': parse its JSON with parseCatalog first' : '';
+  throw new InputError(
+    name,
+    `expected a catalog from loadCatalog or parseCatalog, received ${kindOf(value)}${hint}`,
+  );
+}
+
+/** One parsed step (the response schema's `StepSchema`): a name, an arguments object, an optional label. */
+export function stepArgument(value: unknown, name: string): Step {
+  parseAt(StepSchema, value, [name]);
+  return value as Step;
+}
+
+/** A parsed sequence (from `parseSequence`): an array of steps. */
+export function sequenceArgument(value: unknown, name = 'sequence'): Sequence {
+  if (!Array.isArray(value))
+    throw new InputError(
+      name,
+      `expected a sequence (an array of steps; parseSequence reads any form), received ${kindOf(value)}`,
+    );
+  value.forEach((step, i) => stepArgument(step, `${name}[${i}]`));
+  return value as Sequence;
+}
+
+/** Options checked and normalised (memory, mappings and cost model in their parsed form). */
+export function optionsArgument<T extends RepairOptions>(
+  value: unknown,
+  catalog: Catalog,
+  name = 'options',
+): T {
+  if (value === undefined) return {} as T;
+  if (!isPlainObject(value)) throw new InputError(name, `expected object, received ${kindOf(value)}`);
+  parseAt(OptionsSchema, value, [name]);
+  const options = value as unknown as T;
+  const normal: { -readonly [K in keyof RepairOptions]?: RepairOptions[K] } = {};
+  if (options.memory !== undefined) normal.memory = parseMemory(options.memory, `${name}.memory`) as Memory;
+  if (options.mappings !== undefined) normal.mappings = parseMappings(options.mappings, `${name}.mappings`);
+  if (options.cost !== undefined) normal.cost = parseCostModel(options.cost, `${name}.cost`);
+  if (options.goals !== undefined) normal.goals = checkGoals(options.goals, catalog, `${name}.goals`);
+  return Object.keys(normal).length === 0 ? options : { ...options, ...normal };
+}
 
 /** Checks one argument (throwing an InputError located at `name`) and returns the value to pass on. */
 export type Check = (value: unknown, name: string, args: readonly unknown[]) => unknown;

@@ -50,7 +50,7 @@ function canonical(path: string): string {
 }
 
 /** True when `path` and `file` are one file: same device and inode, or (not both existing) same path. */
-export function sameFile(path: string, file: InputIdentity): boolean {
+function sameFile(path: string, file: InputIdentity): boolean {
   const a = identityStats({ path });
   const b = identityStats(file);
   if (a && b) return a.isFile() && a.dev === b.dev && a.ino === b.ino;

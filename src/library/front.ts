@@ -57,7 +57,6 @@ import {
 
 const count = optional(number);
 const feedbackFormat = oneOf(FEEDBACK_FORMATS);
-const validateOptions = (at: number) => optional(repairOptions(at));
 
 export const runLoop = checkedAsync(loop.runLoop, {
   options: shaped({
@@ -89,13 +88,13 @@ export const feedbackFor = checkedAsync(loop.feedbackFor, {
   format: feedbackFormat,
   sequence,
   catalog,
-  options: optional(record({ validate: validateOptions(2), repair: validateOptions(2) })),
+  options: optional(record({ validate: repairOptions(2), repair: repairOptions(2) })),
 });
 export const openIssues = checked(loop.openIssues, { sequence, catalog, options: repairOptions(1) });
 export const pick = checkedAsync(loop.pick, {
   candidates: arrayOf(sequence),
   catalog,
-  options: optional(record({ validate: validateOptions(1), repair: validateOptions(1) })),
+  options: optional(record({ validate: repairOptions(1), repair: repairOptions(1) })),
 });
 export const loopSummary = checked(loop.loopSummary, { result: loopResult });
 export const formatLoopReport = checked(loop.formatLoopReport, { result: loopResult });
@@ -215,7 +214,7 @@ export const originOf = checked(toolcalls.originOf, {
 export const toSequence = checked(toolcalls.toSequence, {
   calls: arrayOf(),
   catalog,
-  options: (value, name, args) => healOptions(value, name, args),
+  options: healOptions,
 });
 export const toToolCalls = checked(toolcalls.toToolCalls, {
   steps: arrayOf(step),

@@ -40,7 +40,7 @@ export interface ToolDefaults {
 }
 
 /** Catalog files read so far (bounded: a client may name many files). */
-const catalogFiles = new FileMemo<Catalog>(16);
+const catalogFiles = new FileMemo<Catalog>('mcp-catalog-files', 16);
 
 function catalogOf(args: ApiRequest, defaults: ToolDefaults): Catalog {
   if (args.catalog !== undefined) return parseCatalog(args.catalog);

@@ -1,8 +1,10 @@
 /**
  * Bounded memos for pure functions of strings: least recently used entries go first once a memo holds
  * `max` entries or `maxBytes` of keys and values (one by one in `boundedMemo`, a generation at a time in
- * `boundedPairMemo`), and a key longer than `maxKey` characters is computed without being stored. Every process-wide cache of the pipeline is one of these (or a `WeakMap` tied to
- * an object's life), so no input can make one grow without end.
+ * `boundedPairMemo`), and a key longer than `maxKey` characters is computed without being stored. Every
+ * process-wide cache of the pipeline is one of these, a bounded cache registered with `registerMemo` (the
+ * parsed-file memos of src/read/file-memo.ts, which sit above this layer), or a `WeakMap` tied to an
+ * object's life; so no input can make one grow without end, and `memoStats()` reports every named one.
  */
 import { LRUCache } from 'lru-cache';
 
@@ -24,6 +26,11 @@ export interface MemoStats {
 const registry = new Map<string, () => MemoStats>();
 
 const sizeOf = (value: unknown): number => (typeof value === 'string' ? 2 * value.length + 16 : 16);
+
+/** Lists a bounded cache made elsewhere in `memoStats()` under `name`; `stats` says what it holds now. */
+export function registerMemo(name: string, stats: () => MemoStats): void {
+  registry.set(name, stats);
+}
 
 /** Memoises `compute` by its string key within `limits`; `name` identifies the memo in `memoStats()`. */
 export function boundedMemo<V>(

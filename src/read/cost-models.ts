@@ -27,7 +27,7 @@ export function parseCostModel(json: unknown, at = 'costModel'): CostModel {
 /** Presets read so far, by name (a handful, shipped with the package). */
 const presets = new LRUCache<string, CostModel>({ max: 64 });
 /** Cost-model files, re-read when they change (a long-lived caller may be tuning one). */
-const files = new FileMemo<CostModel>(16);
+const files = new FileMemo<CostModel>('cost-model-files', 16);
 
 /** The file of the preset `name` (`default`, `prefer-maps`, …), if there is one. */
 function presetFile(name: string): string | undefined {

@@ -148,7 +148,7 @@ function parseObject(json: PlainObject, root: string, resultName: string): Seque
     return parseObject(own(choices[0], 'message') as PlainObject, `${root}.choices[0].message`, resultName);
   }
   if (own(json, 'sequence') !== undefined)
-    return parseSequence(own(json, 'sequence'), { root: `${root}.sequence`, resultName });
+    return fromJson(own(json, 'sequence'), { root: `${root}.sequence`, resultName });
   if (typeof own(json, 'name') === 'string' || isToolCall(json))
     return parseSteps([json], [root], resultName);
   const keys = Object.keys(json).slice(0, 5).join(', ');
@@ -158,23 +158,35 @@ function parseObject(json: PlainObject, root: string, resultName: string): Seque
   );
 }
 
-/** Parses a sequence in any supported form (a string is read with `parseSequenceText`). */
-export function parseSequence(json: unknown, options: SequenceOptions = {}): Sequence {
+/** The options argument of the two parsers, checked once at their door. */
+function checkOptions(options: SequenceOptions): void {
   if (!isPlainObject(options as unknown))
     throw new InputError('options', `expected object, received ${kindOf(options)}`);
-  const root = options.root ?? 'sequence';
-  const resultName = options.resultName ?? DEFAULT_RESULT_NAME;
-  if (typeof json === 'string') return parseSequenceText(json, options);
-  if (Array.isArray(json)) return parseSteps(json, [root], resultName);
-  if (isPlainObject(json)) return parseObject(json, root, resultName);
-  throw new InputError(root, `expected an array of steps, an object or text, received ${kindOf(json)}`);
+}
+
+/** Parses a sequence in any supported form (a string is read with `parseSequenceText`). */
+export function parseSequence(json: unknown, options: SequenceOptions = {}): Sequence {
+  checkOptions(options);
+  return fromJson(json, options);
 }
 
 /** Parses text: JSON when it is JSON (any form `parseSequence` takes), else the string form. */
 export function parseSequenceText(text: string, options: SequenceOptions = {}): Sequence {
   if (typeof text !== 'string') throw new InputError('input', `expected text, received ${kindOf(text)}`);
-  if (!isPlainObject(options as unknown))
-    throw new InputError('options', `expected object, received ${kindOf(options)}`);
+  checkOptions(options);
+  return fromText(text, options);
+}
+
+function fromJson(json: unknown, options: SequenceOptions): Sequence {
+  const root = options.root ?? 'sequence';
+  const resultName = options.resultName ?? DEFAULT_RESULT_NAME;
+  if (typeof json === 'string') return fromText(json, options);
+  if (Array.isArray(json)) return parseSteps(json, [root], resultName);
+  if (isPlainObject(json)) return parseObject(json, root, resultName);
+  throw new InputError(root, `expected an array of steps, an object or text, received ${kindOf(json)}`);
+}
+
+function fromText(text: string, options: SequenceOptions): Sequence {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const trimmed = body.trim();
   if (trimmed === '') return [];
@@ -187,7 +199,7 @@ export function parseSequenceText(text: string, options: SequenceOptions = {}): 
   }
   return typeof json === 'string'
     ? checkSteps(parseStringForm(json), [options.root ?? 'sequence'])
-    : parseSequence(json, options);
+    : fromJson(json, options);
 }
 
 /** Reads a sequence file (JSON in any form, or the string form). */
