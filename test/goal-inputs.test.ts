@@ -62,7 +62,7 @@ describe('goals checked at the request layer', () => {
   });
 
   it.each(CASES)('CLI: one line naming $flag, exit 2', async ({ flags, flag }) => {
-    for (const command of ['fix', 'compress']) {
+    for (const command of ['fix', 'compress', 'modes', 'export']) {
       const { code, err } = await runRealCli([
         command,
         '--catalog',

@@ -14,9 +14,8 @@ import { prepareOutputFile, type ReadFile } from '../batch/out-path.ts';
 import { costModelFile } from '../read/cost-models.ts';
 import type { ApiRequest } from '../api/request.ts';
 import type { Catalog } from '../model/types.ts';
-import { loadCatalog } from '../read/catalog.ts';
-import { requestSettings, type Settings } from '../api/call.ts';
-import { asFlags, requestFromFlags } from './request-flags.ts';
+import type { Settings } from '../api/call.ts';
+import { resolveRequest } from './request-flags.ts';
 
 /**
  * The request a batch's flags stand for, with its catalog (when `--catalog` is given) and its settings:
@@ -28,10 +27,7 @@ export function batchRequest(flags: Record<string, unknown>): {
   catalog: Catalog | undefined;
   settings: Settings;
 } {
-  const request = requestFromFlags('fix', flags);
-  const catalog = request.catalogPath ? loadCatalog(request.catalogPath) : undefined;
-  const settings = asFlags(() => requestSettings('fix', request, { files: true, catalog }));
-  return { request, catalog, settings };
+  return resolveRequest('fix', flags);
 }
 
 /** The files besides the records a batch reads, by flag (`--catalog`, …): no output may be one of them. */

@@ -9,13 +9,12 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { InputError } from '../model/errors.ts';
 import type { RecordItem } from '../read/records.ts';
-import { loadCatalog } from '../read/catalog.ts';
 import { compileFor } from '../repair/repair.ts';
 import { modelText, MODEL_FORMATS, type ModelFormat } from '../solvers/model-text.ts';
-import { makeCall, requestSettings, type Call } from '../api/call.ts';
+import { makeCall, type Call } from '../api/call.ts';
 import { collect, oneOf, readInput } from '../api/flag-values.ts';
 import { parseInput } from './input.ts';
-import { addRequestOptions, asFlags, requestFromFlags } from './request-flags.ts';
+import { addRequestOptions, resolveRequest } from './request-flags.ts';
 
 interface Flags extends Record<string, unknown> {
   format: string;
@@ -80,9 +79,7 @@ export function registerExport(program: Command): void {
   ).action((file: string | undefined, flags: Flags) => {
     const format = oneOf('--format', flags.format, ['lp', 'mps', 'both'] as const);
     const formats = format === 'both' ? MODEL_FORMATS : [format];
-    const request = requestFromFlags('fix', flags);
-    const settings = asFlags(() => requestSettings('fix', request, { files: true }));
-    const catalog = request.catalogPath ? loadCatalog(request.catalogPath) : undefined;
+    const { settings, catalog } = resolveRequest('fix', flags);
     const input = parseInput(readInput(file));
     const wanted = flags.id ? new Set(flags.id) : undefined;
     const records = input.records.filter((r) => !wanted || wanted.has(r.id));

@@ -3,15 +3,13 @@
  * input order). Shells over the request functions of src/api.
  */
 import type { Command } from 'commander';
-import { InputError } from '../model/errors.ts';
-import { loadCatalog } from '../read/catalog.ts';
 import type { Catalog } from '../model/types.ts';
-import { makeCall, requestSettings, runCall, type Settings } from '../api/call.ts';
+import { makeCall, runCall, type Settings } from '../api/call.ts';
 import type { ApiRequest, RequestKind } from '../api/request.ts';
 import { answerJson, answerText } from '../api/render.ts';
 import { oneOf, readInput } from '../api/flag-values.ts';
 import { parseInput, type Input } from './input.ts';
-import { addRequestOptions, asFlags, requestFromFlags } from './request-flags.ts';
+import { addRequestOptions, resolveRequest } from './request-flags.ts';
 
 /** Exit codes: 0 valid, 1 repaired (or timed out), 3 partial (a call had to go), 2 bad input or error. */
 const EXIT = { valid: 0, repaired: 1, timeout: 1, partial: 3, error: 2 } as const;
@@ -42,11 +40,7 @@ export function commandRequest(
   kind: RequestKind,
   flags: Record<string, unknown>,
 ): { request: ApiRequest; settings: Settings; catalog: Catalog } {
-  const request = requestFromFlags(kind, flags);
-  if (!request.catalogPath) throw new InputError('--catalog', 'required: the tool catalog to check against');
-  const catalog = loadCatalog(request.catalogPath);
-  const settings = asFlags(() => requestSettings(kind, request, { files: true, catalog }));
-  return { request, settings, catalog };
+  return resolveRequest(kind, flags, true);
 }
 
 async function runRequests(kind: RequestKind, file: string | undefined, flags: Record<string, unknown>) {

@@ -13,7 +13,9 @@ import { loadMemory } from '../read/memory.ts';
 import { readableFile } from '../read/files.ts';
 import { parseWeightFlags } from '../read/cost-models.ts';
 import { parseStringForm } from '../read/string-form.ts';
-import { checkWeights } from '../api/call.ts';
+import { checkWeights, requestSettings, type Settings } from '../api/call.ts';
+import { loadCatalog } from '../read/catalog.ts';
+import type { Catalog } from '../model/types.ts';
 import {
   REQUEST_FIELDS,
   GoalsSchema,
@@ -201,4 +203,26 @@ export function requestFromFlags(kind: RequestKind, flags: Record<string, unknow
     request = { ...request, [flag.field]: value };
   }
   return request;
+}
+
+/**
+ * The request a command's flags stand for, with its catalog (when `--catalog` is given, or required) and its
+ * settings, resolved before anything is read, written or enqueued: a bad flag (a goal the catalog has no API
+ * of) is refused first, naming the flag.
+ */
+export function resolveRequest<Required extends boolean = false>(
+  kind: RequestKind,
+  flags: Record<string, unknown>,
+  catalogRequired?: Required,
+): {
+  request: ApiRequest;
+  settings: Settings;
+  catalog: Required extends true ? Catalog : Catalog | undefined;
+} {
+  const request = requestFromFlags(kind, flags);
+  if (catalogRequired && !request.catalogPath)
+    throw new InputError('--catalog', 'required: the tool catalog to check against');
+  const catalog = request.catalogPath ? loadCatalog(request.catalogPath) : undefined;
+  const settings = asFlags(() => requestSettings(kind, request, { files: true, catalog }));
+  return { request, settings, catalog: catalog as Required extends true ? Catalog : Catalog | undefined };
 }

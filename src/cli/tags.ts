@@ -11,7 +11,7 @@ import { requestSettings } from '../api/call.ts';
 import { oneOf, readInput } from '../api/flag-values.ts';
 import { commandRequest, indent, print } from './fix.ts';
 import { parseInput } from './input.ts';
-import { addRequestOptions } from './request-flags.ts';
+import { addRequestOptions, asFlags } from './request-flags.ts';
 import { numbered, stepNumber } from '../model/numbers.ts';
 
 export function registerTags(program: Command): void {
@@ -80,7 +80,7 @@ export function registerModes(program: Command): void {
     const format = oneOf('--format', flags.format as string, ['text', 'json'] as const);
     const { request, settings, catalog } = commandRequest('fix', flags);
     // The compress row is priced as `refract compress` prices it (its own default cost model).
-    const compressing = requestSettings('compress', request, { files: true });
+    const compressing = asFlags(() => requestSettings('compress', request, { files: true, catalog }));
     const input = parseInput(readInput(file));
     let exit = 0;
     for (const record of input.records) {
