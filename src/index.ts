@@ -38,7 +38,7 @@ export * from './agents/index.ts';
 export * from './api/index.ts';
 export * from './batch/index.ts';
 // Every function the package exports checks its arguments: a garbage argument is an InputError naming it.
-// The entry points taking user data parse it as a request would (src/api/library.ts); the rest check the
+// The entry points taking user data parse it as a request would (src/library/entries.ts); the rest check the
 // shape of the library's own values (src/library). Named here, they take the place of the same names in
 // the `export *` lines above, which keep the types and constants.
 export {
@@ -51,7 +51,7 @@ export {
   withWeights,
   heal,
   scoreRepair,
-} from './api/library.ts';
+} from './library/entries.ts';
 export {
   align,
   allModes,

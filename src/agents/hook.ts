@@ -9,7 +9,7 @@
  */
 import { InputError, parseAt } from '../model/errors.ts';
 import { isPlainObject, kindOf, own } from '../read/json.ts';
-import { catalogArgument, optionsArgument } from '../api/library.ts';
+import { catalogArgument, optionsArgument } from '../api/arguments.ts';
 import { REQUEST_FIELDS } from '../api/request.ts';
 import type { Check } from '../api/arguments.ts';
 import type { Catalog, Sequence } from '../model/types.ts';

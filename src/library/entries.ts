@@ -12,7 +12,7 @@ import { compress as compressCore, compressOptions as compressOptionsCore } from
 import { checkStep as checkStepCore, memoryFromCalls as memoryFromCallsCore } from '../repair/step.ts';
 import { scoreRepair as scoreRepairCore } from '../score/index.ts';
 import { heal as healCore } from '../heal/index.ts';
-import { checkWeights } from './call.ts';
+import { checkWeights } from '../api/call.ts';
 import {
   anything,
   catalog,
@@ -27,10 +27,7 @@ import {
   shaped,
   step,
   type Check,
-} from './arguments.ts';
-
-// The argument checks src/agents reads from here.
-export { catalogArgument, optionsArgument } from './arguments.ts';
+} from '../api/arguments.ts';
 
 const sequenceArguments = { sequence, catalog, options: repairOptions(1) };
 
