@@ -10,7 +10,7 @@ import { labelFacts, labelUniqueness, originalCalls } from './calls.ts';
 import { insertedCalls } from './inserted.ts';
 import { CompileContext, type CompileOptions } from './context.ts';
 import type { Plan } from './plan.ts';
-import { argumentDropCosts, parameterSources } from './sources.ts';
+import { argumentDrops, parameterSources } from './sources.ts';
 import { goalCandidates, goalRows } from './goals.ts';
 import { deletedSteps, restoredCalls } from './restore.ts';
 import { roleRows } from './roles.ts';
@@ -46,8 +46,8 @@ export function compile(
   restoredCalls(ctx, orphans);
   insertedCalls(ctx, goalCandidates(ctx));
   labelUniqueness(ctx);
-  const dropCosts = argumentDropCosts(ctx);
-  const offset = parameterSources(ctx, dropCosts);
+  const drops = argumentDrops(ctx);
+  const offset = parameterSources(ctx, drops);
   twinRows(ctx);
   roleRows(ctx);
   askRows(ctx);
@@ -66,8 +66,11 @@ export function compile(
     offset,
     resultName: options.resultName ?? DEFAULT_RESULT_NAME,
     costs: built.cost,
+    features: ctx.features,
+    offsetFeatures: ctx.offsetFeatures,
     ties,
-    dropCosts,
+    dropCosts: new Map([...drops].map(([key, f]) => [key, ctx.price(f)])),
+    drops,
     takenLabels: taken,
     kinds: ctx.kinds,
     defensive: options.defensive ?? false,

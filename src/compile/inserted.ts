@@ -8,7 +8,8 @@ import { leafOf } from '../catalog/catalog-index.ts';
 import type { CompileContext } from './context.ts';
 import { gapBefore } from './numbering.ts';
 import { carriedValues, templates } from './carried.ts';
-import { labelChoices, labelRows, newCall } from './calls.ts';
+import { apiChoice, labelChoice, labelChoices, labelRows, newCall } from './calls.ts';
+import { NO_FEATURES } from '../model/features.ts';
 import type { Call } from './plan.ts';
 
 /** What a call needs that an inserted call could produce: (field leaf, position of the consumer). */
@@ -81,19 +82,16 @@ export function newInsertedCall(
   need: string,
   gap?: { readonly label: string; readonly consumer: { step: Step; i: number } },
 ): Call {
-  const w = ctx.weights;
-  const cost = (gap ? w.restoreStep : w.insertCall) + w.perCall;
+  const kind = gap ? 'restoreStep' : 'insertCall';
   const call = newCall(ctx, {
     kind: 'inserted',
     origin: -1,
     pos,
     depth,
-    apis: [{ api, v: ctx.variable(cost, gap ? 'restoreStep' : 'insertCall'), cost }],
+    apis: [apiChoice(ctx, api, { [kind]: 1, perCall: 1 }, kind)],
     // A fresh label: a label the sequence references but nothing defines is a deleted step's, taken back
     // by a restored call (restore.ts) or by an original call relabelled, never by a guess.
-    labels: gap
-      ? [{ label: gap.label, v: ctx.variable(0), cost: 0 }]
-      : labelChoices(ctx, undefined, [], true),
+    labels: gap ? [labelChoice(ctx, gap.label, NO_FEATURES)] : labelChoices(ctx, undefined, [], true),
     need,
     ...(gap && {
       fills: gap.label,

@@ -3,6 +3,7 @@
  * the solver's values.
  */
 import type { ApiSpec, EditKind, Json, PathSegment, ReferenceSite, Sequence } from '../model/types.ts';
+import type { Features } from '../model/features.ts';
 
 export type CallKind = 'original' | 'moved' | 'inserted' | 'result';
 
@@ -167,10 +168,16 @@ export interface Plan {
   readonly resultName: string;
   /** Edit cost of each variable, index = variable (the model's objective is this plus `ties`). */
   readonly costs: readonly number[];
+  /** The features of each variable, index = variable: its cost is their price under the model's weights. */
+  readonly features: readonly Features[];
+  /** The features of the objective's constant part (`offset`: every original argument's drop). */
+  readonly offsetFeatures: Features;
   /** The uniqueness tie-break of each variable (ties.ts): in the objective, in no reported cost. */
   readonly ties: readonly number[];
   /** What dropping each original argument costs, by `argumentKey(step, argument)` (sources.ts). */
   readonly dropCosts: ArgumentDropCosts;
+  /** The features of dropping each original argument, by `argumentKey`. */
+  readonly drops: ArgumentDrops;
   /** Labels that cannot be used for fresh names (input labels, memory items, referenced labels). */
   readonly takenLabels: ReadonlySet<string>;
   /** Defensive mode: a `confirm` pseudo-step for every invented value. */
@@ -186,6 +193,9 @@ export interface Plan {
 
 /** What dropping each original argument costs, by `argumentKey`. */
 export type ArgumentDropCosts = ReadonlyMap<string, number>;
+
+/** The features of dropping each original argument, by `argumentKey`. */
+export type ArgumentDrops = ReadonlyMap<string, Features>;
 
 /** The key of an original step's argument in `ArgumentDropCosts`. */
 export function argumentKey(step: number, arg: string): string {

@@ -18,16 +18,14 @@ import { knownLabel, type CompileContext } from './context.ts';
 import { answerKeys, spells } from './answer-keys.ts';
 import { namesAnId } from './asks.ts';
 import { numberedBefore } from './numbering.ts';
-
-/** A call with more fields of the parameter's type than this gives no evidence of which one was meant. */
-const MAX_FIELDS = 2;
+import type { Features } from '../model/features.ts';
 
 /** A field of an unread call that may fill a parameter, and what that costs. */
 export interface UnreadFeed {
   readonly call: Call;
   readonly field: OutputField;
   readonly path: readonly PathSegment[];
-  readonly cost: number;
+  readonly features: Features;
   /** The producer is the step right before the restored taker in the label count (see `chainedBefore`). */
   readonly chained: boolean;
 }
@@ -161,7 +159,6 @@ function objectRank(api: ApiSpec, p: ParamSpec): number {
 }
 
 function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed[] {
-  const w = ctx.weights;
   const wanted = family(p.type);
   // A choice among fixed values (an enum) is the user's, not a flow.
   if (wanted === undefined || namesAnId(p.name) || (p.enum?.length ?? 0) > 0 || !takesUnread(ctx, call))
@@ -205,22 +202,22 @@ function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed
         same.length > 0 || wanted !== 'string' || call.kind === 'inserted' || sameApi ? same : loose;
       // Top-level fields only (an item of a list, a part of an object, is a guess), no ids (an id feeds the
       // parameters that name it), and among many fields of the type, which one was the source is a guess.
-      if (fits.length > MAX_FIELDS) continue;
+      if (fits.length > ctx.bounds.unreadFieldsPerCall) continue;
       const named = fits.filter((f) => keys.some((key) => spells(key, leafOf(f.path))));
       for (const field of fits) {
         const leaf = leafOf(field.path);
         if (seen.has(field.path)) continue;
         seen.add(field.path);
         const path = segments(field.path);
-        const cost =
-          w.unreadOutput +
-          w.tieBreak *
-            (distance +
-              0.1 * (path.length - 1) +
-              tieDistance(p.name, leaf) +
-              (chained ? rank : 0) +
-              (named.length > 0 && !named.includes(field) ? 1 : 0));
-        out.push({ call: j, field, path, cost, chained });
+        const features: Features = {
+          unreadOutput: 1,
+          closeDistance: distance,
+          closeDepth: path.length - 1,
+          unreadFieldName: tieDistance(p.name, leaf),
+          unreadObjectRank: chained ? rank : 0,
+          unreadUnkeyed: named.length > 0 && !named.includes(field) ? 1 : 0,
+        };
+        out.push({ call: j, field, path, features, chained });
       }
     }
   }
@@ -234,8 +231,9 @@ function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed
  */
 export function unreadSources(ctx: CompileContext): void {
   for (const { call, choice, param, sources } of ctx.pendingFills) {
-    for (const { call: j, path, cost, chained } of unreadFeeds(ctx, call, param)) {
-      const v = ctx.variable(cost, 'unreadOutput');
+    for (const { call: j, path, features, chained } of unreadFeeds(ctx, call, param)) {
+      const v = ctx.variable(features, 'unreadOutput');
+      const cost = ctx.price(features);
       ctx.builder.atMost([v], ctx.provides(j, path));
       ctx.builder.atMost([v], ctx.labelled(j));
       ctx.unreadFeeds.push({ v, from: sameProducer(j), by: j.id, to: call.id, chained });
