@@ -13,6 +13,7 @@ import { boundedMemo, perObject } from '../model/memo.ts';
 import { leafOf } from './catalog-index.ts';
 import { nameTerms, textTerms } from './text.ts';
 import { apisOutputting } from './name-terms.ts';
+import { ID_WORDS } from './names.ts';
 
 /**
  * The kinds of context evidence, strongest first: a compound field name that ends the parameter's
@@ -31,8 +32,8 @@ export interface ContextField {
 
 const STRENGTH: Readonly<Record<ContextKind, number>> = { compound: 0, entity: 1, described: 2 };
 
-/** Words that name an identifier. */
-const ID_WORDS = new Set(['id', 'ids', 'identifier', 'uuid', 'guid', 'key', 'code']);
+/** Words that name an identifier field: those of an id, and the keys and codes systems look things up by. */
+const IDENTIFYING = new Set([...ID_WORDS, 'key', 'code']);
 
 const termsOf = boundedMemo('contextTerms', { max: 50_000, maxBytes: 8 * 1024 * 1024, maxKey: 512 }, (name) =>
   nameTerms(name).join(' '),
@@ -115,7 +116,7 @@ function describedEntity(param: ParamSpec): string[] {
   // identifier of it, a parameter "of" its entity does not take the entity's id.
   const of = /\bof\s+(?:the\s+|a\s+|an\s+)?([a-z]+)/i.exec(param.description ?? '');
   const attribute = of !== null && rest.some((w) => sameWord(w, textTerms(of[1])[0] ?? ''));
-  return attribute && !described.some((w) => ID_WORDS.has(w)) ? [] : rest;
+  return attribute && !described.some((w) => IDENTIFYING.has(w)) ? [] : rest;
 }
 
 /**
@@ -145,7 +146,7 @@ function describedExtra(p: ParamSpec): string {
 function identifies(f: FieldWords, entity: readonly string[]): boolean {
   return (
     entity.length > 0 &&
-    f.words.some((w) => ID_WORDS.has(w)) &&
+    f.words.some((w) => IDENTIFYING.has(w)) &&
     entity.every((w) => f.words.some((x) => sameWord(w, x)))
   );
 }

@@ -7,39 +7,11 @@
  * the interest).
  */
 import type { ApiSpec, ParamSpec } from '../model/types.ts';
-import { words } from '../catalog/names.ts';
+import { namesAnId } from '../catalog/names.ts';
 import type { CompileContext } from './context.ts';
 import type { SlotAsk } from './plan.ts';
+import { producers } from './producers.ts';
 import { NO_FEATURES, plus, type Features } from '../model/features.ts';
-
-/** Words that name an identifier: a value a person reads off a system, not one they know. */
-const ID_WORDS = new Set(['id', 'ids', 'identifier', 'uuid', 'guid']);
-
-/** True when the last word of a name names an identifier (`geoId`, `course_id`, `authorID`). */
-export function namesAnId(name: string): boolean {
-  const w = words(name);
-  return w.length > 0 && ID_WORDS.has(w[w.length - 1]);
-}
-
-/**
- * The catalog APIs that produce `name` (an output leaf of that name, of a name mapped onto it, or a field
- * that stands for it in context: the `id` of search_artist for `artist_id`) without taking it as an input
- * themselves: an API that echoes its input produces nothing new.
- */
-export function producers(ctx: CompileContext, name: string): ApiSpec[] {
-  const sources = [name, ...ctx.mappedFrom(name).map((m) => m.from)];
-  const candidates = [
-    ...sources.flatMap((leaf) => ctx.index.producersOf(leaf).map((p) => p.api)),
-    ...ctx.contextProducers(name),
-  ];
-  const out: ApiSpec[] = [];
-  for (const api of candidates) {
-    if (out.includes(api) || (ctx.allowed && !ctx.allowed(api))) continue;
-    if (api.params.some((q) => sources.includes(q.name))) continue;
-    out.push(api);
-  }
-  return out;
-}
 
 /**
  * The extra features of asking for `name` (none when no catalog API produces it): `askProduced`, valued at
@@ -130,7 +102,7 @@ export function sharedAsk(ctx: CompileContext, key: string, slot: string, names:
   const known = ctx.askIndex.get(key);
   if (known !== undefined) return known;
   const features = plus(ASK, dearest(ctx, names));
-  const v = ctx.variable(features, 'slotFill');
+  const v = ctx.variable(features);
   ctx.asks.push({ v, cost: ctx.price(features), slot: slotName(slot), uses: [] });
   ctx.askIndex.set(key, ctx.asks.length - 1);
   return ctx.asks.length - 1;

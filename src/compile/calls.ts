@@ -2,14 +2,13 @@
  * The calls of a model: original steps (kept, renamed or deleted), moved copies of steps whose output is
  * used too early, and the answer pseudo-step; their label choices and rows (inserted candidates: inserted.ts).
  */
-import type { ApiSpec, EditKind, Json, Step } from '../model/types.ts';
+import type { ApiSpec, Json, Step } from '../model/types.ts';
 import { NO_FEATURES, type Features } from '../model/features.ts';
 import { canonicalJson } from '../model/canonical.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
 import type { CompileContext } from './context.ts';
 import { inCount, numberedBelow } from './numbering.ts';
 import type { ApiChoice, Call, LabelChoice } from './plan.ts';
-import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 
 /** Labels referenced anywhere, labels produced by steps, and orphans (referenced, produced by nothing). */
 export function labelFacts(ctx: CompileContext): { produced: Set<string>; orphans: string[] } {
@@ -35,26 +34,19 @@ function apiChoices(ctx: CompileContext, step: Step): ApiChoice[] {
   for (const { api, similarity } of ctx.index.similarApis(step.name, ctx.cost.apiCandidates)) {
     if (similarity < ctx.cost.minSimilarity) continue;
     if (ctx.allowed && !ctx.allowed(api)) continue;
-    choices.push(
-      apiChoice(ctx, api, { renameApi: 1, dissimilarity: 1 - similarity, perCall: 1 }, 'renameApi'),
-    );
+    choices.push(apiChoice(ctx, api, { renameApi: 1, dissimilarity: 1 - similarity, perCall: 1 }));
   }
   return choices;
 }
 
 /** A call's choice of `api`, with the features of making that call. */
-export function apiChoice(ctx: CompileContext, api: ApiSpec, features: Features, kind?: EditKind): ApiChoice {
-  return { api, v: ctx.variable(features, kind), cost: ctx.price(features) };
+export function apiChoice(ctx: CompileContext, api: ApiSpec, features: Features): ApiChoice {
+  return { api, v: ctx.variable(features), cost: ctx.price(features) };
 }
 
 /** A call's choice of `label`, with the features of that choice (none: the label it had, or one that is free). */
-export function labelChoice(
-  ctx: CompileContext,
-  label: string | null,
-  features: Features,
-  kind?: EditKind,
-): LabelChoice {
-  return { label, v: ctx.variable(features, kind), cost: ctx.price(features) };
+export function labelChoice(ctx: CompileContext, label: string | null, features: Features): LabelChoice {
+  return { label, v: ctx.variable(features), cost: ctx.price(features) };
 }
 
 export function labelChoices(
@@ -71,9 +63,9 @@ export function labelChoices(
   if (original !== undefined) choices.push(labelChoice(ctx, original, NO_FEATURES));
   for (const l of orphans) {
     if (l === original || (step !== undefined && !fitsDeleted(ctx, step, l, api))) continue;
-    choices.push(labelChoice(ctx, l, change, free ? undefined : kind));
+    choices.push(labelChoice(ctx, l, change));
   }
-  choices.push(labelChoice(ctx, null, change, free ? undefined : kind));
+  choices.push(labelChoice(ctx, null, change));
   return choices;
 }
 
@@ -122,9 +114,8 @@ export function newCall(ctx: CompileContext, call: Omit<Call, 'id' | 'params' | 
 /** Creates the original, moved and result calls, with their existence and label rows. */
 export function originalCalls(ctx: CompileContext, orphans: readonly string[]): void {
   const b = ctx.builder;
-  const resultName = ctx.options.resultName ?? DEFAULT_RESULT_NAME;
   ctx.steps.forEach((step, i) => {
-    if (step.name === resultName && i === ctx.steps.length - 1) {
+    if (ctx.isAnswer(i)) {
       const v = ctx.variable();
       b.equal([v], 1);
       newCall(ctx, {
@@ -150,10 +141,7 @@ export function originalCalls(ctx: CompileContext, orphans: readonly string[]): 
     // lets the weights decide. In optimal mode deleting is free: the arguments are refunded with it.
     if (ctx.optimal || !ctx.cost.keepCalls || call.apis.length === 0 || duplicates(ctx, i)) {
       const refund = ctx.optimal ? Object.keys(step.arguments).length : 0;
-      call.deleteVar = ctx.variable(
-        refund > 0 ? { deleteStep: 1, dropParam: -refund } : { deleteStep: 1 },
-        'deleteStep',
-      );
+      call.deleteVar = ctx.variable(refund > 0 ? { deleteStep: 1, dropParam: -refund } : { deleteStep: 1 });
     }
     const copy = movedCopy(ctx, step, i);
     const existence = [
@@ -200,7 +188,7 @@ function movedCopy(ctx: CompileContext, step: Step, i: number): Call | null {
     origin: i,
     pos: first - 0.5,
     depth: 0,
-    apis: [apiChoice(ctx, api, { moveStep: 1, perCall: 1 }, 'moveStep')],
+    apis: [apiChoice(ctx, api, { moveStep: 1, perCall: 1 })],
     labels: [labelChoice(ctx, label, NO_FEATURES)],
   });
   labelRows(ctx, copy, true);

@@ -72,7 +72,6 @@ export function compile(
     dropCosts: new Map([...drops].map(([key, f]) => [key, ctx.price(f)])),
     drops,
     takenLabels: taken,
-    kinds: ctx.kinds,
     defensive: options.defensive ?? false,
     confirmCost: cost.weights.confirm,
     asks: ctx.asks,

@@ -2,7 +2,6 @@
 import type {
   ApiSpec,
   Catalog,
-  EditKind,
   Mapping,
   Memory,
   OutputField,
@@ -31,7 +30,7 @@ import { ModelBuilder } from './builder.ts';
 import { BudgetExceeded, BudgetMeter, type CompileBudget } from './budget.ts';
 import { referencesProblem, stepReferences } from '../read/references.ts';
 import type { Goals } from '../model/options.ts';
-import type { Mode } from '../model/constants.ts';
+import { DEFAULT_RESULT_NAME, type Mode } from '../model/constants.ts';
 import type { Call, DeletedStep, SharedAsk, SlotAsk, SlotShare, Source } from './plan.ts';
 
 export interface CompileOptions {
@@ -56,7 +55,6 @@ export class CompileContext {
   readonly calls: Call[] = [];
   readonly index: CatalogIndex;
   readonly memory: Memory;
-  readonly kinds = new Map<number, EditKind>();
   /** The features of each variable, by index (its cost is their price under `weights`). */
   readonly features: Features[] = [];
   /** The features of the objective's constant part (every original argument's drop, refunded when kept). */
@@ -162,6 +160,13 @@ export class CompileContext {
     } else this.allowed = null;
   }
 
+  /** Whether input step `i` is the answer pseudo-step: the last step, of the answer's name. */
+  isAnswer(i: number): boolean {
+    return (
+      i === this.steps.length - 1 && this.steps[i].name === (this.options.resultName ?? DEFAULT_RESULT_NAME)
+    );
+  }
+
   /** Stops the compilation when its deadline has passed or it was cancelled (for loops that add no variable). */
   checkBudget(): void {
     this.builder.meter?.tick();
@@ -174,11 +179,10 @@ export class CompileContext {
     return this.options.mode === 'optimal';
   }
 
-  /** A variable with features `features`, charged their price, for an edit of `kind` (recorded for reports). */
-  variable(features: Features = NO_FEATURES, kind?: EditKind): number {
+  /** A variable with features `features`, charged their price. */
+  variable(features: Features = NO_FEATURES): number {
     const v = this.builder.variable(this.price(features));
     this.features.push(features);
-    if (kind) this.kinds.set(v, kind);
     return v;
   }
 

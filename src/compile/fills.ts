@@ -9,7 +9,6 @@ import type { ApiSpec, Json, OutputField, ParamSpec } from '../model/types.ts';
 import { leafOf, outputsByLeaf } from '../catalog/catalog-index.ts';
 import { tieDistance } from '../catalog/names.ts';
 import { canonicalJson } from '../model/canonical.ts';
-import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { isLiteral } from '../validate/validate.ts';
 import { literalMismatch, typesCanMatch } from '../validate/literals.ts';
 import { memoryPaths } from '../validate/outputs.ts';
@@ -150,7 +149,7 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
   // What the sequence has first (its calls, memory, its literals), then outputs of calls to insert.
   candidates.sort((a, b) => Number(a.inserted ?? false) - Number(b.inserted ?? false) || a.cost - b.cost);
   const sources: Source[] = candidates.slice(0, ctx.bounds.fillsPerParameter).map((c) => {
-    const v = ctx.variable(c.features, c.kind);
+    const v = ctx.variable(c.features);
     c.rows?.(v);
     return c.make(v);
   });
@@ -159,7 +158,7 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
   const skipped = call.origin >= 0 && own === undefined && gapBefore(ctx, call.origin) !== undefined;
   const fields = own === undefined ? (skipped ? [p.name] : []) : referencedFields(own);
   const ask = askParamCost(ctx, p, fields);
-  const v = ctx.variable(ask, 'slotFill');
+  const v = ctx.variable(ask);
   const cost = ctx.price(ask);
   sources.push({ kind: 'ask', v, cost });
   registerSlotAsk(ctx, { call, api: api.name, param: p.name, v, cost });
@@ -234,11 +233,10 @@ function references(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec)
   const siblings = siblingValues(ctx, call, api, p);
   const seen = new Set<string>();
   const out: Candidate[] = [];
-  const answer = ctx.options.resultName ?? DEFAULT_RESULT_NAME;
   for (const { step: k, site } of ctx.wholeFeeds.get(p.name) ?? []) {
     const other = ctx.steps[k];
     // The answer's keys name what it shows, not parameters.
-    if (k === call.origin || (other.name === answer && k === ctx.steps.length - 1)) continue;
+    if (k === call.origin || ctx.isAnswer(k)) continue;
     const value = other.arguments[p.name];
     const key = canonicalJson(value);
     if (seen.has(key) || siblings.has(key)) continue;

@@ -2,7 +2,7 @@
  * The inverse data of a compiled model: which variable means which edit. `decode` needs only this and
  * the solver's values.
  */
-import type { ApiSpec, EditKind, Json, PathSegment, ReferenceSite, Sequence } from '../model/types.ts';
+import type { ApiSpec, Json, PathSegment, ReferenceSite, Sequence } from '../model/types.ts';
 import type { Features } from '../model/features.ts';
 
 export type CallKind = 'original' | 'moved' | 'inserted' | 'result';
@@ -183,8 +183,6 @@ export interface Plan {
   /** Defensive mode: a `confirm` pseudo-step for every invented value. */
   readonly defensive: boolean;
   readonly confirmCost: number;
-  /** Edit kind charged by each cost-carrying variable, for reporting. */
-  readonly kinds: ReadonlyMap<number, EditKind>;
   /** Asks shared by the references to one missing value. */
   readonly asks: readonly SharedAsk[];
   /** Parameter asks whose answer another call reads. */

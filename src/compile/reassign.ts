@@ -329,7 +329,7 @@ export function reassignments(
   return found.slice(0, ctx.bounds.reassignPerReference).map((f) => {
     // `[]` in a normalised path reads the first element (`movies[]` -> `movies[0]`).
     const path = segments(f.path);
-    const v = ctx.variable(f.features, f.call === null ? 'fromMemory' : 'reassign');
+    const v = ctx.variable(f.features);
     if (f.call !== null) {
       const j = ctx.calls[f.call];
       ctx.builder.atMost([v], ctx.provides(j, path));

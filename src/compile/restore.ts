@@ -15,14 +15,13 @@ import { nameTerms } from '../catalog/text.ts';
 import { normalisePath } from '../read/references.ts';
 import { apiProvides, outputField } from '../validate/outputs.ts';
 import { contextMatch } from '../catalog/context-match.ts';
-import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import type { CompileContext } from './context.ts';
-import { apiChoice, labelChoice, labelRows } from './calls.ts';
+import { apiChoice, labelChoice, labelRows, newCall } from './calls.ts';
 import { NO_FEATURES, plus, type Features } from '../model/features.ts';
-import { producers } from './asks.ts';
+import { producers } from './producers.ts';
 import { numberedPlace, slippedLabel } from './numbering.ts';
 import { carriedValues, templates, writtenInFull } from './carried.ts';
-import type { Call, StandIn, Uses } from './plan.ts';
+import type { StandIn, Uses } from './plan.ts';
 
 function usesOf(ctx: CompileContext, label: string): Uses {
   const paths = new Map<string, readonly PathSegment[]>();
@@ -31,7 +30,7 @@ function usesOf(ctx: CompileContext, label: string): Uses {
   const readers = new Set<string>();
   let first = -1;
   ctx.refs.forEach((sites, i) => {
-    const answer = ctx.steps[i].name === (ctx.options.resultName ?? DEFAULT_RESULT_NAME);
+    const answer = ctx.isAnswer(i);
     for (const site of sites) {
       if (site.ref.label !== label) continue;
       if (first === -1) first = i;
@@ -265,21 +264,17 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
         { restoreStep: 1, perCall: 1, dissimilarity: 1 - evidence, restoreFamily: 1 - family },
         pad,
       );
-      const call: Call = {
-        id: ctx.calls.length,
+      const call = newCall(ctx, {
         kind: 'inserted',
         origin: -1,
         pos,
         depth: 1,
-        apis: [apiChoice(ctx, api, features, 'restoreStep')],
+        apis: [apiChoice(ctx, api, features)],
         labels: [labelChoice(ctx, label, NO_FEATURES)],
-        params: [],
-        tokens: [],
         need,
         restores: label,
         carried: carriedValues(api, templates(ctx, api, pos), consumers, inFull, readBack),
-      };
-      ctx.calls.push(call);
+      });
       labelRows(ctx, call, true);
     }
   }

@@ -6,7 +6,6 @@ import type { ParamSpec } from '../model/types.ts';
 import { similarity } from '../catalog/names.ts';
 import { referenceSites } from '../read/references.ts';
 import { isLiteral } from '../validate/validate.ts';
-import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { literalMismatch } from '../validate/literals.ts';
 import type { CompileContext } from './context.ts';
 import type { Source } from './plan.ts';
@@ -24,9 +23,9 @@ export function parameterSources(ctx: CompileContext, drops: ArgumentDrops): num
     ctx.checkBudget();
     const step = call.origin >= 0 ? ctx.steps[call.origin] : undefined;
     const callUses = new Map<string, number[]>();
-    const useArg = (arg: string, features: Features, kind?: 'renameParam'): Source => {
+    const useArg = (arg: string, features: Features): Source => {
       // Keeping an argument refunds its drop, which the model's constant charges.
-      const v = ctx.variable(plus(features, drops.get(argumentKey(call.origin, arg))!, -1), kind);
+      const v = ctx.variable(plus(features, drops.get(argumentKey(call.origin, arg))!, -1));
       const cost = ctx.price(features);
       let list = callUses.get(arg);
       if (!list) callUses.set(arg, (list = []));
@@ -47,12 +46,13 @@ export function parameterSources(ctx: CompileContext, drops: ArgumentDrops): num
         for (const [q, value] of Object.entries(step?.arguments ?? {})) {
           const sim = q === p.name ? 1 : names.has(q) ? 0 : similarity(q, p.name);
           if (sim < ctx.cost.minSimilarity) continue;
-          if (ctx.options.strictTypes && isLiteral(value) && literalMismatch(value, p)) continue;
-          sources.push(
-            sim === 1
-              ? useArg(q, NO_FEATURES)
-              : useArg(q, { renameParam: 1, dissimilarity: 1 - sim }, 'renameParam'),
-          );
+          const misfit = isLiteral(value) && literalMismatch(value, p) !== null;
+          if (ctx.options.strictTypes && misfit) continue;
+          // A value that does not fit the parameter's declared type is evidence against renaming it there.
+          const rename: Features = misfit
+            ? { renameParam: 1, dissimilarity: 1 - sim, renameMisfit: 1 }
+            : { renameParam: 1, dissimilarity: 1 - sim };
+          sources.push(sim === 1 ? useArg(q, NO_FEATURES) : useArg(q, rename));
         }
         const wanted = call.kind === 'inserted' ? goalValue(ctx, choice.api.name, p.name) : undefined;
         const carried = call.carried?.get(p.name);
@@ -73,7 +73,7 @@ export function parameterSources(ctx: CompileContext, drops: ArgumentDrops): num
           // The step passes `p` a usable value: keeping it costs nothing, so only `ask` backs it up (in
           // optimal mode a call may go, and its consumers refill from elsewhere).
           const ask = askCost(ctx, p.name, referencedFields(step!.arguments[p.name]));
-          sources.push({ kind: 'ask', v: ctx.variable(ask, 'slotFill'), cost: ctx.price(ask) });
+          sources.push({ kind: 'ask', v: ctx.variable(ask), cost: ctx.price(ask) });
         } else if (p.required) sources.push(...fillSources(ctx, call, choice.api, p));
         if (sources.length === 0) continue;
         const required = p.required || fixed;
@@ -113,23 +113,23 @@ export function parameterSources(ctx: CompileContext, drops: ArgumentDrops): num
  * else `dropParam`; but an optional argument of its API's own name that reads a deleted step which may come
  * back costs at least what asking for its value would: the plan wired it, so the producer goes back (or the
  * person is asked) rather than the value silently lost. A required one is refilled when dropped, so its
- * value is priced where it is refilled.
+ * value is priced where it is refilled. Every drop also carries `dropTie`: a value is never dropped where a
+ * rename that keeps it costs the same.
  */
 export function argumentDrops(ctx: CompileContext): ArgumentDrops {
-  const resultName = ctx.options.resultName ?? DEFAULT_RESULT_NAME;
   const restored = new Set(ctx.calls.flatMap((c) => (c.restores === undefined ? [] : [c.restores])));
   const drops = new Map<string, Features>();
   ctx.steps.forEach((step, i) => {
-    const isResult = step.name === resultName && i === ctx.steps.length - 1;
+    const isResult = ctx.isAnswer(i);
     const api = isResult ? undefined : ctx.index.byName.get(step.name);
     for (const [arg, value] of Object.entries(step.arguments)) {
-      let drop: Features = isResult ? { dropResult: 1 } : { dropParam: 1 };
+      let drop: Features = isResult ? { dropResult: 1, dropTie: 1 } : { dropParam: 1, dropTie: 1 };
       const wired =
         !ctx.optimal &&
         api?.params.some((p) => p.name === arg && !p.required) &&
         referenceSites(arg, value).some((site) => restored.has(site.ref.label));
       if (wired) {
-        const ask = askCost(ctx, arg, referencedFields(value));
+        const ask = plus(askCost(ctx, arg, referencedFields(value)), { dropTie: 1 });
         if (ctx.price(ask) > ctx.price(drop)) drop = ask;
       }
       drops.set(argumentKey(i, arg), drop);

@@ -11,12 +11,11 @@ import type { ApiSpec, Catalog, OutputField, ParamSpec, PathSegment, ValueType }
 import { leafOf } from '../catalog/catalog-index.ts';
 import { tieDistance } from '../catalog/names.ts';
 import { nameTerms, textTerms } from '../catalog/text.ts';
-import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { segments } from '../read/references.ts';
 import type { Call } from './plan.ts';
 import { knownLabel, type CompileContext } from './context.ts';
 import { answerKeys, spells } from './answer-keys.ts';
-import { namesAnId } from './asks.ts';
+import { namesAnId } from '../catalog/names.ts';
 import { numberedBefore } from './numbering.ts';
 import type { Features } from '../model/features.ts';
 
@@ -39,10 +38,9 @@ export function family(type: ValueType): string | undefined {
 /** The labels that calls read (the answer step aside), and the input steps whose label none reads. */
 function readFacts(ctx: CompileContext): NonNullable<CompileContext['unread']> {
   if (ctx.unread) return ctx.unread;
-  const resultName = ctx.options.resultName ?? DEFAULT_RESULT_NAME;
   const read = new Set<string>();
   ctx.steps.forEach((step, i) => {
-    if (step.name === resultName && i === ctx.steps.length - 1) return;
+    if (ctx.isAnswer(i)) return;
     for (const site of ctx.refs[i]) read.add(site.ref.label);
   });
   const steps = new Set<number>();
@@ -232,7 +230,7 @@ function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed
 export function unreadSources(ctx: CompileContext): void {
   for (const { call, choice, param, sources } of ctx.pendingFills) {
     for (const { call: j, path, features, chained } of unreadFeeds(ctx, call, param)) {
-      const v = ctx.variable(features, 'unreadOutput');
+      const v = ctx.variable(features);
       const cost = ctx.price(features);
       ctx.builder.atMost([v], ctx.provides(j, path));
       ctx.builder.atMost([v], ctx.labelled(j));

@@ -117,6 +117,11 @@ export const FEATURES = {
     0.01,
     'test/optimality.test.ts',
   ),
+  renameMisfit: evidence(
+    'a renamed literal does not fit the declared type of the parameter it is renamed to (`lang="en"` as a rating)',
+    1,
+    UNIT,
+  ),
   // Evidence a re-pointed reference weighs.
   reassignOtherLabel: evidence(
     'a broken field moved to another, existing label (the label was right, the field wrong)',
