@@ -15,7 +15,7 @@ import { accumulate, type FeatureName, type Features } from '../../src/model/fea
 import type { MilpModel, Solution } from '../../src/model/milp.ts';
 import type { Json, Sequence } from '../../src/model/types.ts';
 import { DEFAULT_RESULT_NAME, isPseudoStep } from '../../src/model/constants.ts';
-import { compileFor } from '../../src/repair/repair.ts';
+import { compile } from '../../src/compile/compile.ts';
 import { decode } from '../../src/decode/decode.ts';
 import type { Plan } from '../../src/compile/plan.ts';
 import { findReferences, normalisePath, stepReferences } from '../../src/read/references.ts';
@@ -247,10 +247,11 @@ export async function solvePoint(
 ): Promise<SolvedPoint | null> {
   let compiled;
   try {
-    compiled = compileFor(record.sequence, record.catalog, {
-      cost,
+    compiled = compile(record.sequence, record.catalog, cost, {
       resultName: options.resultName,
       catalogMappings: options.catalogMappings,
+      // The gold may need a link no optimum would take under these weights: the model holds them all.
+      keepDominated: options.towardsGold === true,
     });
   } catch {
     return null;

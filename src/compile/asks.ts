@@ -11,6 +11,7 @@ import { namesAnId } from '../catalog/names.ts';
 import type { CompileContext } from './context.ts';
 import type { SlotAsk } from './plan.ts';
 import { producers } from './producers.ts';
+import { sharesWords } from '../catalog/evidence.ts';
 import { NO_FEATURES, plus, type Features } from '../model/features.ts';
 
 /**
@@ -28,14 +29,23 @@ export function askPremium(ctx: CompileContext, name: string): Features {
   return known;
 }
 
-/** `askProduced`, valued at the cheapest insertion of one of `apis` with every input asked (none: no API). */
+/**
+ * `askProduced`, valued at the cheapest insertion of one of `apis` with every input asked (none: no API);
+ * when only strangers to the plan produce it (APIs that share no content word with it), `askProducedStranger`
+ * instead: in a large catalog some API outputs nearly any name.
+ */
 function insertionPremium(ctx: CompileContext, apis: readonly ApiSpec[]): Features {
-  let cheapest = Infinity;
+  let related = Infinity;
+  let strangers = Infinity;
+  const words = ctx.planWords();
   for (const api of apis) {
     const inputs = api.params.filter((p) => p.required).length;
-    cheapest = Math.min(cheapest, ctx.price({ insertCall: 1, perCall: 1, slotFill: inputs }));
+    const price = ctx.price({ insertCall: 1, perCall: 1, slotFill: inputs });
+    if (sharesWords(api, words)) related = Math.min(related, price);
+    else strangers = Math.min(strangers, price);
   }
-  return cheapest === Infinity ? NO_FEATURES : { askProduced: cheapest };
+  if (related <= strangers) return related === Infinity ? NO_FEATURES : { askProduced: related };
+  return { askProducedStranger: strangers };
 }
 
 /**

@@ -16,7 +16,8 @@ import { deletedSteps, restoredCalls } from './restore.ts';
 import { roleRows } from './roles.ts';
 import { askRows, slotShareRows } from './asks.ts';
 import { uniqueTies } from './ties.ts';
-import { unreadSources } from './unread.ts';
+import { pendingRows, unreadSources } from './unread.ts';
+import { linkSources } from './links.ts';
 import { twinRows } from './fills.ts';
 import { impliedCatalog } from '../catalog/implied.ts';
 
@@ -54,6 +55,8 @@ export function compile(
   slotShareRows(ctx);
   goalRows(ctx);
   unreadSources(ctx);
+  linkSources(ctx);
+  pendingRows(ctx);
   const built = ctx.builder.build();
   // The last tie-break, added to the model only: reported costs are the edits' (plan.costs).
   const ties = uniqueTies(built.numVars, cost.weights.tieBreak / 100);

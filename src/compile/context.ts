@@ -21,6 +21,7 @@ import {
   type Weights,
 } from '../model/cost.ts';
 import { DEFAULT_SCORING } from '../catalog/mapping-sides.ts';
+import { apiWords, contentWords } from '../catalog/evidence.ts';
 import { NO_FEATURES, price, type FeatureName, type Features } from '../model/features.ts';
 import { indexCatalog, type CatalogIndex } from '../catalog/catalog-index.ts';
 import { mappingsInForce, mappingsInto } from '../catalog/computed-mappings.ts';
@@ -46,6 +47,11 @@ export interface CompileOptions {
   readonly defensive?: boolean;
   /** Use the mappings computed from the catalog itself, under any given `mappings` (default true). */
   readonly catalogMappings?: boolean;
+  /**
+   * Keep candidates that no optimum can choose under the weights (links dearer than asking): for a solve
+   * constrained to a gold repair, which may need them, and measures of what the model can hold.
+   */
+  readonly keepDominated?: boolean;
   /** Size caps, deadline and cancellation, enforced while the model is built. */
   readonly budget?: CompileBudget;
 }
@@ -159,6 +165,26 @@ export class CompileContext {
       this.allowed = (api) => given.has(api.name);
     } else this.allowed = null;
   }
+
+  /**
+   * The content words of the plan: its calls' APIs (names, parameters, outputs), the names of the
+   * arguments it passes and the keys of its answer. An API sharing none of them is a stranger to it.
+   */
+  planWords(): ReadonlySet<string> {
+    if (!this.words) {
+      const words = new Set<string>();
+      this.steps.forEach((step, i) => {
+        const api = this.index.byName.get(step.name);
+        if (api) for (const w of apiWords(api)) words.add(w);
+        else if (!this.isAnswer(i)) for (const w of contentWords(step.name)) words.add(w);
+        for (const arg of Object.keys(step.arguments)) for (const w of contentWords(arg)) words.add(w);
+      });
+      this.words = words;
+    }
+    return this.words;
+  }
+
+  private words: ReadonlySet<string> | undefined;
 
   /** Whether input step `i` is the answer pseudo-step: the last step, of the answer's name. */
   isAnswer(i: number): boolean {

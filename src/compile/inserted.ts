@@ -11,6 +11,7 @@ import { producers } from './producers.ts';
 import { carriedValues, templates } from './carried.ts';
 import { apiChoice, labelChoice, labelChoices, labelRows, newCall } from './calls.ts';
 import { NO_FEATURES } from '../model/features.ts';
+import { commonness, sharesWords } from '../catalog/evidence.ts';
 import type { Call } from './plan.ts';
 
 /** What a call needs that an inserted call could produce: (field leaf, position of the consumer). */
@@ -70,7 +71,15 @@ export function newInsertedCall(
     origin: -1,
     pos,
     depth,
-    apis: [apiChoice(ctx, api, { [kind]: 1, perCall: 1 })],
+    apis: [
+      apiChoice(ctx, api, {
+        [kind]: 1,
+        perCall: 1,
+        // A stranger: an API that shares no content word with the plan; and a need many APIs could meet.
+        insertUnrelated: sharesWords(api, ctx.planWords()) ? 0 : 1,
+        insertCommonNeed: commonness(ctx.index, leafOf(need)),
+      }),
+    ],
     // A fresh label: a label the sequence references but nothing defines is a deleted step's, taken back
     // by a restored call (restore.ts) or by an original call relabelled, never by a guess.
     labels: gap ? [labelChoice(ctx, gap.label, NO_FEATURES)] : labelChoices(ctx, undefined, [], true),

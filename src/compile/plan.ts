@@ -32,6 +32,8 @@ export type Source =
       readonly mapped: boolean;
       /** Taken from an output no other call reads, under another name (`unreadOutput`). */
       readonly unread?: boolean;
+      /** Taken from an output of another name by evidence alone (`linkAny`, see links.ts). */
+      readonly linked?: boolean;
       /** The same reference another call (this input step) passes to a parameter of this name. */
       readonly fromStep?: number;
     }
@@ -51,6 +53,8 @@ export type Source =
       readonly fromStep: number;
       /** The API's own default (a restored call of a plan written in full). */
       readonly defaulted?: boolean;
+      /** Copied from a parameter of another name (`copyAny`, see links.ts). */
+      readonly copiedFrom?: string;
     }
   | { readonly kind: 'ask'; readonly v: number; readonly cost: number };
 

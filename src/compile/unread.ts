@@ -18,6 +18,7 @@ import { answerKeys, spells } from './answer-keys.ts';
 import { namesAnId } from '../catalog/names.ts';
 import { numberedBefore } from './numbering.ts';
 import type { Features } from '../model/features.ts';
+import { linkFeatures } from './links.ts';
 
 /** A field of an unread call that may fill a parameter, and what that costs. */
 export interface UnreadFeed {
@@ -214,6 +215,7 @@ function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed
           unreadFieldName: tieDistance(p.name, leaf),
           unreadObjectRank: chained ? rank : 0,
           unreadUnkeyed: named.length > 0 && !named.includes(field) ? 1 : 0,
+          ...linkFeatures(ctx, field, p, j, call),
         };
         out.push({ call: j, field, path, features, chained });
       }
@@ -228,7 +230,7 @@ function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed
  * rest of the model (and its last tie-break, by variable index) is the same with or without them.
  */
 export function unreadSources(ctx: CompileContext): void {
-  for (const { call, choice, param, sources } of ctx.pendingFills) {
+  for (const { call, param, sources } of ctx.pendingFills) {
     for (const { call: j, path, features, chained } of unreadFeeds(ctx, call, param)) {
       const v = ctx.variable(features);
       const cost = ctx.price(features);
@@ -237,11 +239,16 @@ export function unreadSources(ctx: CompileContext): void {
       ctx.unreadFeeds.push({ v, from: sameProducer(j), by: j.id, to: call.id, chained });
       sources.push({ kind: 'output', v, cost, call: j.id, path, mapped: true, unread: true });
     }
+  }
+}
+
+/** Each required parameter without an argument takes exactly one source, and the unread-output rows. */
+export function pendingRows(ctx: CompileContext): void {
+  for (const { choice, sources } of ctx.pendingFills)
     ctx.builder.equal(
       sources.map((s) => s.v),
       [choice],
     );
-  }
   unreadRows(ctx);
 }
 

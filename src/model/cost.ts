@@ -117,6 +117,16 @@ export const BoundsSchema = z
   .object({
     fillsPerParameter: bound(12, 1000, 'sources besides `ask` per required parameter (the cheapest)'),
     reassignPerReference: bound(8, 1000, 're-pointing options per broken reference (the cheapest)'),
+    linksPerParameter: bound(
+      4,
+      1000,
+      'fields of other names linked by evidence alone per required parameter without an argument (the cheapest)',
+    ),
+    copiesPerParameter: bound(
+      2,
+      1000,
+      'literals passed under other names copied per required parameter without an argument (the cheapest)',
+    ),
     restoreCandidates: bound(5, 100, 'APIs offered for one deleted step (the best evidence first)'),
     askersPerReader: bound(4, 100, 'earlier asks whose answer one call may read (the nearest)'),
     unreadFieldsPerCall: bound(

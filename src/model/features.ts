@@ -93,6 +93,17 @@ export const FEATURES = {
     1,
     'ask-what-a-person-knows',
   ),
+  askProducedStranger: edit(
+    'the same premium when only APIs that share no content word with the plan (strangers) produce the value',
+    1,
+    UNIT,
+  ),
+  insertUnrelated: evidence('an inserted API shares no content word with the plan (a stranger)', 0, UNIT),
+  insertCommonNeed: evidence(
+    'how common the field an inserted call was proposed for is in the catalog (log scale, see linkCommonField)',
+    0,
+    UNIT,
+  ),
   unreadOutput: edit(
     'fill a parameter that has no argument from a field of another name of an earlier call whose output no other call reads',
     3,
@@ -122,6 +133,38 @@ export const FEATURES = {
     1,
     UNIT,
   ),
+  // Links by evidence alone (links.ts), and the evidence an unread output's link weighs too.
+  linkAny: evidence(
+    'fill a parameter without an argument from a field of another name by evidence alone (no name, mapping or unread rule)',
+    1000,
+    UNIT,
+  ),
+  linkNameDissimilarity: evidence('1 − character similarity of a linked field and the parameter', 0, UNIT),
+  linkNoSharedWord: evidence('a linked field and the parameter share no word', 0, UNIT),
+  linkNoDescriptionWord: evidence(
+    'a linked field and the parameter share no content word in their names and descriptions',
+    0,
+    UNIT,
+  ),
+  linkCommonField: evidence(
+    'how common the linked field is in the catalog: log(1 + APIs that output it) / log(1 + APIs)',
+    0,
+    UNIT,
+  ),
+  linkOtherDomain: evidence('the producing and the consuming API share no content word', 0, UNIT),
+  linkLooseType: evidence(
+    'the declared types can meet only loosely (a list or object written into text)',
+    0,
+    UNIT,
+  ),
+  copyAny: evidence(
+    'fill a parameter without an argument with a literal the sequence passes under another name',
+    1000,
+    UNIT,
+  ),
+  copyNameDissimilarity: evidence('1 − similarity of the two parameters’ names', 0, UNIT),
+  copyNoSharedWord: evidence('the two parameters’ names share no word', 0, UNIT),
+  copyMisfit: evidence('the copied literal does not fit the parameter’s declared type or enum', 0, UNIT),
   // Evidence a re-pointed reference weighs.
   reassignOtherLabel: evidence(
     'a broken field moved to another, existing label (the label was right, the field wrong)',
