@@ -1,11 +1,19 @@
-/** `refract fit`: learn the edit weights of the cost model from labelled repairs. */
+/** `refract fit`: learn the weights of the cost model from labelled repairs. */
 import type { Command } from 'commander';
 import { InputError } from '../../src/model/errors.ts';
 import { FEATURE_NAMES, type FeatureName } from '../../src/model/features.ts';
 import { withWeights } from '../../src/read/cost-models.ts';
 import { integer, oneOf } from '../../src/api/flag-values.ts';
 import { machine, pageHeader } from '../bench/markdown.ts';
-import { LEARNED, fitPage, fitWeights, golds, splitByGold } from '../tuning/index.ts';
+import {
+  LEARNED,
+  crossValidate,
+  crossValidationSection,
+  fitPage,
+  fitWeights,
+  golds,
+  splitByGold,
+} from '../tuning/index.ts';
 import {
   addDataOptions,
   loadData,
@@ -25,6 +33,7 @@ interface FitFlags extends DataFlags {
   rate: string;
   seed: string;
   lambda: string;
+  folds?: string;
   learn?: string;
   init: string;
   out?: string;
@@ -51,6 +60,7 @@ export function registerFit(program: Command): void {
       .option('--rate <eta>', 'learning rate', '0.1')
       .option('--seed <s>', 'seed of the split and of the record order', '1')
       .option('--lambda <l>', 'pull towards the starting weights after every step, in [0, 1)', '0.02')
+      .option('--folds <k>', 'also cross-validate: k folds of the training golds, each fitted on the others')
       .option(
         '--learn <features>',
         'features whose weights to fit (default: every edit and evidence feature)',
@@ -98,7 +108,8 @@ export function registerFit(program: Command): void {
       ...heldSets.map((s) => [`${s} (held-out set)`, records.filter((r) => r.set === s)] as const),
     ]);
     log(`train ${split.train.length} records (${golds(split.train)})`);
-    const result = await fitWeights(split.train, evaluation, base, {
+    const folds = flags.folds === undefined ? undefined : integer('--folds', flags.folds, 2, 20);
+    const fitOptions = {
       ...options,
       epochs: integer('--epochs', flags.epochs, 0, 1000),
       rate: number('--rate', flags.rate, 0, 100),
@@ -106,7 +117,9 @@ export function registerFit(program: Command): void {
       lambda: number('--lambda', flags.lambda, 0, 0.999),
       learn,
       log,
-    });
+    };
+    const result = await fitWeights(split.train, evaluation, base, fitOptions);
+    const cv = folds === undefined ? undefined : await crossValidate(split.train, base, folds, fitOptions);
     if (flags.out) write('--out', flags.out, `${JSON.stringify(result.model, null, 2)}\n`, log);
     const page = fitPage(result, base, {
       header: pageHeader('Weight fit', machine(), invocation(cmd)),
@@ -115,7 +128,8 @@ export function registerFit(program: Command): void {
       evaluation,
       start: base.name ?? flags.costModel,
     });
-    if (flags.report) write('--report', flags.report, page, log);
-    else process.stdout.write(page);
+    const full = cv === undefined ? page : `${page}\n${crossValidationSection(cv, folds!)}`;
+    if (flags.report) write('--report', flags.report, full, log);
+    else process.stdout.write(full);
   });
 }

@@ -5,6 +5,7 @@ import type { LabelledRecord } from './dataset.ts';
 import { changedWeights, type FitResult, type Score } from './fit.ts';
 import { golds } from './split.ts';
 import { interval } from './breakdown.ts';
+import type { CrossValidation } from './cross-validate.ts';
 
 /** `70.2% (337/480; 66.0–74.4%)`: the rate, the counts and the 95 % bootstrap interval. */
 const cell = (s: Score | undefined) =>
@@ -100,5 +101,21 @@ export function fitPage(result: FitResult, base: CostModel, run: FitRun): string
       `held out: ${held}. Start: \`${run.start}\`; changed weights: \`${changed}\`.`,
     '',
     fitSummary(result, base),
+  ].join('\n');
+}
+
+/** The cross-validation section: restoration per held-out fold, before and after, and the gain's interval. */
+export function crossValidationSection(cv: CrossValidation, k: number): string {
+  const rows = cv.folds.map((f) => [String(f.fold), f.n, pct(f.before, f.n), pct(f.after, f.n)]);
+  rows.push(['**all**', cv.n, pct(cv.before, cv.n), pct(cv.after, cv.n)]);
+  const points = (x: number) => `${(100 * x).toFixed(1)}`;
+  return [
+    `### ${k}-fold cross-validation`,
+    '',
+    table(['fold', 'records', 'base restored', 'fitted restored'], rows),
+    '',
+    `Gain on held-out folds: ${points((cv.after - cv.before) / Math.max(cv.n, 1))} points ` +
+      `(95% interval ${points(cv.gain.lo)} to ${points(cv.gain.hi)}).`,
+    '',
   ].join('\n');
 }

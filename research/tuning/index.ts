@@ -14,3 +14,4 @@ export * from './split.ts';
 export * from './fit.ts';
 export * from './fit-report.ts';
 export * from './mappings.ts';
+export * from './cross-validate.ts';

@@ -32,3 +32,11 @@ export function golds(records: readonly LabelledRecord[]): string {
   const n = goldCount(records);
   return `${n} gold${n === 1 ? '' : 's'}`;
 }
+
+/** The gold of each record assigned to one of `k` folds (by data-flow signature and set, seeded). */
+export function foldsByGold(records: readonly LabelledRecord[], k: number, seed: number): LabelledRecord[][] {
+  const folds: LabelledRecord[][] = Array.from({ length: k }, () => []);
+  for (const record of records)
+    folds[hashSeed(`${seed}/${record.set}/${dataFlowSignature(record.gold)}`) % k].push(record);
+  return folds;
+}
