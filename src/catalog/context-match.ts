@@ -232,6 +232,46 @@ export function contextProducers(catalog: Catalog, param: string): readonly ApiS
 const describedMemo = new WeakMap<ParamSpec, readonly ApiSpec[]>();
 
 /**
+ * Two words are the same (`sameWord`) only if equal or one is a prefix of the other of four letters or more:
+ * either way they share their first four letters (or are equal and shorter), the key of this index.
+ */
+const wordKey4 = (w: string) => (w.length >= 4 ? w.slice(0, 4) : w);
+
+interface IdentifierIndex {
+  /** The APIs (catalog order) with an identifier field holding a word that may be `word`. */
+  lookup(word: string): ApiSpec[];
+}
+
+const identifierIndexes = new WeakMap<Catalog, IdentifierIndex>();
+
+/** Per catalog: the APIs with an identifier field, by the four-letter keys of that field's words. */
+function identifierIndex(catalog: Catalog): IdentifierIndex {
+  let index = identifierIndexes.get(catalog);
+  if (!index) {
+    const byKey = new Map<string, number[]>();
+    catalog.apis.forEach((api, k) => {
+      const keys = new Set<string>();
+      for (const f of wordsOf(api))
+        if (f.words.some((w) => IDENTIFYING.has(w))) for (const w of f.words) keys.add(wordKey4(w));
+      for (const key of keys) {
+        const list = byKey.get(key);
+        if (list) list.push(k);
+        else byKey.set(key, [k]);
+      }
+    });
+    index = {
+      lookup: (word) => {
+        const short = word.length < 4;
+        const list = short ? (byKey.get(word) ?? []) : (byKey.get(wordKey4(word)) ?? []);
+        return list.map((k) => catalog.apis[k]);
+      },
+    };
+    identifierIndexes.set(catalog, index);
+  }
+  return index;
+}
+
+/**
  * The APIs of `catalog` that output the identifier of the entity the declared parameter's description names
  * ("Which stock (first)." : those with `the_unique_identifier_of_the_stock`), other than APIs that take a
  * parameter of its name; none when the description names no entity.
@@ -242,14 +282,17 @@ export function describedProducers(catalog: Catalog, param: ParamSpec): readonly
     let entity = entities.get(param);
     if (!entity) entities.set(param, (entity = describedEntity(param)));
     const wanted = entity;
+    // Only APIs with an identifier field that has a word like the entity's first are looked at.
     out =
       wanted.length === 0
         ? []
-        : catalog.apis.filter(
-            (api) =>
-              !api.params.some((q) => q.name === param.name) &&
-              wordsOf(api).some((f) => f.leaf !== param.name && identifies(f, wanted)),
-          );
+        : identifierIndex(catalog)
+            .lookup(wanted[0])
+            .filter(
+              (api) =>
+                !api.params.some((q) => q.name === param.name) &&
+                wordsOf(api).some((f) => f.leaf !== param.name && identifies(f, wanted)),
+            );
     describedMemo.set(param, out);
   }
   return out;

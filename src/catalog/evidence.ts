@@ -69,9 +69,21 @@ export interface LinkEvidence {
 export function commonness(index: CatalogIndex, leaf: string): number {
   const apis = index.catalog.apis.length;
   if (apis <= 1) return 0;
-  const n = new Set(index.producersOf(leaf).map((p) => p.api)).size;
-  return Math.min(1, Math.log1p(n) / Math.log1p(apis));
+  let known = commonMemo.get(index);
+  if (!known) commonMemo.set(index, (known = new Map()));
+  let value = known.get(leaf);
+  if (value === undefined) {
+    const n = new Set(index.producersOf(leaf).map((p) => p.api)).size;
+    value = Math.min(1, Math.log1p(n) / Math.log1p(apis));
+    // Leaves of one catalog: a handful per repair, bounded by the catalog's own output names.
+    if (known.size >= COMMON_REMEMBERED) known.clear();
+    known.set(leaf, value);
+  }
+  return value;
 }
+
+const commonMemo = new WeakMap<CatalogIndex, Map<string, number>>();
+const COMMON_REMEMBERED = 100_000;
 
 export function linkEvidence(index: CatalogIndex, field: OutputField, param: ParamSpec): LinkEvidence {
   const leaf = leafOf(field.path);
