@@ -44,7 +44,10 @@ function insertionPremium(ctx: CompileContext, apis: readonly ApiSpec[]): Featur
     if (sharesWords(api, words)) related = Math.min(related, price);
     else strangers = Math.min(strangers, price);
   }
-  if (related <= strangers) return related === Infinity ? NO_FEATURES : { askProduced: related };
+  if (related === Infinity && strangers === Infinity) return NO_FEATURES;
+  // In a plan of unrelated requests the premium is its own feature: the evidence of a flow is weaker there.
+  if (ctx.incoherent()) return { askProducedIncoherent: Math.min(related, strangers) };
+  if (related <= strangers) return { askProduced: related };
   return { askProducedStranger: strangers };
 }
 

@@ -186,6 +186,29 @@ export class CompileContext {
 
   private words: ReadonlySet<string> | undefined;
 
+  /**
+   * Whether the plan is a bag of unrelated requests: two calls or more, none of which reads another, and no
+   * two of whose APIs share a content word (a payslip and a rainfall record). Its missing values are more
+   * likely the user's than outputs of calls it does not make.
+   */
+  incoherent(): boolean {
+    if (this.unrelated === undefined) {
+      const calls = this.steps.flatMap((s, i) => (this.isAnswer(i) ? [] : [i]));
+      const reads = calls.some((i) =>
+        this.refs[i].some((site) => this.steps.some((s, k) => k !== i && s.label === site.ref.label)),
+      );
+      const words = calls.map((i) => {
+        const api = this.index.byName.get(this.steps[i].name);
+        return api ? apiWords(api) : new Set(contentWords(this.steps[i].name));
+      });
+      const related = words.some((a, x) => words.some((b, y) => y > x && [...a].some((w) => b.has(w))));
+      this.unrelated = calls.length >= 2 && !reads && !related;
+    }
+    return this.unrelated;
+  }
+
+  private unrelated: boolean | undefined;
+
   /** Whether input step `i` is the answer pseudo-step: the last step, of the answer's name. */
   isAnswer(i: number): boolean {
     return (

@@ -78,6 +78,7 @@ export function newInsertedCall(
         // A stranger: an API that shares no content word with the plan; and a need many APIs could meet.
         insertUnrelated: sharesWords(api, ctx.planWords()) ? 0 : 1,
         insertCommonNeed: commonness(ctx.index, leafOf(need)),
+        insertIncoherent: ctx.incoherent() ? 1 : 0,
       }),
     ],
     // A fresh label: a label the sequence references but nothing defines is a deleted step's, taken back

@@ -293,6 +293,12 @@ export function reassignments(
       continue;
     }
     scan(j, other, other === label, undefined);
+    // The answer may show the call's whole output where it named a field the call does not have
+    // (`cancel_ab_test = $var2.data$`): the call was right, the field a guess.
+    if (answer && other === label && broken) {
+      const features: Features = { reassign: 1, answerWhole: 1, answerWholeSpecific: generic ? 0 : 1 };
+      found.push({ features, cost: ctx.price(features), call: j.id, path: '' });
+    }
     const via = other === label ? undefined : j.labels.find((l) => l.label === label)?.v;
     if (via !== undefined) scan(j, other, true, via);
   }

@@ -216,6 +216,7 @@ function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed
           unreadObjectRank: chained ? rank : 0,
           unreadUnkeyed: named.length > 0 && !named.includes(field) ? 1 : 0,
           ...linkFeatures(ctx, field, p, j, call),
+          unreadIncoherent: ctx.incoherent() ? 1 : 0,
         };
         out.push({ call: j, field, path, features, chained });
       }

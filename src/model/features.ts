@@ -98,6 +98,13 @@ export const FEATURES = {
     1,
     UNIT,
   ),
+  askProducedIncoherent: edit(
+    'the same premium in a plan of unrelated requests (two calls or more, none reads another, no two APIs share a content word)',
+    1,
+    UNIT,
+  ),
+  insertIncoherent: evidence('an inserted call in a plan of unrelated requests', 0, UNIT),
+  unreadIncoherent: evidence('an unread output fills a parameter in a plan of unrelated requests', 0, UNIT),
   insertUnrelated: evidence('an inserted API shares no content word with the plan (a stranger)', 0, UNIT),
   insertCommonNeed: evidence(
     'how common the field an inserted call was proposed for is in the catalog (log scale, see linkCommonField)',
@@ -175,6 +182,16 @@ export const FEATURES = {
     'the same in the answer step, whose key names a result of the very call it reads',
     1,
     'answer-keeps-its-call',
+  ),
+  answerWhole: evidence(
+    'the answer shows a call’s whole output where it named a field the call does not output',
+    1000,
+    UNIT,
+  ),
+  answerWholeSpecific: evidence(
+    'the same, where the named field is not a generic name (`data`, `result`)',
+    0,
+    UNIT,
   ),
   // Closeness: tie-breaks that order candidates alike in everything else.
   closeMatch: close(
