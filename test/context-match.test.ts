@@ -29,8 +29,8 @@ describe('fields in context', () => {
   const searchAirport = api('search_airport', [out('results'), out('results[].id')]);
 
   it('a one-word field whose producer names the rest: artist_id is the id of search_artist', () => {
-    expect(contextFields('artist_id', searchArtist).map((c) => [c.field.path, c.score])).toEqual([
-      ['results[].id', 0.85],
+    expect(contextFields('artist_id', searchArtist).map((c) => [c.field.path, c.kind])).toEqual([
+      ['results[].id', 'entity'],
     ]);
     expect(contextFields('artist_id', searchAirport)).toEqual([]);
     // A role word first does not count: the account of `to_account_id`.
@@ -43,7 +43,7 @@ describe('fields in context', () => {
     const paths = contextFields('destinationEntityId', airport).map((c) => c.field.path);
     expect(paths[0]).toBe('entityId');
     expect(paths).toContain('navigation.entityId');
-    expect(contextFields('destinationEntityId', airport).every((c) => c.score === 0.9)).toBe(true);
+    expect(contextFields('destinationEntityId', airport).every((c) => c.kind === 'compound')).toBe(true);
   });
 
   it('the identifier of the entity a description names, not of one it is an attribute of', () => {

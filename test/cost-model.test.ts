@@ -23,6 +23,7 @@ describe('cost models', () => {
       'compress',
       'default',
       'fitted',
+      'hand',
       'prefer-maps',
       'prefer-slot-fill',
     ]);

@@ -6,23 +6,31 @@
  * only the parameters a repair touches.
  */
 import type { Catalog, Mapping } from '../model/types.ts';
-import { scoreSides, weighCatalog, type Weighted } from './mapping-sides.ts';
+import { DEFAULT_SCORING, scoreSides, weighCatalog, type Weighted } from './mapping-sides.ts';
+import type { MappingScoring } from '../model/cost.ts';
 import { round, SHORT_DIGITS } from '../model/numbers.ts';
 
-export const DEFAULT_THRESHOLD = 0.6;
-export const DEFAULT_TOP = 3;
+export const DEFAULT_THRESHOLD = DEFAULT_SCORING.threshold;
+export const DEFAULT_TOP = DEFAULT_SCORING.top;
 
 /**
- * Without a shared name word or the input's description naming the field, a pair scores at most 0.55 (the
- * description evidence alone): at or above this threshold only such pairs need scoring.
+ * Without a shared name word or the input's description naming the field, a pair scores at most the
+ * description evidence alone (`descriptionWeight`): at or above that threshold only such pairs need scoring.
  */
-const NAMED_ONLY = 0.55;
+const namedOnly = (s: MappingScoring) => s.descriptionWeight;
 
 export interface ComputeOptions {
-  /** Keep pairs scoring at least this (default 0.6). */
+  /** Keep pairs scoring at least this (default: the scoring's `threshold`, 0.6). */
   readonly threshold?: number;
-  /** Keep at most this many sources per input parameter (default 3). */
+  /** Keep at most this many sources per input parameter (default: the scoring's `top`, 3). */
   readonly top?: number;
+  /** How pairs are scored (default: the hand-written model's scoring). */
+  readonly scoring?: MappingScoring;
+}
+
+/** A key of a scoring's numbers, for the caches (the default's is empty). */
+function scoringKey(s: MappingScoring): string {
+  return s === DEFAULT_SCORING ? '' : JSON.stringify(s);
 }
 
 /** A scored name pair with the evidence behind its score (the best-scoring pair of APIs). */
@@ -41,13 +49,14 @@ const scored = new WeakMap<Catalog, readonly ScoredPair[]>();
  * Every related name pair (different names, different APIs, score > 0) with its best score, best first.
  * Kept per catalog object.
  */
-export function scorePairs(catalog: Catalog): ScoredPair[] {
+export function scorePairs(catalog: Catalog, scoring: MappingScoring = DEFAULT_SCORING): ScoredPair[] {
+  if (scoring !== DEFAULT_SCORING) return rawScorePairs(catalog, scoring);
   let pairs = scored.get(catalog);
-  if (!pairs) scored.set(catalog, (pairs = rawScorePairs(catalog)));
+  if (!pairs) scored.set(catalog, (pairs = rawScorePairs(catalog, scoring)));
   return [...pairs];
 }
 
-function rawScorePairs(catalog: Catalog): ScoredPair[] {
+function rawScorePairs(catalog: Catalog, scoring: MappingScoring): ScoredPair[] {
   const { outs, ins } = weighCatalog(catalog);
   // Only outputs sharing a word with an input can relate to it (a written name shares its words too).
   const byTerm = new Map<string, number[]>();
@@ -62,7 +71,7 @@ function rawScorePairs(catalog: Catalog): ScoredPair[] {
     for (const k of [...candidates].sort((a, b) => a - b)) {
       const out = outs[k];
       if (out.name === inp.name || out.api === inp.api) continue;
-      const s = scoreSides(out, inp);
+      const s = scoreSides(out, inp, scoring);
       if (!s) continue;
       const key = `${out.name}\u0000${inp.name}`;
       const score = round(s.score, SHORT_DIGITS);
@@ -85,15 +94,16 @@ function rawScorePairs(catalog: Catalog): ScoredPair[] {
 
 /** Computed mappings: pairs at or above the threshold, the top k per input, in a stable order. */
 export function computeMappings(catalog: Catalog, options: ComputeOptions = {}): Mapping[] {
-  const threshold = options.threshold ?? DEFAULT_THRESHOLD;
-  const top = options.top ?? DEFAULT_TOP;
-  if (threshold >= NAMED_ONLY) {
+  const scoring = options.scoring ?? DEFAULT_SCORING;
+  const threshold = options.threshold ?? scoring.threshold;
+  const top = options.top ?? scoring.top;
+  if (threshold >= namedOnly(scoring)) {
     const names = [...new Set(weighCatalog(catalog).ins.map((s) => s.name))];
     return names.flatMap((name) => mappingsInto(catalog, name, options)).sort(byTarget);
   }
   const perInput = new Map<string, number>();
   const kept: Mapping[] = [];
-  for (const p of scorePairs(catalog)) {
+  for (const p of scorePairs(catalog, scoring)) {
     if (p.score < threshold) break;
     const n = perInput.get(p.to) ?? 0;
     if (n >= top) continue;
@@ -153,10 +163,11 @@ export function closestCandidates(shared: ReadonlyMap<number, number>): number[]
  * description. Sides that read alike (same name, type and description words) are scored once. Best first.
  */
 export function mappingsInto(catalog: Catalog, param: string, options: ComputeOptions = {}): Mapping[] {
-  const threshold = Math.max(options.threshold ?? DEFAULT_THRESHOLD, NAMED_ONLY);
-  const top = options.top ?? DEFAULT_TOP;
+  const scoring = options.scoring ?? DEFAULT_SCORING;
+  const threshold = Math.max(options.threshold ?? scoring.threshold, namedOnly(scoring));
+  const top = options.top ?? scoring.top;
   const index = targetIndex(catalog);
-  const key = `${threshold}\u0000${top}\u0000${param}`;
+  const key = `${threshold}\u0000${top}\u0000${scoringKey(scoring)}\u0000${param}`;
   const known = index.answers.get(key);
   if (known) return [...known];
   const { outs, ins } = weighCatalog(catalog);
@@ -174,7 +185,7 @@ export function mappingsInto(catalog: Catalog, param: string, options: ComputeOp
       if (out.side.name === param) continue;
       // Only one API on each side, the same one: an API never maps onto itself.
       if (inp.apis.size === 1 && out.apis.size === 1 && inp.apis.has([...out.apis][0])) continue;
-      const s = scoreSides(out.side, inp.side);
+      const s = scoreSides(out.side, inp.side, scoring);
       if (!s) continue;
       const score = round(s.score, SHORT_DIGITS);
       if (score > (best.get(out.side.name) ?? 0)) best.set(out.side.name, score);

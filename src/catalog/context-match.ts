@@ -13,16 +13,27 @@ import { boundedMemo, perObject } from '../model/memo.ts';
 import { leafOf } from './catalog-index.ts';
 import { nameTerms, textTerms } from './text.ts';
 import { apisOutputting } from './name-terms.ts';
+import { ID_WORDS } from './names.ts';
 
-/** Score of a field of a compound name that ends the parameter's name (`entityId` in `originEntityId`). */
-export const COMPOUND_SUFFIX = 0.9;
-/** Score of a one-word field whose producer names the parameter's entity (`id` of search_artist). */
-export const ENTITY_SUFFIX = 0.85;
-/** Score of an identifier field of the entity the parameter's description names ("Which airport"). */
-export const DESCRIBED_ID = 0.8;
+/**
+ * The kinds of context evidence, strongest first: a compound field name that ends the parameter's
+ * (`entityId` in `originEntityId`), a one-word field whose producer names the parameter's entity (`id` of
+ * search_artist for `artist_id`), the identifier field of the entity the parameter's description names
+ * ("Which airport"). How much each is worth is the cost model's (`compoundSuffix`, `entitySuffix`,
+ * `describedId` evidence scores).
+ */
+export type ContextKind = 'compound' | 'entity' | 'described';
 
-/** Words that name an identifier. */
-const ID_WORDS = new Set(['id', 'ids', 'identifier', 'uuid', 'guid', 'key', 'code']);
+/** A field that stands for a parameter in context, and by what evidence. */
+export interface ContextField {
+  readonly field: OutputField;
+  readonly kind: ContextKind;
+}
+
+const STRENGTH: Readonly<Record<ContextKind, number>> = { compound: 0, entity: 1, described: 2 };
+
+/** Words that name an identifier field: those of an id, and the keys and codes systems look things up by. */
+const IDENTIFYING = new Set([...ID_WORDS, 'key', 'code']);
 
 const termsOf = boundedMemo('contextTerms', { max: 50_000, maxBytes: 8 * 1024 * 1024, maxKey: 512 }, (name) =>
   nameTerms(name).join(' '),
@@ -60,27 +71,31 @@ function sameWord(a: string, b: string): boolean {
   return Math.min(a.length, b.length) >= 4 && (a.startsWith(b) || b.startsWith(a));
 }
 
-function matchWords(param: string, p: readonly string[], f: FieldWords): number {
-  if (f.leaf === param) return 0;
+function matchWords(param: string, p: readonly string[], f: FieldWords): ContextKind | undefined {
+  if (f.leaf === param) return undefined;
   const n = f.words.length;
-  if (n === 0 || n >= p.length) return 0;
-  if (!f.words.every((w, i) => w === p[p.length - n + i])) return 0;
-  if (n >= 2) return COMPOUND_SUFFIX;
+  if (n === 0 || n >= p.length) return undefined;
+  if (!f.words.every((w, i) => w === p[p.length - n + i])) return undefined;
+  if (n >= 2) return 'compound';
   const rest = p.slice(0, p.length - n);
   const entity = rest.length >= 2 ? rest.slice(1) : rest;
-  return entity.every((w) => f.evidence.some((e) => sameWord(w, e))) ? ENTITY_SUFFIX : 0;
+  return entity.every((w) => f.evidence.some((e) => sameWord(w, e))) ? 'entity' : undefined;
 }
 
 /**
- * How well field `field` of `api` stands for parameter `param` of another name (0 when it does not): a
+ * Whether field `field` of `api` stands for parameter `param` of another name by its name, and how: a
  * compound field name ending the parameter's, or a one-word one whose entity the API names.
  */
-export function contextMatch(param: string, api: ApiSpec, field: OutputField): number {
+export function contextMatch(param: string, api: ApiSpec, field: OutputField): ContextKind | undefined {
   const f = wordsOf(api).find((x) => x.field === field);
-  return f ? matchWords(param, terms(param), f) : 0;
+  return f ? matchWords(param, terms(param), f) : undefined;
 }
 
-const answers = new WeakMap<ApiSpec, Map<string, { field: OutputField; score: number }[]>>();
+/** Strongest evidence first, then by path. */
+const byStrength = (a: ContextField, b: ContextField) =>
+  STRENGTH[a.kind] - STRENGTH[b.kind] || (a.field.path < b.field.path ? -1 : 1);
+
+const answers = new WeakMap<ApiSpec, Map<string, ContextField[]>>();
 /** Parameters remembered per API; the memo starts over beyond this. */
 const PER_API = 2_000;
 
@@ -101,7 +116,7 @@ function describedEntity(param: ParamSpec): string[] {
   // identifier of it, a parameter "of" its entity does not take the entity's id.
   const of = /\bof\s+(?:the\s+|a\s+|an\s+)?([a-z]+)/i.exec(param.description ?? '');
   const attribute = of !== null && rest.some((w) => sameWord(w, textTerms(of[1])[0] ?? ''));
-  return attribute && !described.some((w) => ID_WORDS.has(w)) ? [] : rest;
+  return attribute && !described.some((w) => IDENTIFYING.has(w)) ? [] : rest;
 }
 
 /**
@@ -131,7 +146,7 @@ function describedExtra(p: ParamSpec): string {
 function identifies(f: FieldWords, entity: readonly string[]): boolean {
   return (
     entity.length > 0 &&
-    f.words.some((w) => ID_WORDS.has(w)) &&
+    f.words.some((w) => IDENTIFYING.has(w)) &&
     entity.every((w) => f.words.some((x) => sameWord(w, x)))
   );
 }
@@ -141,10 +156,7 @@ function identifies(f: FieldWords, entity: readonly string[]): boolean {
  * (see `contextMatch`), or, for a declared parameter whose description names an entity, the identifier
  * field of that entity.
  */
-export function contextFields(
-  param: string | ParamSpec,
-  api: ApiSpec,
-): { field: OutputField; score: number }[] {
+export function contextFields(param: string | ParamSpec, api: ApiSpec): readonly ContextField[] {
   if (typeof param === 'string') return contextFieldsByName(param, api);
   // Both sides belong to a catalog: the answer is kept as long as they are (read-only for callers).
   let memo = specAnswers.get(param);
@@ -157,10 +169,10 @@ export function contextFields(
   return out;
 }
 
-const specAnswers = new WeakMap<ParamSpec, WeakMap<ApiSpec, { field: OutputField; score: number }[]>>();
+const specAnswers = new WeakMap<ParamSpec, WeakMap<ApiSpec, ContextField[]>>();
 const entities = new WeakMap<ParamSpec, string[]>();
 
-function specContextFields(param: ParamSpec, api: ApiSpec): { field: OutputField; score: number }[] {
+function specContextFields(param: ParamSpec, api: ApiSpec): ContextField[] {
   let entity = entities.get(param);
   if (!entity) entities.set(param, (entity = describedEntity(param)));
   const byName = contextFieldsByName(param.name, api);
@@ -168,14 +180,12 @@ function specContextFields(param: ParamSpec, api: ApiSpec): { field: OutputField
   const known = new Set(byName.map((c) => c.field));
   const described = wordsOf(api)
     .filter((f) => !known.has(f.field) && f.leaf !== param.name && identifies(f, entity))
-    .map((f) => ({ field: f.field, score: DESCRIBED_ID }));
-  return [...byName, ...described].sort(
-    (a, b) => b.score - a.score || (a.field.path < b.field.path ? -1 : 1),
-  );
+    .map((f): ContextField => ({ field: f.field, kind: 'described' }));
+  return [...byName, ...described].sort(byStrength);
 }
 
 /** The fields of `api` that stand for `param` by name in context, best first (ties by path). */
-function contextFieldsByName(param: string, api: ApiSpec): { field: OutputField; score: number }[] {
+function contextFieldsByName(param: string, api: ApiSpec): ContextField[] {
   let memo = answers.get(api);
   if (!memo) answers.set(api, (memo = new Map()));
   let out = memo.get(param);
@@ -183,10 +193,10 @@ function contextFieldsByName(param: string, api: ApiSpec): { field: OutputField;
     const p = terms(param);
     out = [];
     for (const f of wordsOf(api)) {
-      const score = matchWords(param, p, f);
-      if (score > 0) out.push({ field: f.field, score });
+      const kind = matchWords(param, p, f);
+      if (kind !== undefined) out.push({ field: f.field, kind });
     }
-    out.sort((a, b) => b.score - a.score || (a.field.path < b.field.path ? -1 : 1));
+    out.sort(byStrength);
     if (memo.size >= PER_API) memo.clear();
     memo.set(param, out);
   }

@@ -5,6 +5,7 @@
  * field, scaled by type fit).
  */
 import type { ApiSpec, Catalog, ValueType } from '../model/types.ts';
+import { MappingScoringSchema, type MappingScoring } from '../model/cost.ts';
 import { leafOf } from './catalog-index.ts';
 import { Idf, cosine, nameTerms, spaced, textTerms, vector, type Vector } from './text.ts';
 
@@ -22,7 +23,7 @@ export interface Weighted extends Side {
   readonly textVector: Vector;
   readonly nameRun: string;
   readonly descText: string;
-  /** How telling the name is when written in a description (outputs only). */
+  /** How rare the name's rarest word is among the catalog's texts (its IDF over the largest; outputs only). */
   readonly rarity: number;
 }
 
@@ -56,35 +57,44 @@ function inputSides(api: ApiSpec): Side[] {
 
 const SCALAR = new Set<ValueType>(['string', 'number', 'integer', 'boolean']);
 
+/** The scoring of the hand-written model (`MappingScoringSchema`'s defaults). */
+export const DEFAULT_SCORING: MappingScoring = MappingScoringSchema.parse({});
+
 /** How plausible it is that a value of type `from` fits an input of type `to`. */
-function typeFit(from: ValueType, to: ValueType): number {
+function typeFit(from: ValueType, to: ValueType, s: MappingScoring): number {
   if (from === 'any' || to === 'any' || from === to) return 1;
-  if (SCALAR.has(from) && SCALAR.has(to)) return 0.85;
-  if (SCALAR.has(from) !== SCALAR.has(to)) return 0.6;
-  return 0.8;
+  if (SCALAR.has(from) && SCALAR.has(to)) return s.typeScalar;
+  if (SCALAR.has(from) !== SCALAR.has(to)) return s.typeMixed;
+  return s.typeStructured;
+}
+
+/** How telling a name is when written in a description: 0 for common words (`code`, `date`), up to 1. */
+function telling(rarity: number, s: MappingScoring): number {
+  return Math.min(1, Math.max(0, (rarity - s.rarityFloor) / s.rarityRange));
 }
 
 /**
  * The score of one output/input pair: a noisy-or of name likeness, description likeness and the input's
  * description naming the field, scaled by type fit. Null when nothing relates them (most pairs).
  */
-export function scoreSides(out: Weighted, inp: Weighted) {
-  const mentioned = out.rarity > 0 && inp.descText.includes(out.nameRun);
+export function scoreSides(out: Weighted, inp: Weighted, s: MappingScoring = DEFAULT_SCORING) {
+  const rarity = telling(out.rarity, s);
+  const mentioned = rarity > 0 && inp.descText.includes(out.nameRun);
   let name = cosine(out.nameVector, inp.nameVector);
   let description = cosine(out.textVector, inp.textVector);
   if (name === 0 && description === 0 && !mentioned) return null;
   // The last word names the kind of value (`id`, `code`, `date`): `author` is no `authorID`.
-  const head = out.nameTerms.at(-1) === inp.nameTerms.at(-1) ? 1 : 0.6;
+  const head = out.nameTerms.at(-1) === inp.nameTerms.at(-1) ? 1 : s.headMismatch;
   // The names share a word and each has one the other lacks: they differ by a modifier
   // (`check_in_date`, `check_out_date`), and their descriptions read alike for the same reason.
-  const contrast = modifierOnly(out.nameTerms, inp.nameTerms) ? 0.5 : 1;
+  const contrast = modifierOnly(out.nameTerms, inp.nameTerms) ? s.modifierContrast : 1;
   name *= head * contrast;
   description *= contrast;
   // A compound name written out in the input's description (`location geoId of a place`) is strong
   // evidence; a single plain word (`period`, `state`) is weak.
-  const mention = mentioned ? out.rarity * (out.nameTerms.length > 1 ? 0.7 : 0.35) : 0;
-  const miss = (1 - 0.8 * name) * (1 - 0.55 * description) * (1 - mention);
-  return { name, description, mention: mentioned, score: (1 - miss) * typeFit(out.type, inp.type) };
+  const mention = mentioned ? rarity * (out.nameTerms.length > 1 ? s.mentionCompound : s.mentionWord) : 0;
+  const miss = (1 - s.nameWeight * name) * (1 - s.descriptionWeight * description) * (1 - mention);
+  return { name, description, mention: mentioned, score: (1 - miss) * typeFit(out.type, inp.type, s) };
 }
 
 /** The names share a word and each has a word the other lacks. */
@@ -92,12 +102,11 @@ function modifierOnly(a: readonly string[], b: readonly string[]): boolean {
   return a.some((w) => b.includes(w)) && a.some((w) => !b.includes(w)) && b.some((w) => !a.includes(w));
 }
 
-/** How telling a name is when written in a description: 0 for common words (`code`, `date`), up to 1. */
+/** The IDF of a name's rarest word over the largest IDF (0 for a name without words). */
 function rarity(terms: readonly string[], idf: Idf): number {
   if (terms.length === 0) return 0;
   const max = idf.weight('\u0000');
-  const best = Math.max(...terms.map((t) => idf.weight(t))) / max;
-  return Math.min(1, Math.max(0, (best - 0.5) / 0.3));
+  return Math.max(...terms.map((t) => idf.weight(t))) / max;
 }
 
 export interface WeighedCatalog {

@@ -17,23 +17,35 @@ export function words(name: string): string[] {
   return (name.match(WORD) ?? []).map((w) => w.toLowerCase());
 }
 
-/** Edit distance (insert, delete, substitute) with an optional cap for early exit. */
-export function levenshtein(a: string, b: string, cap = Infinity): number {
+/**
+ * Edit distance with transpositions (optimal string alignment): inserts, deletes, substitutions and swaps
+ * of two neighbouring letters each count one (`pgae` is one edit from `page`, not two), with an optional cap
+ * for early exit.
+ */
+export function editDistance(a: string, b: string, cap = Infinity): number {
   if (a === b) return 0;
   if (a.length > b.length) [a, b] = [b, a];
   if (b.length - a.length > cap) return cap + 1;
+  let before = new Array<number>(a.length + 1).fill(0);
   let prev = Array.from({ length: a.length + 1 }, (_, i) => i);
   let next = new Array<number>(a.length + 1);
+  let prevMin = 0;
   for (let j = 1; j <= b.length; j++) {
     next[0] = j;
     let rowMin = j;
+    const bj = b.charCodeAt(j - 1);
     for (let i = 1; i <= a.length; i++) {
-      const sub = prev[i - 1] + (a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1);
-      next[i] = Math.min(sub, prev[i] + 1, next[i - 1] + 1);
-      if (next[i] < rowMin) rowMin = next[i];
+      const ai = a.charCodeAt(i - 1);
+      let d = Math.min(prev[i - 1] + (ai === bj ? 0 : 1), prev[i] + 1, next[i - 1] + 1);
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj)
+        d = Math.min(d, before[i - 2] + 1);
+      next[i] = d;
+      if (d < rowMin) rowMin = d;
     }
-    if (rowMin > cap) return cap + 1;
-    [prev, next] = [next, prev];
+    // A swap reaches two rows back: stop only when neither of the last two rows can come under the cap.
+    if (rowMin > cap && prevMin > cap) return cap + 1;
+    prevMin = rowMin;
+    [before, prev, next] = [prev, next, before];
   }
   return prev[a.length];
 }
@@ -42,11 +54,7 @@ function squash(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
-/**
- * Similarity in [0,1] of two names: 1 - edit distance / length on the names folded to lower case without
- * separators, so `SkyCrapperFlightSearch`~`SkyScrapperFlightSearch` and `originalSkyId`~`originSkyId`
- * score high while unrelated names score low.
- */
+/** Bounds of the name memos: entries, bytes, and the longest key remembered. */
 const LIMITS = { max: 200_000, maxBytes: 32 * 1024 * 1024, maxKey: 2 * MAX_NAME_LENGTH + 1 };
 
 /** The part of a name that is compared: its first `MAX_NAME_LENGTH` characters. */
@@ -55,6 +63,11 @@ const head = (name: string): string =>
 
 const similarityMemo = boundedPairMemo('similarity', LIMITS, rawSimilarity);
 
+/**
+ * Similarity in [0,1] of two names: 1 - edit distance / length on the names folded to lower case without
+ * separators, so `SkyCrapperFlightSearch`~`SkyScrapperFlightSearch` and `originalSkyId`~`originSkyId`
+ * score high while unrelated names score low; names equal once folded score `SAME_FOLDED` (just below 1).
+ */
 export function similarity(a: string, b: string): number {
   if (a === b) return 1;
   const x = head(a);
@@ -62,22 +75,15 @@ export function similarity(a: string, b: string): number {
   return x < y ? similarityMemo(x, y) : similarityMemo(y, x);
 }
 
+/** The similarity of two different names that are equal once folded (`invoiceNumber`, `invoice_number`). */
+export const SAME_FOLDED = 0.99;
+
 function rawSimilarity(a: string, b: string): number {
   const x = squash(a);
   const y = squash(b);
   if (x.length === 0 || y.length === 0) return 0;
-  if (x === y) return 0.99;
-  return 1 - levenshtein(x, y) / Math.max(x.length, y.length);
-}
-
-/** Word-level Jaccard similarity (`destination_airport` ~ `airportDestination`). */
-export function wordSimilarity(a: string, b: string): number {
-  const x = new Set(words(a));
-  const y = new Set(words(b));
-  if (x.size === 0 || y.size === 0) return 0;
-  let common = 0;
-  for (const w of x) if (y.has(w)) common++;
-  return common / (x.size + y.size - common);
+  if (x === y) return SAME_FOLDED;
+  return 1 - editDistance(x, y) / Math.max(x.length, y.length);
 }
 
 /** Lexical distance in [0,1] used only to break ties (`var20` is closer to `var2` than to `var1`). */
@@ -89,7 +95,7 @@ export function tieDistance(a: string, b: string): number {
 const tieMemo = boundedPairMemo('tieDistance', LIMITS, rawTieDistance);
 
 function rawTieDistance(a: string, b: string): number {
-  const d = levenshtein(a, b);
+  const d = editDistance(a, b);
   // Among equal edit distances, prefer the shared prefix, then alphabetical order, deterministically.
   let prefix = 0;
   while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
@@ -113,6 +119,15 @@ const roles = boundedMemo('role', { ...LIMITS, max: 100_000, maxKey: MAX_NAME_LE
 
 export function role(name: string): string | undefined {
   return roles(name);
+}
+
+/** Words that name an identifier: a value a person reads off a system, not one they know. */
+export const ID_WORDS: ReadonlySet<string> = new Set(['id', 'ids', 'identifier', 'uuid', 'guid']);
+
+/** True when the last word of a name names an identifier (`geoId`, `course_id`, `authorID`). */
+export function namesAnId(name: string): boolean {
+  const w = words(name);
+  return w.length > 0 && ID_WORDS.has(w[w.length - 1]);
 }
 
 /** Names a plan writes for "the call's result" when it does not know the field. */

@@ -2,14 +2,13 @@
  * The answer's keys as evidence of fields: a key under which the answer shows a call's whole output often
  * names the field of it that matters (`total_sales = $var1$`, `average_sales_per_day_in_euros = $var2$`).
  */
-import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { nameTerms } from '../catalog/text.ts';
 import type { CompileContext } from './context.ts';
 
 /** The answer's keys that read one of `labels` whole (`total_sales` for `total_sales = $var1$`). */
 export function answerKeys(ctx: CompileContext, labels: readonly string[]): string[] {
   const last = ctx.steps.length - 1;
-  if (last < 0 || ctx.steps[last].name !== (ctx.options.resultName ?? DEFAULT_RESULT_NAME)) return [];
+  if (last < 0 || !ctx.isAnswer(last)) return [];
   return ctx.refs[last]
     .filter((site) => site.whole && site.ref.path.length === 0 && labels.includes(site.ref.label))
     .map((site) => site.param);

@@ -7,46 +7,20 @@
  * the interest).
  */
 import type { ApiSpec, ParamSpec } from '../model/types.ts';
-import { words } from '../catalog/names.ts';
+import { namesAnId } from '../catalog/names.ts';
 import type { CompileContext } from './context.ts';
 import type { SlotAsk } from './plan.ts';
-
-/** Words that name an identifier: a value a person reads off a system, not one they know. */
-const ID_WORDS = new Set(['id', 'ids', 'identifier', 'uuid', 'guid']);
-
-/** True when the last word of a name names an identifier (`geoId`, `course_id`, `authorID`). */
-export function namesAnId(name: string): boolean {
-  const w = words(name);
-  return w.length > 0 && ID_WORDS.has(w[w.length - 1]);
-}
+import { producers } from './producers.ts';
+import { sharesWords } from '../catalog/evidence.ts';
+import { NO_FEATURES, plus, type Features } from '../model/features.ts';
 
 /**
- * The catalog APIs that produce `name` (an output leaf of that name, of a name mapped onto it, or a field
- * that stands for it in context: the `id` of search_artist for `artist_id`) without taking it as an input
- * themselves: an API that echoes its input produces nothing new.
+ * The extra features of asking for `name` (none when no catalog API produces it): `askProduced`, valued at
+ * the cheapest insertion of a producer with every required input asked.
  */
-export function producers(ctx: CompileContext, name: string): ApiSpec[] {
-  const sources = [name, ...ctx.mappedFrom(name).map((m) => m.from)];
-  const candidates = [
-    ...sources.flatMap((leaf) => ctx.index.producersOf(leaf).map((p) => p.api)),
-    ...ctx.contextProducers(name),
-  ];
-  const out: ApiSpec[] = [];
-  for (const api of candidates) {
-    if (out.includes(api) || (ctx.allowed && !ctx.allowed(api))) continue;
-    if (api.params.some((q) => sources.includes(q.name))) continue;
-    out.push(api);
-  }
-  return out;
-}
-
-/**
- * The extra cost of asking for `name` (0 when no catalog API produces it): `askProduced` times the cheapest
- * insertion of a producer with every required input asked.
- */
-export function askPremium(ctx: CompileContext, name: string): number {
+export function askPremium(ctx: CompileContext, name: string): Features {
   // Without inserted calls there is nothing cheaper to prefer to the question.
-  if (ctx.options.allowInsert === false) return 0;
+  if (ctx.options.allowInsert === false) return NO_FEATURES;
   let known = ctx.premiums.get(name);
   if (known === undefined) {
     known = insertionPremium(ctx, producers(ctx, name));
@@ -55,24 +29,32 @@ export function askPremium(ctx: CompileContext, name: string): number {
   return known;
 }
 
-/** `askProduced` times the cheapest insertion of one of `apis` with every required input asked (0: none). */
-function insertionPremium(ctx: CompileContext, apis: readonly ApiSpec[]): number {
-  const w = ctx.weights;
-  let cheapest = Infinity;
+/**
+ * `askProduced`, valued at the cheapest insertion of one of `apis` with every input asked (none: no API);
+ * when only strangers to the plan produce it (APIs that share no content word with it), `askProducedStranger`
+ * instead: in a large catalog some API outputs nearly any name.
+ */
+function insertionPremium(ctx: CompileContext, apis: readonly ApiSpec[]): Features {
+  let related = Infinity;
+  let strangers = Infinity;
+  const words = ctx.planWords();
   for (const api of apis) {
     const inputs = api.params.filter((p) => p.required).length;
-    cheapest = Math.min(cheapest, w.insertCall + w.perCall + w.slotFill * inputs);
+    const price = ctx.price({ insertCall: 1, perCall: 1, slotFill: inputs });
+    if (sharesWords(api, words)) related = Math.min(related, price);
+    else strangers = Math.min(strangers, price);
   }
-  return cheapest === Infinity ? 0 : w.askProduced * cheapest;
+  if (related <= strangers) return related === Infinity ? NO_FEATURES : { askProduced: related };
+  return { askProducedStranger: strangers };
 }
 
 /**
- * The cost of asking for declared parameter `p`: as `askCost`, or, when its description names the entity it
- * stands for and a call of the sequence is of an API that outputs that entity's identifier ("Which stock
- * (first)." next to `Search_Stock`), `slotFill` plus the premium of inserting that API: a person names a
- * company, not a stock's identifier.
+ * The features of asking for declared parameter `p`: as `askCost`, or, when its description names the
+ * entity it stands for and a call of the sequence is of an API that outputs that entity's identifier
+ * ("Which stock (first)." next to `Search_Stock`), `slotFill` plus the premium of inserting that API: a
+ * person names a company, not a stock's identifier.
  */
-export function askParamCost(ctx: CompileContext, p: ParamSpec, fromOutputs: readonly string[]): number {
+export function askParamCost(ctx: CompileContext, p: ParamSpec, fromOutputs: readonly string[]): Features {
   const cost = askCost(ctx, p.name, fromOutputs);
   if (ctx.options.allowInsert === false) return cost;
   // Only where the plan itself looks such identifiers up: a call of the sequence is one of those APIs.
@@ -87,18 +69,32 @@ export function askParamCost(ctx: CompileContext, p: ParamSpec, fromOutputs: rea
     );
     ctx.premiums.set(key, premium);
   }
-  return Math.max(cost, ctx.weights.slotFill + premium);
+  const described = plus({ slotFill: 1 }, premium);
+  return ctx.price(described) > ctx.price(cost) ? described : cost;
 }
 
 /**
- * The cost of asking for parameter `param`: `slotFill`, plus the premium when a person cannot know the
+ * The features of asking for parameter `param`: `slotFill`, plus the premium when a person cannot know the
  * value: it names an id, or the plan took it from an output (the fields `fromOutputs` it referenced), and
- * some API produces it (or those fields).
+ * some API produces it (or those fields): the dearest premium of those names.
  */
-export function askCost(ctx: CompileContext, param: string, fromOutputs: readonly string[] = []): number {
-  const w = ctx.weights;
-  if (fromOutputs.length === 0 && !namesAnId(param)) return w.slotFill;
-  return w.slotFill + Math.max(...[param, ...fromOutputs].map((name) => askPremium(ctx, name)));
+export function askCost(ctx: CompileContext, param: string, fromOutputs: readonly string[] = []): Features {
+  if (fromOutputs.length === 0 && !namesAnId(param)) return ASK;
+  return plus(ASK, dearest(ctx, [param, ...fromOutputs]));
+}
+
+const ASK: Features = { slotFill: 1 };
+
+/** The dearest premium of asking for any of `names` (none when no API produces any). */
+function dearest(ctx: CompileContext, names: readonly string[]): Features {
+  let best: Features = NO_FEATURES;
+  let price = 0;
+  for (const name of names) {
+    const premium = askPremium(ctx, name);
+    const p = ctx.price(premium);
+    if (p > price) [best, price] = [premium, p];
+  }
+  return best;
 }
 
 /** A slot name usable as a label: identifier characters only (`Exchange Rate` -> `Exchange_Rate`). */
@@ -115,9 +111,9 @@ function slotName(name: string): string {
 export function sharedAsk(ctx: CompileContext, key: string, slot: string, names: readonly string[]): number {
   const known = ctx.askIndex.get(key);
   if (known !== undefined) return known;
-  const cost = ctx.weights.slotFill + Math.max(0, ...names.map((n) => askPremium(ctx, n)));
-  const v = ctx.variable(cost, 'slotFill');
-  ctx.asks.push({ v, cost, slot: slotName(slot), uses: [] });
+  const features = plus(ASK, dearest(ctx, names));
+  const v = ctx.variable(features);
+  ctx.asks.push({ v, cost: ctx.price(features), slot: slotName(slot), uses: [] });
   ctx.askIndex.set(key, ctx.asks.length - 1);
   return ctx.asks.length - 1;
 }
@@ -136,9 +132,6 @@ export function registerSlotAsk(ctx: CompileContext, ask: SlotAsk): void {
   else ctx.slotAsks.set(ask.param, [ask]);
 }
 
-/** At most this many earlier asks a reader may read (the nearest): the model stays linear in the asks. */
-const MAX_ASKERS = 4;
-
 /**
  * A call may read the answer to an earlier call's ask for a parameter of the same name, when the two call
  * different APIs: one question instead of two. Two such parameters usually hold one value (a loan's rate
@@ -149,7 +142,8 @@ const MAX_ASKERS = 4;
  * answer, the nearest earlier one first.
  */
 export function slotShareRows(ctx: CompileContext): void {
-  const w = ctx.weights;
+  // At most this many earlier asks a reader may read (the nearest): the model stays linear in the asks.
+  const askers = ctx.bounds.askersPerReader;
   const n = Math.max(ctx.steps.length, 1);
   const readsBy = new Map<number, number[]>(); // reader ask variable -> its share variables
   const pairs: [SlotAsk, SlotAsk][] = [];
@@ -158,7 +152,7 @@ export function slotShareRows(ctx: CompileContext): void {
     byPos.forEach((reader, i) => {
       ctx.checkBudget();
       let found = 0;
-      for (let j = i - 1; j >= 0 && found < MAX_ASKERS; j--) {
+      for (let j = i - 1; j >= 0 && found < askers; j--) {
         const asker = byPos[j];
         if (asker.call.pos >= reader.call.pos || asker.api === reader.api) continue;
         pairs.push([asker, reader]);
@@ -167,9 +161,10 @@ export function slotShareRows(ctx: CompileContext): void {
     });
   }
   for (const [asker, reader] of pairs) {
-    const rebate = (w.tieBreak / 10) * (1 - (reader.call.pos - asker.call.pos) / (2 * n));
+    const features: Features = { askSharedRebate: -(1 - (reader.call.pos - asker.call.pos) / (2 * n)) };
+    const rebate = -ctx.price(features);
     if (rebate <= 0 || rebate >= reader.cost) continue;
-    const v = ctx.variable(-rebate);
+    const v = ctx.variable(features);
     ctx.slotShares.push({ v, asker: asker.v, reader: reader.v, rebate });
     readsBy.set(reader.v, [...(readsBy.get(reader.v) ?? []), v]);
   }

@@ -3,12 +3,12 @@
  * used too early, and the answer pseudo-step; their label choices and rows (inserted candidates: inserted.ts).
  */
 import type { ApiSpec, Json, Step } from '../model/types.ts';
+import { NO_FEATURES, type Features } from '../model/features.ts';
 import { canonicalJson } from '../model/canonical.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
 import type { CompileContext } from './context.ts';
 import { inCount, numberedBelow } from './numbering.ts';
 import type { ApiChoice, Call, LabelChoice } from './plan.ts';
-import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 
 /** Labels referenced anywhere, labels produced by steps, and orphans (referenced, produced by nothing). */
 export function labelFacts(ctx: CompileContext): { produced: Set<string>; orphans: string[] } {
@@ -28,17 +28,25 @@ export function labelFacts(ctx: CompileContext): { produced: Set<string>; orphan
 
 /** API choices for an original step: itself when known, otherwise similar catalog names. */
 function apiChoices(ctx: CompileContext, step: Step): ApiChoice[] {
-  const w = ctx.weights;
   const known = ctx.index.byName.get(step.name);
-  if (known) return [{ api: known, v: ctx.variable(w.perCall), cost: w.perCall }];
+  if (known) return [apiChoice(ctx, known, { perCall: 1 })];
   const choices: ApiChoice[] = [];
   for (const { api, similarity } of ctx.index.similarApis(step.name, ctx.cost.apiCandidates)) {
     if (similarity < ctx.cost.minSimilarity) continue;
     if (ctx.allowed && !ctx.allowed(api)) continue;
-    const cost = w.renameApi + w.dissimilarity * (1 - similarity) + w.perCall;
-    choices.push({ api, v: ctx.variable(cost, 'renameApi'), cost });
+    choices.push(apiChoice(ctx, api, { renameApi: 1, dissimilarity: 1 - similarity, perCall: 1 }));
   }
   return choices;
+}
+
+/** A call's choice of `api`, with the features of making that call. */
+export function apiChoice(ctx: CompileContext, api: ApiSpec, features: Features): ApiChoice {
+  return { api, v: ctx.variable(features), cost: ctx.price(features) };
+}
+
+/** A call's choice of `label`, with the features of that choice (none: the label it had, or one that is free). */
+export function labelChoice(ctx: CompileContext, label: string | null, features: Features): LabelChoice {
+  return { label, v: ctx.variable(features), cost: ctx.price(features) };
 }
 
 export function labelChoices(
@@ -49,16 +57,15 @@ export function labelChoices(
   step?: number,
   api?: ApiSpec,
 ): LabelChoice[] {
-  const w = ctx.weights;
-  const change = free ? 0 : original === undefined ? w.addLabel : w.relabel;
   const kind = original === undefined ? 'addLabel' : 'relabel';
+  const change: Features = free ? NO_FEATURES : { [kind]: 1 };
   const choices: LabelChoice[] = [];
-  if (original !== undefined) choices.push({ label: original, v: ctx.variable(0), cost: 0 });
+  if (original !== undefined) choices.push(labelChoice(ctx, original, NO_FEATURES));
   for (const l of orphans) {
     if (l === original || (step !== undefined && !fitsDeleted(ctx, step, l, api))) continue;
-    choices.push({ label: l, v: ctx.variable(change, free ? undefined : kind), cost: change });
+    choices.push(labelChoice(ctx, l, change));
   }
-  choices.push({ label: null, v: ctx.variable(change, free ? undefined : kind), cost: change });
+  choices.push(labelChoice(ctx, null, change));
   return choices;
 }
 
@@ -106,12 +113,10 @@ export function newCall(ctx: CompileContext, call: Omit<Call, 'id' | 'params' | 
 
 /** Creates the original, moved and result calls, with their existence and label rows. */
 export function originalCalls(ctx: CompileContext, orphans: readonly string[]): void {
-  const w = ctx.weights;
   const b = ctx.builder;
-  const resultName = ctx.options.resultName ?? DEFAULT_RESULT_NAME;
   ctx.steps.forEach((step, i) => {
-    if (step.name === resultName && i === ctx.steps.length - 1) {
-      const v = ctx.variable(0);
+    if (ctx.isAnswer(i)) {
+      const v = ctx.variable();
       b.equal([v], 1);
       newCall(ctx, {
         kind: 'result',
@@ -135,8 +140,8 @@ export function originalCalls(ctx: CompileContext, orphans: readonly string[]): 
     // or when no catalog API is close to its name (the result is then partial), unless the cost model
     // lets the weights decide. In optimal mode deleting is free: the arguments are refunded with it.
     if (ctx.optimal || !ctx.cost.keepCalls || call.apis.length === 0 || duplicates(ctx, i)) {
-      const refund = ctx.optimal ? Object.keys(step.arguments).length * w.dropParam : 0;
-      call.deleteVar = ctx.variable(w.deleteStep - refund, 'deleteStep');
+      const refund = ctx.optimal ? Object.keys(step.arguments).length : 0;
+      call.deleteVar = ctx.variable(refund > 0 ? { deleteStep: 1, dropParam: -refund } : { deleteStep: 1 });
     }
     const copy = movedCopy(ctx, step, i);
     const existence = [
@@ -178,14 +183,13 @@ function movedCopy(ctx: CompileContext, step: Step, i: number): Call | null {
   const first = ctx.steps.findIndex((_, k) => k < i && consumes(k));
   if (first === -1) return null;
   if (ctx.steps.slice(0, first).some((s) => s.label === label)) return null;
-  const cost = ctx.weights.moveStep + ctx.weights.perCall;
   const copy = newCall(ctx, {
     kind: 'moved',
     origin: i,
     pos: first - 0.5,
     depth: 0,
-    apis: [{ api, v: ctx.variable(cost, 'moveStep'), cost }],
-    labels: [{ label, v: ctx.variable(0), cost: 0 }],
+    apis: [apiChoice(ctx, api, { moveStep: 1, perCall: 1 })],
+    labels: [labelChoice(ctx, label, NO_FEATURES)],
   });
   labelRows(ctx, copy, true);
   return copy;

@@ -10,13 +10,14 @@ import { labelFacts, labelUniqueness, originalCalls } from './calls.ts';
 import { insertedCalls } from './inserted.ts';
 import { CompileContext, type CompileOptions } from './context.ts';
 import type { Plan } from './plan.ts';
-import { argumentDropCosts, parameterSources } from './sources.ts';
+import { argumentDrops, parameterSources } from './sources.ts';
 import { goalCandidates, goalRows } from './goals.ts';
 import { deletedSteps, restoredCalls } from './restore.ts';
 import { roleRows } from './roles.ts';
 import { askRows, slotShareRows } from './asks.ts';
 import { uniqueTies } from './ties.ts';
-import { unreadSources } from './unread.ts';
+import { pendingRows, unreadSources } from './unread.ts';
+import { linkSources } from './links.ts';
 import { twinRows } from './fills.ts';
 import { impliedCatalog } from '../catalog/implied.ts';
 
@@ -46,14 +47,16 @@ export function compile(
   restoredCalls(ctx, orphans);
   insertedCalls(ctx, goalCandidates(ctx));
   labelUniqueness(ctx);
-  const dropCosts = argumentDropCosts(ctx);
-  const offset = parameterSources(ctx, dropCosts);
+  const drops = argumentDrops(ctx);
+  const offset = parameterSources(ctx, drops);
   twinRows(ctx);
   roleRows(ctx);
   askRows(ctx);
   slotShareRows(ctx);
   goalRows(ctx);
   unreadSources(ctx);
+  linkSources(ctx);
+  pendingRows(ctx);
   const built = ctx.builder.build();
   // The last tie-break, added to the model only: reported costs are the edits' (plan.costs).
   const ties = uniqueTies(built.numVars, cost.weights.tieBreak / 100);
@@ -66,10 +69,12 @@ export function compile(
     offset,
     resultName: options.resultName ?? DEFAULT_RESULT_NAME,
     costs: built.cost,
+    features: ctx.features,
+    offsetFeatures: ctx.offsetFeatures,
     ties,
-    dropCosts,
+    dropCosts: new Map([...drops].map(([key, f]) => [key, ctx.price(f)])),
+    drops,
     takenLabels: taken,
-    kinds: ctx.kinds,
     defensive: options.defensive ?? false,
     confirmCost: cost.weights.confirm,
     asks: ctx.asks,

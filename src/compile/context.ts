@@ -2,7 +2,6 @@
 import type {
   ApiSpec,
   Catalog,
-  EditKind,
   Mapping,
   Memory,
   OutputField,
@@ -12,7 +11,18 @@ import type {
   ReferenceSite,
   Sequence,
 } from '../model/types.ts';
-import type { CostModel, Weights } from '../model/cost.ts';
+import {
+  BoundsSchema,
+  EvidenceSchema,
+  type Bounds,
+  type CostModel,
+  type Evidence,
+  type MappingScoring,
+  type Weights,
+} from '../model/cost.ts';
+import { DEFAULT_SCORING } from '../catalog/mapping-sides.ts';
+import { apiWords, contentWords } from '../catalog/evidence.ts';
+import { NO_FEATURES, price, type FeatureName, type Features } from '../model/features.ts';
 import { indexCatalog, type CatalogIndex } from '../catalog/catalog-index.ts';
 import { mappingsInForce, mappingsInto } from '../catalog/computed-mappings.ts';
 import { contextFields, contextProducers, describedProducers } from '../catalog/context-match.ts';
@@ -21,7 +31,7 @@ import { ModelBuilder } from './builder.ts';
 import { BudgetExceeded, BudgetMeter, type CompileBudget } from './budget.ts';
 import { referencesProblem, stepReferences } from '../read/references.ts';
 import type { Goals } from '../model/options.ts';
-import type { Mode } from '../model/constants.ts';
+import { DEFAULT_RESULT_NAME, type Mode } from '../model/constants.ts';
 import type { Call, DeletedStep, SharedAsk, SlotAsk, SlotShare, Source } from './plan.ts';
 
 export interface CompileOptions {
@@ -37,6 +47,11 @@ export interface CompileOptions {
   readonly defensive?: boolean;
   /** Use the mappings computed from the catalog itself, under any given `mappings` (default true). */
   readonly catalogMappings?: boolean;
+  /**
+   * Keep candidates that no optimum can choose under the weights (links dearer than asking): for a solve
+   * constrained to a gold repair, which may need them, and measures of what the model can hold.
+   */
+  readonly keepDominated?: boolean;
   /** Size caps, deadline and cancellation, enforced while the model is built. */
   readonly budget?: CompileBudget;
 }
@@ -46,7 +61,15 @@ export class CompileContext {
   readonly calls: Call[] = [];
   readonly index: CatalogIndex;
   readonly memory: Memory;
-  readonly kinds = new Map<number, EditKind>();
+  /** The features of each variable, by index (its cost is their price under `weights`). */
+  readonly features: Features[] = [];
+  /** The features of the objective's constant part (every original argument's drop, refunded when kept). */
+  readonly offsetFeatures: Partial<Record<FeatureName, number>> = {};
+  /** The evidence scores and candidate bounds in force (the cost model's, defaults where it has none). */
+  readonly evidence: Evidence;
+  readonly bounds: Bounds;
+  /** How the catalog's own mappings are scored (the cost model's `mappings`). */
+  private readonly scoring: { readonly scoring: MappingScoring };
   /** param name -> given mappings into it. */
   private readonly given = new Map<string, Mapping[]>();
   /** param name -> every mapping in force into it (given over computed), best first. */
@@ -62,7 +85,7 @@ export class CompileContext {
   readonly slotAsks = new Map<string, SlotAsk[]>();
   readonly slotShares: SlotShare[] = [];
   /** The extra cost of asking for a name that a catalog API produces (see `askPremium`). */
-  readonly premiums = new Map<string, number>();
+  readonly premiums = new Map<string, Features>();
   /** Dangling labels that some catalog API can stand for: the deleted steps a repair may put back. */
   readonly restorable = new Set<string>();
   /** Dangling labels read as deleted steps, with the APIs that can stand for them (`deletedSteps`). */
@@ -119,9 +142,18 @@ export class CompileContext {
         feeds.push({ step, site });
       }
     });
+    this.evidence = cost.evidence ?? DEFAULT_EVIDENCE;
+    this.bounds = cost.bounds ?? DEFAULT_BOUNDS;
+    // The hand-written scoring is the very default object, so that its answers are shared across models.
+    const scoring = cost.mappings;
+    this.scoring = {
+      scoring: scoring === undefined || sameScoring(scoring, DEFAULT_SCORING) ? DEFAULT_SCORING : scoring,
+    };
     const w = cost.weights;
     this.weights =
-      options.mode === 'optimal' ? { ...w, perCall: w.perCall > 0 ? w.perCall : 2, deleteStep: 0 } : w;
+      options.mode === 'optimal'
+        ? { ...w, perCall: w.perCall > 0 ? w.perCall : this.bounds.optimalPerCall, deleteStep: 0 }
+        : w;
     this.memory = options.memory ?? {};
     for (const m of options.mappings ?? []) {
       let list = this.given.get(m.to);
@@ -132,6 +164,33 @@ export class CompileContext {
       const given = new Set(steps.map((s) => s.name));
       this.allowed = (api) => given.has(api.name);
     } else this.allowed = null;
+  }
+
+  /**
+   * The content words of the plan: its calls' APIs (names, parameters, outputs), the names of the
+   * arguments it passes and the keys of its answer. An API sharing none of them is a stranger to it.
+   */
+  planWords(): ReadonlySet<string> {
+    if (!this.words) {
+      const words = new Set<string>();
+      this.steps.forEach((step, i) => {
+        const api = this.index.byName.get(step.name);
+        if (api) for (const w of apiWords(api)) words.add(w);
+        else if (!this.isAnswer(i)) for (const w of contentWords(step.name)) words.add(w);
+        for (const arg of Object.keys(step.arguments)) for (const w of contentWords(arg)) words.add(w);
+      });
+      this.words = words;
+    }
+    return this.words;
+  }
+
+  private words: ReadonlySet<string> | undefined;
+
+  /** Whether input step `i` is the answer pseudo-step: the last step, of the answer's name. */
+  isAnswer(i: number): boolean {
+    return (
+      i === this.steps.length - 1 && this.steps[i].name === (this.options.resultName ?? DEFAULT_RESULT_NAME)
+    );
   }
 
   /** Stops the compilation when its deadline has passed or it was cancelled (for loops that add no variable). */
@@ -146,11 +205,16 @@ export class CompileContext {
     return this.options.mode === 'optimal';
   }
 
-  /** A variable charged `cost` for an edit of `kind` (kind recorded for reports). */
-  variable(cost: number, kind?: EditKind): number {
-    const v = this.builder.variable(cost);
-    if (kind) this.kinds.set(v, kind);
+  /** A variable with features `features`, charged their price. */
+  variable(features: Features = NO_FEATURES): number {
+    const v = this.builder.variable(this.price(features));
+    this.features.push(features);
     return v;
+  }
+
+  /** What a decision with these features costs under the weights in force. */
+  price(features: Features): number {
+    return price(features, this.weights);
   }
 
   /** The variables under which `call` runs an API that outputs `path` (empty: cannot). */
@@ -208,7 +272,15 @@ export class CompileContext {
 
   /** Fields of `api` standing for `param` by name in context (none when catalog mappings are off). */
   contextFields(param: string | ParamSpec, api: ApiSpec): { field: OutputField; score: number }[] {
-    return this.options.catalogMappings === false ? [] : contextFields(param, api);
+    if (this.options.catalogMappings === false) return [];
+    const scores = {
+      compound: this.evidence.compoundSuffix,
+      entity: this.evidence.entitySuffix,
+      described: this.evidence.describedId,
+    };
+    return contextFields(param, api)
+      .map((c) => ({ field: c.field, score: scores[c.kind] }))
+      .sort((a, b) => b.score - a.score || (a.field.path < b.field.path ? -1 : 1));
   }
 
   /** APIs that output the identifier of the entity `param` is described as (none without catalog mappings). */
@@ -230,7 +302,7 @@ export class CompileContext {
     if (!list) {
       list = mappingsInForce(
         this.given.get(param) ?? [],
-        this.options.catalogMappings === false ? [] : mappingsInto(this.catalog, param),
+        this.options.catalogMappings === false ? [] : mappingsInto(this.catalog, param, this.scoring),
       );
       this.mappingsTo.set(param, list);
     }
@@ -239,6 +311,13 @@ export class CompileContext {
 }
 
 /** The label a call is known by: a restored call's, or the original step's (inserted calls: none). */
+const DEFAULT_EVIDENCE = EvidenceSchema.parse({});
+
+function sameScoring(a: MappingScoring, b: MappingScoring): boolean {
+  return (Object.keys(b) as (keyof MappingScoring)[]).every((k) => a[k] === b[k]);
+}
+const DEFAULT_BOUNDS = BoundsSchema.parse({});
+
 export function knownLabel(ctx: CompileContext, call: Call): string {
   if (call.restores !== undefined) return call.restores;
   return call.origin >= 0 ? (ctx.steps[call.origin].label ?? '') : '';

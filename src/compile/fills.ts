@@ -9,22 +9,31 @@ import type { ApiSpec, Json, OutputField, ParamSpec } from '../model/types.ts';
 import { leafOf, outputsByLeaf } from '../catalog/catalog-index.ts';
 import { tieDistance } from '../catalog/names.ts';
 import { canonicalJson } from '../model/canonical.ts';
-import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { isLiteral } from '../validate/validate.ts';
 import { literalMismatch, typesCanMatch } from '../validate/literals.ts';
 import { memoryPaths } from '../validate/outputs.ts';
 import { normalisePath, referenceSites, segments, stepReferences } from '../read/references.ts';
 import { knownLabel, type CompileContext } from './context.ts';
 import type { Call, Source } from './plan.ts';
-import { affinity, recency, PLAN_AFFINITY, roleRank, siblingFeeds } from './roles.ts';
+import { affinity, FILL_AFFINITY, recency, roleRank, siblingFeeds } from './roles.ts';
+import { NO_FEATURES, plus, type Features } from '../model/features.ts';
+
+/** How a field can feed a parameter: its own name (`reassign`) or a mapping of `score` (`newMap`). */
+interface FieldCost {
+  readonly features: Features;
+  readonly score: number;
+  readonly mapped: boolean;
+}
+
+const REASSIGN: Features = { reassign: 1 };
+const MEMORY: Features = { fromMemory: 1 };
+const REUSE: Features = { reuseLiteral: 1 };
 import { askParamCost, registerSlotAsk } from './asks.ts';
 import { gapBefore } from './numbering.ts';
 import { unreadFeeds } from './unread.ts';
 
-/** At most this many sources besides `ask` per parameter (the cheapest). */
-const MAX_FILLS = 12;
-
 interface Candidate {
+  readonly features: Features;
   readonly cost: number;
   /** Read from a call the repair would insert (offered after what the sequence itself has). */
   readonly inserted?: boolean;
@@ -35,8 +44,6 @@ interface Candidate {
 
 /** Non-argument sources of required parameter `p` of `api` at `call`. */
 export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec): Source[] {
-  const w = ctx.weights;
-  const tie = w.tieBreak;
   const feeds = siblingFeeds(ctx, call.origin);
   const step = call.origin >= 0 ? ctx.steps[call.origin] : undefined;
   // The step passed `p` a reference: the plan takes the value from an output. When that reference names a
@@ -50,29 +57,30 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
   const mapped = lostStep
     ? new Map<string, number>()
     : new Map(ctx.mappedFrom(p.name).map((m) => [m.from, m.score]));
-  const fieldCost = (leaf: string): { cost: number; mapped: boolean } | null => {
-    if (leaf === p.name) return { cost: w.reassign, mapped: false };
+  const fieldCost = (leaf: string): FieldCost | null => {
+    if (leaf === p.name) return { features: REASSIGN, score: 1, mapped: false };
     const score = mapped.get(leaf);
-    return score === undefined ? null : { cost: w.newMap * (2 - score), mapped: true };
+    return score === undefined ? null : { features: { newMap: 2 - score }, score, mapped: true };
   };
   const names = [p.name, ...mapped.keys()];
   const rank = roleRank(api, p);
   // A parallel role (origin, destination) read elsewhere in the plan is another trip's: only a sibling of the
   // same role, then the plan's order, says where it comes from.
   const roles = rank !== undefined;
-  const near = (label: string) => {
+  const near = (label: string): Features => {
     const a = affinity(p.name, label, feeds);
-    return roles && a === PLAN_AFFINITY ? 1 : a;
+    return FILL_AFFINITY[roles && a === 'plan' ? 'other' : a];
   };
   const earlier = ctx.before(call.pos);
   for (const j of earlier) {
     const label = knownLabel(ctx, j);
     // The cheapest way each field of the call can feed `p`: by its name, a mapping, or in context.
-    const best = new Map<string, { field: OutputField; fc: { cost: number; mapped: boolean } }>();
-    const offer = (field: OutputField, fc: { cost: number; mapped: boolean }) => {
+    const best = new Map<string, { field: OutputField; fc: FieldCost; cost: number }>();
+    const offer = (field: OutputField, fc: FieldCost) => {
       const known = best.get(field.path);
-      if (typesCanMatch(field.type, p.type) && (!known || fc.cost < known.fc.cost))
-        best.set(field.path, { field, fc });
+      const cost = ctx.price(fc.features);
+      if (typesCanMatch(field.type, p.type) && (!known || cost < known.cost))
+        best.set(field.path, { field, fc, cost });
     };
     for (const choice of j.apis) {
       if (!choice.api) continue;
@@ -82,23 +90,22 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
       // for `artist_id`): priced as a map of that score.
       if (lostStep) continue;
       for (const { field, score } of ctx.contextFields(p, choice.api))
-        offer(field, { cost: w.newMap * (2 - score), mapped: true });
+        offer(field, { features: { newMap: 2 - score }, score, mapped: true });
     }
     // Parallel roles take their sources in the order the plan made them: the earlier airport search is the
     // origin, the later one the destination (sources that are not the input's calls all count as earliest).
     const order = (rank ?? 0) * (j.origin >= 0 ? 1 - j.pos / Math.max(ctx.steps.length, 1) : 1);
     for (const { field, fc } of best.values()) {
       const path = segments(field.path);
-      const depth = path.length - 1;
-      const cost =
-        fc.cost +
-        tie *
-          (near(label) +
-            0.1 * depth +
-            0.1 * tieDistance(p.name, label) +
-            order +
-            recency(ctx, call, j, earlier));
+      const features = plus(plus(fc.features, near(label)), {
+        closeDepth: path.length - 1,
+        closeLabelName: tieDistance(p.name, label),
+        closeRoleOrder: order,
+        closeRecency: recency(ctx, call, j, earlier),
+      });
+      const cost = ctx.price(features);
       candidates.push({
+        features,
         cost,
         inserted: j.kind === 'inserted',
         kind: fc.mapped ? 'newMap' : 'reassign',
@@ -115,10 +122,15 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
       const fc = fieldCost(leafOf(mp));
       if (!fc) continue;
       const path = segments(mp);
-      const extra = fc.mapped ? fc.cost - w.newMap : 0;
-      const cost =
-        w.fromMemory + extra + tie * (affinity(p.name, label, feeds) + 0.1 * (path.length - 1) + (rank ?? 0));
+      // A mapped item costs what its mapping falls short by, on top of taking it from memory.
+      const features = plus(plus(MEMORY, fc.mapped ? { newMap: 1 - fc.score } : NO_FEATURES), {
+        ...FILL_AFFINITY[affinity(p.name, label, feeds)],
+        closeDepth: path.length - 1,
+        closeRoleOrder: rank ?? 0,
+      });
+      const cost = ctx.price(features);
       candidates.push({
+        features,
         cost,
         kind: 'fromMemory',
         make: (v) => ({ kind: 'memory', v, cost, label, path, mapped: fc.mapped }),
@@ -131,13 +143,13 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
     const reused = references(ctx, call, api, p);
     // Where another call reads the value from an output, that is the plan's way of getting it: the
     // literal it was computed from comes second.
-    const after = reused.length > 0 ? tie : 0;
+    const after: Features = reused.length > 0 ? { literalAfterReference: 1 } : NO_FEATURES;
     candidates.push(...reused, ...literals(ctx, call, api, p, after));
   }
   // What the sequence has first (its calls, memory, its literals), then outputs of calls to insert.
   candidates.sort((a, b) => Number(a.inserted ?? false) - Number(b.inserted ?? false) || a.cost - b.cost);
-  const sources: Source[] = candidates.slice(0, MAX_FILLS).map((c) => {
-    const v = ctx.variable(c.cost, c.kind);
+  const sources: Source[] = candidates.slice(0, ctx.bounds.fillsPerParameter).map((c) => {
+    const v = ctx.variable(c.features);
     c.rows?.(v);
     return c.make(v);
   });
@@ -145,8 +157,9 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
   // calls produce is likelier that step's output than the user's: asking for it pays the premium.
   const skipped = call.origin >= 0 && own === undefined && gapBefore(ctx, call.origin) !== undefined;
   const fields = own === undefined ? (skipped ? [p.name] : []) : referencedFields(own);
-  const cost = askParamCost(ctx, p, fields);
-  const v = ctx.variable(cost, 'slotFill');
+  const ask = askParamCost(ctx, p, fields);
+  const v = ctx.variable(ask);
+  const cost = ctx.price(ask);
   sources.push({ kind: 'ask', v, cost });
   registerSlotAsk(ctx, { call, api: api.name, param: p.name, v, cost });
   return sources;
@@ -157,8 +170,7 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
  * call of the same API already passes for `p` (a copy of a sibling call), nor one an earlier call takes
  * and outputs again (its output is the source).
  */
-function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec, extra: number): Candidate[] {
-  const w = ctx.weights;
+function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec, extra: Features): Candidate[] {
   const siblings = siblingValues(ctx, call, api, p);
   // A labelled call that takes `p` and also outputs it: the plan reads the value from its output (an
   // earlier output of the parameter's own name is a source already), not from a copy of its input.
@@ -184,8 +196,10 @@ function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec, e
     if (ctx.options.strictTypes && literalMismatch(value, p)) return;
     seen.add(key);
     const distance = Math.abs(call.pos - k) / Math.max(ctx.steps.length, 1);
-    const cost = w.reuseLiteral + extra + w.tieBreak * distance;
+    const features = plus(plus(REUSE, extra), { closeDistance: distance });
+    const cost = ctx.price(features);
     out.push({
+      features,
       cost,
       kind: 'reuseLiteral',
       make: (v) => ({ kind: 'literal', v, cost, value, fromStep: k }),
@@ -216,25 +230,25 @@ function siblingValues(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSp
  * value, priced as `reuseLiteral`. Never one a call of the same API passes (a twin call).
  */
 function references(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec): Candidate[] {
-  const w = ctx.weights;
   const siblings = siblingValues(ctx, call, api, p);
   const seen = new Set<string>();
   const out: Candidate[] = [];
-  const answer = ctx.options.resultName ?? DEFAULT_RESULT_NAME;
   for (const { step: k, site } of ctx.wholeFeeds.get(p.name) ?? []) {
     const other = ctx.steps[k];
     // The answer's keys name what it shows, not parameters.
-    if (k === call.origin || (other.name === answer && k === ctx.steps.length - 1)) continue;
+    if (k === call.origin || ctx.isAnswer(k)) continue;
     const value = other.arguments[p.name];
     const key = canonicalJson(value);
     if (seen.has(key) || siblings.has(key)) continue;
     seen.add(key);
     const path = site.ref.path;
     const distance = Math.abs(call.pos - k) / Math.max(ctx.steps.length, 1);
-    const cost = w.reuseLiteral + w.tieBreak * distance;
+    const features = plus(REUSE, { closeDistance: distance });
+    const cost = ctx.price(features);
     for (const j of ctx.before(call.pos)) {
       if (j.kind === 'result' || knownLabel(ctx, j) !== site.ref.label) continue;
       out.push({
+        features,
         cost,
         kind: 'reuseLiteral',
         make: (v) => ({ kind: 'output', v, cost, call: j.id, path, mapped: false, fromStep: k }),

@@ -97,7 +97,7 @@ export function goalRows(ctx: CompileContext): void {
           return (plan?.sources ?? []).filter((s) => yields(ctx, call, s, value)).map((s) => s.v);
         });
         if (per.some((vars) => vars.length === 0)) return;
-        const g = ctx.variable(0);
+        const g = ctx.variable();
         b.atMost([g], [choice.v]);
         for (const vars of per) b.atMost([g], vars);
         met.push(g);

@@ -7,8 +7,11 @@ import type { ApiSpec, Step } from '../model/types.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
 import type { CompileContext } from './context.ts';
 import { gapBefore } from './numbering.ts';
+import { producers } from './producers.ts';
 import { carriedValues, templates } from './carried.ts';
-import { labelChoices, labelRows, newCall } from './calls.ts';
+import { apiChoice, labelChoice, labelChoices, labelRows, newCall } from './calls.ts';
+import { NO_FEATURES } from '../model/features.ts';
+import { commonness, sharesWords } from '../catalog/evidence.ts';
 import type { Call } from './plan.ts';
 
 /** What a call needs that an inserted call could produce: (field leaf, position of the consumer). */
@@ -50,25 +53,6 @@ function needsOf(ctx: CompileContext, call: Call): Need[] {
 }
 
 /**
- * Producers in the catalog of a needed field: same leaf name, or (unless `exact`) a mapped leaf. An API
- * that takes the value itself (it echoes its input) produces nothing new and is no candidate.
- */
-function producersFor(ctx: CompileContext, leaf: string, exact = false): ApiSpec[] {
-  const names = exact ? [leaf] : [leaf, ...ctx.mappedFrom(leaf).map((m) => m.from)];
-  const candidates = [
-    ...names.flatMap((name) => ctx.index.producersOf(name).map((p) => p.api)),
-    ...(exact ? [] : ctx.contextProducers(leaf)),
-  ];
-  const out: ApiSpec[] = [];
-  for (const api of candidates) {
-    if (ctx.allowed && !ctx.allowed(api)) continue;
-    if (api.params.some((q) => names.includes(q.name))) continue;
-    if (!out.includes(api)) out.push(api);
-  }
-  return out.sort((a, b) => (a.name < b.name ? -1 : 1));
-}
-
-/**
  * Adds an inserted candidate: `api` at `pos`, under a fresh label; or, given `gap`, under the label the count
  * skips right before its consumer (`var1` when the plan starts at var2): the deleted step whose uses all went
  * with it, priced as a restored step and written as one (the values it carries).
@@ -81,19 +65,24 @@ export function newInsertedCall(
   need: string,
   gap?: { readonly label: string; readonly consumer: { step: Step; i: number } },
 ): Call {
-  const w = ctx.weights;
-  const cost = (gap ? w.restoreStep : w.insertCall) + w.perCall;
+  const kind = gap ? 'restoreStep' : 'insertCall';
   const call = newCall(ctx, {
     kind: 'inserted',
     origin: -1,
     pos,
     depth,
-    apis: [{ api, v: ctx.variable(cost, gap ? 'restoreStep' : 'insertCall'), cost }],
+    apis: [
+      apiChoice(ctx, api, {
+        [kind]: 1,
+        perCall: 1,
+        // A stranger: an API that shares no content word with the plan; and a need many APIs could meet.
+        insertUnrelated: sharesWords(api, ctx.planWords()) ? 0 : 1,
+        insertCommonNeed: commonness(ctx.index, leafOf(need)),
+      }),
+    ],
     // A fresh label: a label the sequence references but nothing defines is a deleted step's, taken back
     // by a restored call (restore.ts) or by an original call relabelled, never by a guess.
-    labels: gap
-      ? [{ label: gap.label, v: ctx.variable(0), cost: 0 }]
-      : labelChoices(ctx, undefined, [], true),
+    labels: gap ? [labelChoice(ctx, gap.label, NO_FEATURES)] : labelChoices(ctx, undefined, [], true),
     need,
     ...(gap && {
       fills: gap.label,
@@ -123,7 +112,7 @@ export function insertedCalls(ctx: CompileContext, seeds: readonly Need[] = []):
     const need = queue[next];
     ctx.checkBudget();
     if (need.depth >= ctx.cost.insertDepth) continue;
-    for (const api of producersFor(ctx, leafOf(need.leaf), need.exact)) {
+    for (const api of producers(ctx, leafOf(need.leaf), need.exact)) {
       const prior = placed.get(api.name);
       if (prior !== undefined && prior <= need.pos) continue;
       if (count >= ctx.cost.insertLimit) break;

@@ -2,7 +2,8 @@
  * The inverse data of a compiled model: which variable means which edit. `decode` needs only this and
  * the solver's values.
  */
-import type { ApiSpec, EditKind, Json, PathSegment, ReferenceSite, Sequence } from '../model/types.ts';
+import type { ApiSpec, Json, PathSegment, ReferenceSite, Sequence } from '../model/types.ts';
+import type { Features } from '../model/features.ts';
 
 export type CallKind = 'original' | 'moved' | 'inserted' | 'result';
 
@@ -31,6 +32,8 @@ export type Source =
       readonly mapped: boolean;
       /** Taken from an output no other call reads, under another name (`unreadOutput`). */
       readonly unread?: boolean;
+      /** Taken from an output of another name by evidence alone (`linkAny`, see links.ts). */
+      readonly linked?: boolean;
       /** The same reference another call (this input step) passes to a parameter of this name. */
       readonly fromStep?: number;
     }
@@ -50,6 +53,8 @@ export type Source =
       readonly fromStep: number;
       /** The API's own default (a restored call of a plan written in full). */
       readonly defaulted?: boolean;
+      /** Copied from a parameter of another name (`copyAny`, see links.ts). */
+      readonly copiedFrom?: string;
     }
   | { readonly kind: 'ask'; readonly v: number; readonly cost: number };
 
@@ -167,17 +172,21 @@ export interface Plan {
   readonly resultName: string;
   /** Edit cost of each variable, index = variable (the model's objective is this plus `ties`). */
   readonly costs: readonly number[];
+  /** The features of each variable, index = variable: its cost is their price under the model's weights. */
+  readonly features: readonly Features[];
+  /** The features of the objective's constant part (`offset`: every original argument's drop). */
+  readonly offsetFeatures: Features;
   /** The uniqueness tie-break of each variable (ties.ts): in the objective, in no reported cost. */
   readonly ties: readonly number[];
   /** What dropping each original argument costs, by `argumentKey(step, argument)` (sources.ts). */
   readonly dropCosts: ArgumentDropCosts;
+  /** The features of dropping each original argument, by `argumentKey`. */
+  readonly drops: ArgumentDrops;
   /** Labels that cannot be used for fresh names (input labels, memory items, referenced labels). */
   readonly takenLabels: ReadonlySet<string>;
   /** Defensive mode: a `confirm` pseudo-step for every invented value. */
   readonly defensive: boolean;
   readonly confirmCost: number;
-  /** Edit kind charged by each cost-carrying variable, for reporting. */
-  readonly kinds: ReadonlyMap<number, EditKind>;
   /** Asks shared by the references to one missing value. */
   readonly asks: readonly SharedAsk[];
   /** Parameter asks whose answer another call reads. */
@@ -186,6 +195,9 @@ export interface Plan {
 
 /** What dropping each original argument costs, by `argumentKey`. */
 export type ArgumentDropCosts = ReadonlyMap<string, number>;
+
+/** The features of dropping each original argument, by `argumentKey`. */
+export type ArgumentDrops = ReadonlyMap<string, Features>;
 
 /** The key of an original step's argument in `ArgumentDropCosts`. */
 export function argumentKey(step: number, arg: string): string {

@@ -23,20 +23,14 @@ import { wordKeys } from '../catalog/text.ts';
 import { typesCanMatch } from '../validate/literals.ts';
 import { knownLabel, type CompileContext } from './context.ts';
 import type { Call, TokenOption } from './plan.ts';
-import { affinity, siblingFeeds } from './roles.ts';
+import { affinity, MOVE_AFFINITY, siblingFeeds } from './roles.ts';
+import { NO_FEATURES, plus, type Features } from '../model/features.ts';
+
+const REASSIGN: Features = { reassign: 1 };
+const MEMORY: Features = { fromMemory: 1 };
 import { family } from './unread.ts';
 import { numberedBelow, numberedPlace } from './numbering.ts';
 import { answerKeys, spells } from './answer-keys.ts';
-
-const MAX_REASSIGN = 8;
-/** The match of a producer's only field that can feed the parameter (the label was right). */
-const SOLE = 0.6;
-/** The match of a field another call of the plan reads into a parameter of the same name. */
-const ALIKE = 0.9;
-/** How well a field matches when an answer key reading its call, or the call reading it, spells it. */
-const KEYED = 0.85;
-/** An answer key names the call it reads when the call's name covers this share of its words. */
-const NAMED = 0.5;
 
 /** The one terminal output field of `api` whose type can feed `param`, if there is exactly one. */
 function soleField(api: ApiSpec, param: ParamSpec | undefined, generic: boolean): OutputField | undefined {
@@ -94,6 +88,7 @@ function parentOf(path: string): string {
 }
 
 interface Found {
+  readonly features: Features;
   readonly cost: number;
   readonly call: number | null;
   readonly memoryLabel?: string;
@@ -111,8 +106,7 @@ export function reassignments(
   earlier: readonly Call[],
   param: ParamSpec | undefined,
 ): TokenOption[] {
-  const w = ctx.weights;
-  const d = w.dissimilarity;
+  const e = ctx.evidence;
   const min = ctx.cost.minSimilarity;
   const norm = normalisePath(refPath);
   const leaf = leafOf(norm);
@@ -129,7 +123,10 @@ export function reassignments(
   const toParam = (other: string): number =>
     answer
       ? 0
-      : Math.max(other === arg ? 1 : Math.min(0.95, mapped.get(other) ?? 0), 0.85 * similarity(other, arg));
+      : Math.max(
+          other === arg ? 1 : Math.min(e.mappingCap, mapped.get(other) ?? 0),
+          e.paramSimilarity * similarity(other, arg),
+        );
   // A shortened name: the broken field's words end the field's (`rating` for `averageRating`).
   const brokenWords = words(leaf);
   const shortened = (other: string): number => {
@@ -137,7 +134,7 @@ export function reassignments(
     return brokenWords.length > 0 &&
       brokenWords.length < w.length &&
       brokenWords.every((x, i) => x === w[w.length - brokenWords.length + i])
-      ? 0.8
+      ? e.shortenedField
       : 0;
   };
   const parent = parentOf(norm);
@@ -150,9 +147,9 @@ export function reassignments(
   // In the answer step the key itself names the result it shows (`names = $var2.result$` on the related
   // artists: their `name`), among the fields beside the broken one.
   const ownKey = (path: string) =>
-    answer && parentOf(path) === parent && spells(arg, leafOf(path)) ? KEYED : 0;
+    answer && parentOf(path) === parent && spells(arg, leafOf(path)) ? e.keyedField : 0;
   const keyed = (path: string) =>
-    Math.max(!/[.[]/.test(path) && keys.some((key) => spells(key, path)) ? KEYED : 0, ownKey(path));
+    Math.max(!/[.[]/.test(path) && keys.some((key) => spells(key, path)) ? e.keyedField : 0, ownKey(path));
   // Calls of one API offer the same fields again: each path is judged once per reference.
   const judged = new Map<string, { m: number; spelling: number }>();
   const match = (path: string): { m: number; spelling: number } => {
@@ -162,12 +159,12 @@ export function reassignments(
   };
   const judge = (path: string): { m: number; spelling: number } => {
     if (path === norm) return { m: 1, spelling: 1 };
-    if (fedAlike.has(path)) return { m: ALIKE, spelling: ALIKE };
-    const depth = 0.01 * pathDepth(path);
+    if (fedAlike.has(path)) return { m: e.alikeFeed, spelling: e.alikeFeed };
+    const depth = e.depthPenalty * pathDepth(path);
     const other = leafOf(path);
     const sibling = parent !== '' && parentOf(path) === parent ? similarity(path, norm) : 0;
     // A generic name (`result`) is no spelling of another (`results` is a list, not the result meant).
-    const spelt = other === leaf ? 0.99 : generic ? 0 : similarity(other, leaf);
+    const spelt = other === leaf ? e.sameLeaf : generic ? 0 : similarity(other, leaf);
     const spelling = Math.max(spelt, shortened(other), sibling) - depth;
     return { m: Math.max(spelling, toParam(other) - depth, keyed(path)), spelling };
   };
@@ -181,10 +178,14 @@ export function reassignments(
   // resolves as written (it moves only because its producer goes, in optimal mode); half a unit of
   // dissimilarity when the label exists and the field is broken (the label was right, the field wrong).
   const broken = call.origin < 0 || ctx.broken(call.origin, { label, path: refPath, raw: '' });
-  // In the answer step a key names a result of that very call: moving it elsewhere costs a full unit.
-  const labelCost = orphan || !broken ? 0 : (answer ? 1 : 0.5) * d;
-  const otherTie = (to: string) =>
-    w.tieBreak * (0.5 * affinity(arg, to, feeds) + 0.25 + 0.25 * tieDistance(label, to));
+  // In the answer step a key names a result of that very call: moving it elsewhere costs more.
+  const labelCost: Features =
+    orphan || !broken ? NO_FEATURES : answer ? { reassignOtherLabelInAnswer: 1 } : { reassignOtherLabel: 1 };
+  const otherTie = (to: string): Features => ({
+    ...MOVE_AFFINITY[affinity(arg, to, feeds)],
+    moveLabel: 1,
+    moveLabelName: tieDistance(label, to),
+  });
   // A whole output (`$var3$`) is re-pointed only when its label is made up, and never at an output the
   // same step already uses whole (an answer would list it twice).
   const usedWhole = new Set(
@@ -198,7 +199,7 @@ export function reassignments(
   // that API's call instead (it may be inserted), unless the answer's key names the call it reads
   // (`related_artists = $var2.result$` on the related-artists list: no balance sheet for its `result`).
   const madeUp = ctx.index.producersOf(leaf).length === 0;
-  const named = (j: Call) => j.apis.some((c) => c.api && nameCoverage(arg, c.api) >= NAMED);
+  const named = (j: Call) => j.apis.some((c) => c.api && nameCoverage(arg, c.api) >= e.keyNamesCall);
   // The label exists: a step of the input has it, or it is the deleted step put back (not another call
   // that would take it).
   const restores = (j?: Call) => j !== undefined && j.kind === 'inserted' && j.restores === label;
@@ -217,7 +218,14 @@ export function reassignments(
     // A reference that resolves as written moves only with its producer (optimal mode, a label taken by
     // another call): to the same field elsewhere, never to another field.
     if (!broken && leafOf(at.path) !== leaf) return;
-    found.push({ cost: at.cost, call: at.call, memoryLabel: at.memoryLabel, path: at.path, via: at.via });
+    found.push({
+      features: at.features,
+      cost: at.cost,
+      call: at.call,
+      memoryLabel: at.memoryLabel,
+      path: at.path,
+      via: at.via,
+    });
   };
   // The fields of `j` that may stand for the broken one: read under the label `j` is known by, or (`via`)
   // under the broken label itself, on condition that `j` takes it (a slipped label put back).
@@ -228,7 +236,7 @@ export function reassignments(
     // A deleted step's reference moves only to a call that could have been that step: the same field of an
     // order placed is no shipment's id.
     if (restorable && !sameLabel && !standsFor(ctx, label, j, call)) return;
-    const fuzzy = sameLabel || (orphan && !restorable && tieDistance(label, other) <= 0.34);
+    const fuzzy = sameLabel || (orphan && !restorable && tieDistance(label, other) <= ctx.bounds.labelFuzz);
     const seen = new Set<string>();
     for (const choice of j.apis) {
       if (!choice.api) continue;
@@ -254,17 +262,21 @@ export function reassignments(
         if (seen.has(f.path) || (sameLabel && f.path === norm)) continue; // that is a keep
         seen.add(f.path);
         const { m: byName, spelling } = match(f.path);
-        const depth = 0.01 * pathDepth(f.path);
+        const depth = e.depthPenalty * pathDepth(f.path);
         // Among fields that match alike, one that stands for the parameter in context comes first.
         const context = contextScore.get(f.path) ?? 0;
-        const m = Math.max(byName, context - depth, f === sole ? SOLE : 0) + 0.001 * context;
-        const cost = sameLabel
-          ? w.reassign + d * (1 - m) + w.tieBreak * 0.5 * (1 - m)
-          : w.reassign + labelCost + d * (1 - m) + otherTie(other);
+        const m = Math.max(byName, context - depth, f === sole ? e.soleField : 0) + e.contextBonus * context;
+        const features = sameLabel
+          ? { reassign: 1, dissimilarity: 1 - m, closeMatch: 1 - m }
+          : plus(plus(plus(REASSIGN, labelCost), { dissimilarity: 1 - m }), otherTie(other));
+        const cost = ctx.price(features);
         const path =
           trailing.length > 0 && f.type === 'array' ? `${f.path}${'[]'.repeat(trailing.length)}` : f.path;
         const type = path === f.path ? f.type : 'any';
-        consider({ cost, call: j.id, path, m, spelling: f === sole ? 1 : spelling, sameLabel, type, via }, j);
+        consider(
+          { features, cost, call: j.id, path, m, spelling: f === sole ? 1 : spelling, sameLabel, type, via },
+          j,
+        );
       }
     }
   };
@@ -276,7 +288,8 @@ export function reassignments(
       // An answer key that an API's name covers whole (`flights`) names the deleted step: its `$var5$`
       // does not move to an airport search.
       if (namedDeleted(ctx, label) && !standsFor(ctx, label, j)) continue;
-      found.push({ cost: w.reassign + otherTie(other), call: j.id, path: '' });
+      const features = plus(REASSIGN, otherTie(other));
+      found.push({ features, cost: ctx.price(features), call: j.id, path: '' });
       continue;
     }
     scan(j, other, other === label, undefined);
@@ -286,24 +299,37 @@ export function reassignments(
   for (const [item, value] of Object.entries(ctx.memory)) {
     const sameLabel = item === label;
     if (norm === '') {
-      if (!sameLabel && orphan)
-        found.push({ cost: w.fromMemory + otherTie(item), call: null, memoryLabel: item, path: '' });
+      if (!sameLabel && orphan) {
+        const features = plus(MEMORY, otherTie(item));
+        found.push({ features, cost: ctx.price(features), call: null, memoryLabel: item, path: '' });
+      }
       continue;
     }
     for (const mp of memoryPaths(value as Json)) {
       if (sameLabel && mp === norm) continue;
       const { m, spelling } = match(mp);
-      const cost = sameLabel
-        ? w.fromMemory + d * (1 - m) + w.tieBreak * 0.5 * (1 - m)
-        : w.fromMemory + labelCost + d * (1 - m) + otherTie(item);
-      consider({ cost, call: null, memoryLabel: item, path: mp, m, spelling, sameLabel, type: 'any' });
+      const features = sameLabel
+        ? { fromMemory: 1, dissimilarity: 1 - m, closeMatch: 1 - m }
+        : plus(plus(plus(MEMORY, labelCost), { dissimilarity: 1 - m }), otherTie(item));
+      const cost = ctx.price(features);
+      consider({
+        features,
+        cost,
+        call: null,
+        memoryLabel: item,
+        path: mp,
+        m,
+        spelling,
+        sameLabel,
+        type: 'any',
+      });
     }
   }
   found.sort((a, b) => a.cost - b.cost);
-  return found.slice(0, MAX_REASSIGN).map((f) => {
+  return found.slice(0, ctx.bounds.reassignPerReference).map((f) => {
     // `[]` in a normalised path reads the first element (`movies[]` -> `movies[0]`).
     const path = segments(f.path);
-    const v = ctx.variable(f.cost, f.call === null ? 'fromMemory' : 'reassign');
+    const v = ctx.variable(f.features);
     if (f.call !== null) {
       const j = ctx.calls[f.call];
       ctx.builder.atMost([v], ctx.provides(j, path));

@@ -15,22 +15,13 @@ import { nameTerms } from '../catalog/text.ts';
 import { normalisePath } from '../read/references.ts';
 import { apiProvides, outputField } from '../validate/outputs.ts';
 import { contextMatch } from '../catalog/context-match.ts';
-import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import type { CompileContext } from './context.ts';
-import { labelRows } from './calls.ts';
-import { producers } from './asks.ts';
+import { apiChoice, labelChoice, labelRows, newCall } from './calls.ts';
+import { NO_FEATURES, plus, type Features } from '../model/features.ts';
+import { producers } from './producers.ts';
 import { numberedPlace, slippedLabel } from './numbering.ts';
 import { carriedValues, templates, writtenInFull } from './carried.ts';
-import type { Call, StandIn, Uses } from './plan.ts';
-
-/** At most this many APIs are offered for one deleted step. */
-const RESTORE_CANDIDATES = 5;
-/** What a name that is one of the API's outputs' own adds to how well it names the API (below a whole name). */
-const SPELT = 0.25;
-/** A whole output alone names its API only when the API's name covers at least this share of its name. */
-const MIN_COVERAGE = 0.5;
-/** An API whose name is this unlike every call of the sequence is of another family. */
-const STRANGER = 0.5;
+import type { StandIn, Uses } from './plan.ts';
 
 function usesOf(ctx: CompileContext, label: string): Uses {
   const paths = new Map<string, readonly PathSegment[]>();
@@ -39,7 +30,7 @@ function usesOf(ctx: CompileContext, label: string): Uses {
   const readers = new Set<string>();
   let first = -1;
   ctx.refs.forEach((sites, i) => {
-    const answer = ctx.steps[i].name === (ctx.options.resultName ?? DEFAULT_RESULT_NAME);
+    const answer = ctx.isAnswer(i);
     for (const site of sites) {
       if (site.ref.label !== label) continue;
       if (first === -1) first = i;
@@ -120,7 +111,8 @@ function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
       }
     }
     const most = Math.max(0, ...provided.values());
-    if (2 * most >= paths.length) for (const [api, n] of provided) if (n === most) add(api);
+    if (most >= ctx.evidence.restoreFieldShare * paths.length)
+      for (const [api, n] of provided) if (n === most) add(api);
   }
   // No API outputs the fields as written (made up, or generic): the APIs that produce what they feed (by
   // name, mapping or in context: the account identifier for an `account`) stand for the step, the fields
@@ -138,7 +130,9 @@ function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
     candidates.length > 0 &&
     uses.names.length > 0 &&
     candidates.every(
-      (api) => Math.max(...uses.names.map((n) => nameCoverage(n, api))) === 0 && family(api) < STRANGER,
+      (api) =>
+        Math.max(...uses.names.map((n) => nameCoverage(n, api))) === 0 &&
+        family(api) < ctx.evidence.strangerFamily,
     );
   const byName = candidates.length === 0 || unnamed;
   // A name that is an output's own (`total_sales = $var1$`: analyze_sales_data outputs `total_sales`) names
@@ -171,12 +165,14 @@ function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
     uses.names.length === 0
       ? 1
       : Math.max(
-          ...uses.names.map((n) => Math.min(1, nameCoverage(n, api) + (spelt(n).includes(api) ? SPELT : 0))),
+          ...uses.names.map((n) =>
+            Math.min(1, nameCoverage(n, api) + (spelt(n).includes(api) ? ctx.evidence.keyOutputBonus : 0)),
+          ),
         );
   const support = (api: ApiSpec) =>
     uses.feeds.filter(({ param, path }) => {
       const field = outputField(api, path);
-      return leafOf(path) === param || (field !== undefined && contextMatch(param, api, field) > 0);
+      return leafOf(path) === param || (field !== undefined && contextMatch(param, api, field) !== undefined);
     }).length;
   const best = Math.max(0, ...candidates.map(support));
   const evidence = named;
@@ -184,14 +180,17 @@ function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
   // Named by its uses alone, the API is one of those whose name covers the most of them: a name that
   // covers less (`Instagram_Posts_Reels` for `reddit_posts`) is no evidence of that step.
   const top = byName
-    ? Math.max(MIN_COVERAGE, ...candidates.filter((api) => support(api) === best).map(evidence))
+    ? Math.max(
+        ctx.evidence.minKeyCoverage,
+        ...candidates.filter((api) => support(api) === best).map(evidence),
+      )
     : 0;
   // Where the key names some of them, one it names not at all is no evidence of the step.
   const bestNamed =
     uses.names.length === 0
       ? 0
       : Math.max(0, ...candidates.filter((api) => support(api) === best).map(evidence));
-  const namedOk = (s: { evidence: number }) => bestNamed < MIN_COVERAGE || s.evidence > 0;
+  const namedOk = (s: { evidence: number }) => bestNamed < ctx.evidence.minKeyCoverage || s.evidence > 0;
   return candidates
     .map((api) => ({ api, evidence: evidence(api), family: family(api), share: share(api) }))
     .filter((s) => (!byName || s.evidence >= top) && support(s.api) === best && namedOk(s))
@@ -222,7 +221,6 @@ export function deletedSteps(ctx: CompileContext, orphans: readonly string[]): v
 /** Restored-call candidates for every dangling label with evidence; records those labels as restorable. */
 export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): void {
   if (ctx.options.allowInsert === false) return;
-  const w = ctx.weights;
   // The APIs of steps whose label slipped: the same for every deleted label, found once.
   const slipped = new Set(ctx.steps.filter((_, i) => slippedLabel(ctx, i)).map((s) => s.name));
   const inFull = writtenInFull(ctx) ? (name: string) => ctx.index.byName.get(name) : undefined;
@@ -230,7 +228,7 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
     const deleted = ctx.deleted.get(label);
     if (!deleted) continue;
     const { uses } = deleted;
-    const apis = deleted.standIns.slice(0, RESTORE_CANDIDATES);
+    const apis = deleted.standIns.slice(0, ctx.bounds.restoreCandidates);
     if (uses.paths.length > 0) ctx.restorable.add(label);
     const fields = uses.paths.map((p) => `${label}.${normalisePath(p)}`);
     const need = fields.length > 0 ? fields.join(', ') : `${label} as ${uses.names.join(', ')}`;
@@ -261,24 +259,22 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
       const { api, evidence, family } = stand;
       if (slipped.has(api.name)) continue;
       const lacks = closer(stand, best) > 0 ? Math.max(0, required(best.api) - required(api)) : 0;
-      const pad = lacks > 0 ? w.slotFill * lacks + w.tieBreak : 0;
-      const cost =
-        w.restoreStep + pad + w.perCall + w.dissimilarity * (1 - evidence) + w.tieBreak * (1 - family);
-      const call: Call = {
-        id: ctx.calls.length,
+      const pad: Features = lacks > 0 ? { slotFill: lacks, restorePad: 1 } : NO_FEATURES;
+      const features = plus(
+        { restoreStep: 1, perCall: 1, dissimilarity: 1 - evidence, restoreFamily: 1 - family },
+        pad,
+      );
+      const call = newCall(ctx, {
         kind: 'inserted',
         origin: -1,
         pos,
         depth: 1,
-        apis: [{ api, v: ctx.variable(cost, 'restoreStep'), cost }],
-        labels: [{ label, v: ctx.variable(0), cost: 0 }],
-        params: [],
-        tokens: [],
+        apis: [apiChoice(ctx, api, features)],
+        labels: [labelChoice(ctx, label, NO_FEATURES)],
         need,
         restores: label,
         carried: carriedValues(api, templates(ctx, api, pos), consumers, inFull, readBack),
-      };
-      ctx.calls.push(call);
+      });
       labelRows(ctx, call, true);
     }
   }

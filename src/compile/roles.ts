@@ -13,6 +13,7 @@ import type { ApiSpec, ParamSpec, PathSegment } from '../model/types.ts';
 import { describedAlike } from '../catalog/context-match.ts';
 import { knownLabel, type CompileContext } from './context.ts';
 import type { Call } from './plan.ts';
+import { NO_FEATURES, type Features } from '../model/features.ts';
 
 /** What the plan already feeds from each label: in this step (`siblings`) and anywhere (`plan`). */
 export interface Feeds {
@@ -33,26 +34,41 @@ export function siblingFeeds(ctx: CompileContext, origin: number): Feeds {
   return { siblings, plan: ctx.feedsByParam };
 }
 
-/** The affinity of a label that feeds a parameter of the same name elsewhere in the plan. */
-export const PLAN_AFFINITY = 0.25;
-
 /**
- * Tie-break preference for feeding `param` from label `label`: a label that already feeds a sibling
- * parameter of the same role (`originEntityId` for `originSkyId`) first (0), then a label that feeds a
- * parameter of this name elsewhere in the plan (0.25), then any sibling (0.5), then others (1).
+ * How a label stands to a parameter it may feed: it already feeds a sibling parameter of the same role
+ * (`originEntityId` for `originSkyId`: `role`), a parameter of this name elsewhere in the plan (`plan`), any
+ * other parameter of this step (`sibling`), or nothing of it (`other`). A tie-break preference, in that order.
  */
-export function affinity(param: string, label: string, feeds: Feeds): number {
+export type Affinity = 'role' | 'plan' | 'sibling' | 'other';
+
+export function affinity(param: string, label: string, feeds: Feeds): Affinity {
   const fed = feeds.siblings.get(label);
   const r = role(param);
-  if (fed && r !== undefined && fed.some((q) => role(q) === r)) return 0;
-  if (feeds.plan.get(param)?.has(label)) return PLAN_AFFINITY;
-  return fed ? 0.5 : 1;
+  if (fed && r !== undefined && fed.some((q) => role(q) === r)) return 'role';
+  if (feeds.plan.get(param)?.has(label)) return 'plan';
+  return fed ? 'sibling' : 'other';
 }
+
+/** The closeness features of filling a parameter from a label of each affinity. */
+export const FILL_AFFINITY: Readonly<Record<Affinity, Features>> = {
+  role: NO_FEATURES,
+  plan: { closePlanFeed: 1 },
+  sibling: { closeSibling: 1 },
+  other: { closeOther: 1 },
+};
+
+/** The closeness features of moving a reference to a label of each affinity. */
+export const MOVE_AFFINITY: Readonly<Record<Affinity, Features>> = {
+  role: NO_FEATURES,
+  plan: { movePlanFeed: 1 },
+  sibling: { moveSibling: 1 },
+  other: { moveOther: 1 },
+};
 
 /**
  * Of two earlier calls of one API (two account lookups), the nearer feeds `call` first: the value the plan
- * last looked up. A tie-break term (in units of `tieBreak`, at most 0.05), below every other preference;
- * 0 for a call whose API no other earlier input call has.
+ * last looked up. The steps between them as a share of the plan (`closeRecency`); 0 for a call whose API no
+ * other earlier input call has.
  */
 export function recency(ctx: CompileContext, call: Call, j: Call, earlier: readonly Call[]): number {
   const twice = earlier.some(
@@ -61,7 +77,7 @@ export function recency(ctx: CompileContext, call: Call, j: Call, earlier: reado
       k.origin !== j.origin &&
       k.apis.some((c) => c.api !== null && j.apis.some((d) => d.api === c.api)),
   );
-  return twice ? (0.05 * Math.max(0, call.pos - j.pos)) / Math.max(ctx.steps.length, 1) : 0;
+  return twice ? Math.max(0, call.pos - j.pos) / Math.max(ctx.steps.length, 1) : 0;
 }
 
 /** The words after a role word (`sky id` for `originSkyId`); null for a one-word name. */

@@ -6,7 +6,6 @@ import type { ParamSpec } from '../model/types.ts';
 import { similarity } from '../catalog/names.ts';
 import { referenceSites } from '../read/references.ts';
 import { isLiteral } from '../validate/validate.ts';
-import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { literalMismatch } from '../validate/literals.ts';
 import type { CompileContext } from './context.ts';
 import type { Source } from './plan.ts';
@@ -14,18 +13,20 @@ import { tokenPlans } from './tokens.ts';
 import { goalValue } from './goals.ts';
 import { fillSources, referencedFields } from './fills.ts';
 import { askCost } from './asks.ts';
-import { argumentKey, type ArgumentDropCosts } from './plan.ts';
+import { argumentKey, type ArgumentDrops } from './plan.ts';
+import { NO_FEATURES, accumulate, plus, type Features } from '../model/features.ts';
 
 /** Builds every call's parameter and token plans, and the rows that tie them together. */
-export function parameterSources(ctx: CompileContext, dropCosts: ArgumentDropCosts): number {
-  const w = ctx.weights;
+export function parameterSources(ctx: CompileContext, drops: ArgumentDrops): number {
   const uses = new Map<string, number[]>(); // origin + arg -> variables that keep that argument
   for (const call of [...ctx.calls]) {
     ctx.checkBudget();
     const step = call.origin >= 0 ? ctx.steps[call.origin] : undefined;
     const callUses = new Map<string, number[]>();
-    const useArg = (arg: string, cost: number, kind?: 'renameParam'): Source => {
-      const v = ctx.variable(cost - dropCosts.get(argumentKey(call.origin, arg))!, kind);
+    const useArg = (arg: string, features: Features): Source => {
+      // Keeping an argument refunds its drop, which the model's constant charges.
+      const v = ctx.variable(plus(features, drops.get(argumentKey(call.origin, arg))!, -1));
+      const cost = ctx.price(features);
       let list = callUses.get(arg);
       if (!list) callUses.set(arg, (list = []));
       list.push(v);
@@ -34,7 +35,7 @@ export function parameterSources(ctx: CompileContext, dropCosts: ArgumentDropCos
     call.apis.forEach((choice, ci) => {
       if (choice.api === null) {
         for (const q of Object.keys(step!.arguments)) {
-          const s = useArg(q, 0);
+          const s = useArg(q, NO_FEATURES);
           call.params.push({ choice: ci, param: q, required: false, sources: [s] });
         }
         return;
@@ -45,21 +46,24 @@ export function parameterSources(ctx: CompileContext, dropCosts: ArgumentDropCos
         for (const [q, value] of Object.entries(step?.arguments ?? {})) {
           const sim = q === p.name ? 1 : names.has(q) ? 0 : similarity(q, p.name);
           if (sim < ctx.cost.minSimilarity) continue;
-          if (ctx.options.strictTypes && isLiteral(value) && literalMismatch(value, p)) continue;
-          sources.push(
-            sim === 1 ? useArg(q, 0) : useArg(q, w.renameParam + w.dissimilarity * (1 - sim), 'renameParam'),
-          );
+          const misfit = isLiteral(value) && literalMismatch(value, p) !== null;
+          if (ctx.options.strictTypes && misfit) continue;
+          // A value that does not fit the parameter's declared type is evidence against renaming it there.
+          const rename: Features = misfit
+            ? { renameParam: 1, dissimilarity: 1 - sim, renameMisfit: 1 }
+            : { renameParam: 1, dissimilarity: 1 - sim };
+          sources.push(sim === 1 ? useArg(q, NO_FEATURES) : useArg(q, rename));
         }
         const wanted = call.kind === 'inserted' ? goalValue(ctx, choice.api.name, p.name) : undefined;
         const carried = call.carried?.get(p.name);
         // A restored call takes the optional values its consumers pass under the same names.
         const fixed = carried !== undefined && !p.required;
         if (wanted !== undefined) {
-          sources.push({ kind: 'literal', v: ctx.variable(0), cost: 0, value: wanted, fromStep: -1 });
+          sources.push({ kind: 'literal', v: ctx.variable(), cost: 0, value: wanted, fromStep: -1 });
         } else if (fixed) {
           sources.push({
             kind: 'literal',
-            v: ctx.variable(0),
+            v: ctx.variable(),
             cost: 0,
             value: carried.value,
             fromStep: carried.step,
@@ -68,8 +72,8 @@ export function parameterSources(ctx: CompileContext, dropCosts: ArgumentDropCos
         } else if (p.required && usable(ctx, call.origin, p)) {
           // The step passes `p` a usable value: keeping it costs nothing, so only `ask` backs it up (in
           // optimal mode a call may go, and its consumers refill from elsewhere).
-          const cost = askCost(ctx, p.name, referencedFields(step!.arguments[p.name]));
-          sources.push({ kind: 'ask', v: ctx.variable(cost, 'slotFill'), cost });
+          const ask = askCost(ctx, p.name, referencedFields(step!.arguments[p.name]));
+          sources.push({ kind: 'ask', v: ctx.variable(ask), cost: ctx.price(ask) });
         } else if (p.required) sources.push(...fillSources(ctx, call, choice.api, p));
         if (sources.length === 0) continue;
         const required = p.required || fixed;
@@ -94,7 +98,9 @@ export function parameterSources(ctx: CompileContext, dropCosts: ArgumentDropCos
   let offset = 0;
   ctx.steps.forEach((step, i) => {
     for (const arg of Object.keys(step.arguments)) {
-      offset += dropCosts.get(argumentKey(i, arg))!;
+      const drop = drops.get(argumentKey(i, arg))!;
+      accumulate(ctx.offsetFeatures, drop);
+      offset += ctx.price(drop);
       const vars = uses.get(`${i}\u0000${arg}`);
       if (vars && vars.length > 1) ctx.builder.atMost(vars, 1);
     }
@@ -103,31 +109,33 @@ export function parameterSources(ctx: CompileContext, dropCosts: ArgumentDropCos
 }
 
 /**
- * What dropping each original argument costs (`argumentKey`): `dropResult` in the answer,
+ * What dropping each original argument costs (`argumentKey`), as features: `dropResult` in the answer,
  * else `dropParam`; but an optional argument of its API's own name that reads a deleted step which may come
  * back costs at least what asking for its value would: the plan wired it, so the producer goes back (or the
  * person is asked) rather than the value silently lost. A required one is refilled when dropped, so its
- * value is priced where it is refilled.
+ * value is priced where it is refilled. Every drop also carries `dropTie`: a value is never dropped where a
+ * rename that keeps it costs the same.
  */
-export function argumentDropCosts(ctx: CompileContext): ArgumentDropCosts {
-  const w = ctx.weights;
-  const resultName = ctx.options.resultName ?? DEFAULT_RESULT_NAME;
+export function argumentDrops(ctx: CompileContext): ArgumentDrops {
   const restored = new Set(ctx.calls.flatMap((c) => (c.restores === undefined ? [] : [c.restores])));
-  const costs = new Map<string, number>();
+  const drops = new Map<string, Features>();
   ctx.steps.forEach((step, i) => {
-    const isResult = step.name === resultName && i === ctx.steps.length - 1;
+    const isResult = ctx.isAnswer(i);
     const api = isResult ? undefined : ctx.index.byName.get(step.name);
     for (const [arg, value] of Object.entries(step.arguments)) {
-      let cost = isResult ? w.dropResult : w.dropParam;
+      let drop: Features = isResult ? { dropResult: 1, dropTie: 1 } : { dropParam: 1, dropTie: 1 };
       const wired =
         !ctx.optimal &&
         api?.params.some((p) => p.name === arg && !p.required) &&
         referenceSites(arg, value).some((site) => restored.has(site.ref.label));
-      if (wired) cost = Math.max(cost, askCost(ctx, arg, referencedFields(value)));
-      costs.set(argumentKey(i, arg), cost);
+      if (wired) {
+        const ask = plus(askCost(ctx, arg, referencedFields(value)), { dropTie: 1 });
+        if (ctx.price(ask) > ctx.price(drop)) drop = ask;
+      }
+      drops.set(argumentKey(i, arg), drop);
     }
   });
-  return costs;
+  return drops;
 }
 
 function hasArgument(step: { readonly arguments: object } | undefined, name: string): boolean {

@@ -33,13 +33,13 @@ export function tokenPlans(
       shadowing.push(as.v);
       const provides = ctx.provides(j, path);
       if (provides.length === 0) continue;
-      const v = ctx.variable(0);
+      const v = ctx.variable();
       b.atMost([v], [as.v]);
       b.atMost([v], provides);
       options.push({ kind: 'keep', v, cost: 0, call: j.id });
     }
     if (Object.prototype.hasOwnProperty.call(ctx.memory, label) && memoryProvides(ctx.memory[label], path)) {
-      const v = ctx.variable(0);
+      const v = ctx.variable();
       // A step labelled like a memory item shadows it.
       for (const s of shadowing) b.atMost([v, s], 1);
       options.push({ kind: 'keep', v, cost: 0, call: null });
@@ -53,7 +53,7 @@ export function tokenPlans(
       const field = leafOf(norm);
       const names = whole ? [field, arg] : [field];
       const k = sharedAsk(ctx, `${label}\u0000${norm}`, whole ? arg : field, names);
-      const v = ctx.variable(0);
+      const v = ctx.variable();
       ctx.asks[k].uses.push(v);
       options.push({ kind: 'ask', v, cost: 0, ask: k });
     }

@@ -11,23 +11,21 @@ import type { ApiSpec, Catalog, OutputField, ParamSpec, PathSegment, ValueType }
 import { leafOf } from '../catalog/catalog-index.ts';
 import { tieDistance } from '../catalog/names.ts';
 import { nameTerms, textTerms } from '../catalog/text.ts';
-import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { segments } from '../read/references.ts';
 import type { Call } from './plan.ts';
 import { knownLabel, type CompileContext } from './context.ts';
 import { answerKeys, spells } from './answer-keys.ts';
-import { namesAnId } from './asks.ts';
+import { namesAnId } from '../catalog/names.ts';
 import { numberedBefore } from './numbering.ts';
-
-/** A call with more fields of the parameter's type than this gives no evidence of which one was meant. */
-const MAX_FIELDS = 2;
+import type { Features } from '../model/features.ts';
+import { linkFeatures } from './links.ts';
 
 /** A field of an unread call that may fill a parameter, and what that costs. */
 export interface UnreadFeed {
   readonly call: Call;
   readonly field: OutputField;
   readonly path: readonly PathSegment[];
-  readonly cost: number;
+  readonly features: Features;
   /** The producer is the step right before the restored taker in the label count (see `chainedBefore`). */
   readonly chained: boolean;
 }
@@ -41,10 +39,9 @@ export function family(type: ValueType): string | undefined {
 /** The labels that calls read (the answer step aside), and the input steps whose label none reads. */
 function readFacts(ctx: CompileContext): NonNullable<CompileContext['unread']> {
   if (ctx.unread) return ctx.unread;
-  const resultName = ctx.options.resultName ?? DEFAULT_RESULT_NAME;
   const read = new Set<string>();
   ctx.steps.forEach((step, i) => {
-    if (step.name === resultName && i === ctx.steps.length - 1) return;
+    if (ctx.isAnswer(i)) return;
     for (const site of ctx.refs[i]) read.add(site.ref.label);
   });
   const steps = new Set<number>();
@@ -161,7 +158,6 @@ function objectRank(api: ApiSpec, p: ParamSpec): number {
 }
 
 function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed[] {
-  const w = ctx.weights;
   const wanted = family(p.type);
   // A choice among fixed values (an enum) is the user's, not a flow.
   if (wanted === undefined || namesAnId(p.name) || (p.enum?.length ?? 0) > 0 || !takesUnread(ctx, call))
@@ -205,22 +201,23 @@ function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed
         same.length > 0 || wanted !== 'string' || call.kind === 'inserted' || sameApi ? same : loose;
       // Top-level fields only (an item of a list, a part of an object, is a guess), no ids (an id feeds the
       // parameters that name it), and among many fields of the type, which one was the source is a guess.
-      if (fits.length > MAX_FIELDS) continue;
+      if (fits.length > ctx.bounds.unreadFieldsPerCall) continue;
       const named = fits.filter((f) => keys.some((key) => spells(key, leafOf(f.path))));
       for (const field of fits) {
         const leaf = leafOf(field.path);
         if (seen.has(field.path)) continue;
         seen.add(field.path);
         const path = segments(field.path);
-        const cost =
-          w.unreadOutput +
-          w.tieBreak *
-            (distance +
-              0.1 * (path.length - 1) +
-              tieDistance(p.name, leaf) +
-              (chained ? rank : 0) +
-              (named.length > 0 && !named.includes(field) ? 1 : 0));
-        out.push({ call: j, field, path, cost, chained });
+        const features: Features = {
+          unreadOutput: 1,
+          closeDistance: distance,
+          closeDepth: path.length - 1,
+          unreadFieldName: tieDistance(p.name, leaf),
+          unreadObjectRank: chained ? rank : 0,
+          unreadUnkeyed: named.length > 0 && !named.includes(field) ? 1 : 0,
+          ...linkFeatures(ctx, field, p, j, call),
+        };
+        out.push({ call: j, field, path, features, chained });
       }
     }
   }
@@ -233,19 +230,25 @@ function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed
  * rest of the model (and its last tie-break, by variable index) is the same with or without them.
  */
 export function unreadSources(ctx: CompileContext): void {
-  for (const { call, choice, param, sources } of ctx.pendingFills) {
-    for (const { call: j, path, cost, chained } of unreadFeeds(ctx, call, param)) {
-      const v = ctx.variable(cost, 'unreadOutput');
+  for (const { call, param, sources } of ctx.pendingFills) {
+    for (const { call: j, path, features, chained } of unreadFeeds(ctx, call, param)) {
+      const v = ctx.variable(features);
+      const cost = ctx.price(features);
       ctx.builder.atMost([v], ctx.provides(j, path));
       ctx.builder.atMost([v], ctx.labelled(j));
       ctx.unreadFeeds.push({ v, from: sameProducer(j), by: j.id, to: call.id, chained });
       sources.push({ kind: 'output', v, cost, call: j.id, path, mapped: true, unread: true });
     }
+  }
+}
+
+/** Each required parameter without an argument takes exactly one source, and the unread-output rows. */
+export function pendingRows(ctx: CompileContext): void {
+  for (const { choice, sources } of ctx.pendingFills)
     ctx.builder.equal(
       sources.map((s) => s.v),
       [choice],
     );
-  }
   unreadRows(ctx);
 }
 

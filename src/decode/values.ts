@@ -72,9 +72,11 @@ export function fillValue(
       }
       const note = source.unread
         ? ` (an output no other call reads)`
-        : source.mapped
-          ? ` (maps ${normalisePath(source.path)} -> ${param})`
-          : '';
+        : source.linked
+          ? ` (linked ${normalisePath(source.path)} -> ${param} by evidence)`
+          : source.mapped
+            ? ` (maps ${normalisePath(source.path)} -> ${param})`
+            : '';
       edits.push({
         kind: source.unread ? 'unreadOutput' : source.mapped ? 'newMap' : 'reassign',
         step: at,
@@ -135,7 +137,13 @@ export function short(value: Json): string {
 }
 
 /** Where a literal came from, for its edit's detail. */
-function literalOrigin(source: { readonly fromStep: number; readonly defaulted?: boolean }): string {
+function literalOrigin(source: {
+  readonly fromStep: number;
+  readonly defaulted?: boolean;
+  readonly copiedFrom?: string;
+}): string {
   if (source.defaulted) return "(the API's default, as the plan spells out its calls' defaults)";
+  if (source.copiedFrom !== undefined)
+    return `(as passed to ${source.copiedFrom} at step ${source.fromStep + 1})`;
   return source.fromStep >= 0 ? `(as passed at step ${source.fromStep + 1})` : '(goal value)';
 }

@@ -1,52 +1,153 @@
 /**
- * The cost model: one weight per edit kind plus the knobs that shape candidate generation. Every weight
- * is a parameter; presets live in `models/*.json` and are validated by `CostModelSchema`.
+ * The cost model: a weight per feature (`src/model/features.ts`: edit kinds, evidence, closeness), the named
+ * evidence scores that feature values are computed with, the bounds on candidate generation, and the knobs
+ * that shape it. Every number that decides a repair is one of these; presets live in `models/*.json` and
+ * are validated by `CostModelSchema`. A file may leave out any weight, score or bound: it then takes the
+ * hand-written model's value.
  */
 import { z } from 'zod';
+import { FEATURES, FEATURE_NAMES, type FeatureName } from './features.ts';
 
 const weight = z.number().finite().min(0).max(1e6);
 
 export const WeightsSchema = z
+  .object(
+    Object.fromEntries(
+      FEATURE_NAMES.map((name) => [
+        name,
+        weight.default(FEATURES[name].hand).describe(FEATURES[name].meaning),
+      ]),
+    ) as Record<FeatureName, z.ZodDefault<z.ZodNumber>>,
+  )
+  .strict();
+
+const score = (value: number, meaning: string) =>
+  z.number().finite().min(0).max(1).default(value).describe(meaning);
+
+/**
+ * Evidence scores: how strongly one kind of evidence says that a field stands for another name (a match in
+ * [0, 1]; a re-pointed reference costs `dissimilarity × (1 − match)` of its best evidence).
+ */
+export const EvidenceSchema = z
   .object({
-    deleteStep: weight.describe('remove a call; its arguments are lost too (each charged as dropParam)'),
-    renameApi: weight.describe('call another catalog API at a step; scaled up by name dissimilarity'),
-    renameParam: weight.describe('keep a value, change its parameter name; scaled up by dissimilarity'),
-    dropParam: weight.describe('remove an argument the API does not accept (or lost with its step)'),
-    dropResult: weight.describe('remove a reference from the answer pseudo-step (var_result)'),
-    reassign: weight.describe(
-      'point a reference at another existing output, or fill a parameter from an output of its own name',
+    sameLeaf: score(0.99, 'a field of the broken one’s leaf under another path'),
+    soleField: score(0.6, 'a producer’s only field that can feed the parameter (the label was right)'),
+    alikeFeed: score(0.9, 'the field another call of the plan reads into a parameter of the same name'),
+    keyedField: score(0.85, 'a top-level field the answer key reading the producer or the consumer spells'),
+    keyNamesCall: score(0.5, 'share of an answer key’s words a call’s API name must cover to be named by it'),
+    shortenedField: score(0.8, 'the broken field’s words end the field’s (`rating` for `averageRating`)'),
+    mappingCap: score(0.95, 'a mapping’s score counts at most this much as a match of the field'),
+    paramSimilarity: score(
+      0.85,
+      'a field named like the parameter counts this share of the names’ similarity',
     ),
-    newMap: weight.describe('fill a parameter from an output of another name through the mapping table'),
-    slotFill: weight.describe('ask(p): the value must come from the user'),
-    fromMemory: weight.describe('fill a parameter from an item already in memory'),
-    reuseLiteral: weight.describe(
-      'fill a parameter with a value the sequence passes to a same-named parameter: a literal, or a reference to an output',
+    depthPenalty: score(0.01, 'match lost per key a field sits below the top of its output'),
+    contextBonus: score(0.001, 'match gained by a field that stands for the parameter in context'),
+    compoundSuffix: score(
+      0.9,
+      'a compound field name that ends the parameter’s (`entityId` for `originEntityId`)',
     ),
-    insertCall: weight.describe('add a new catalog call (its own inputs are charged as well)'),
-    restoreStep: weight
+    entitySuffix: score(
+      0.85,
+      'a one-word field whose producer names the parameter’s entity (`id` of search_artist)',
+    ),
+    describedId: score(
+      0.8,
+      'the identifier field of the entity a parameter’s description names ("Which airport")',
+    ),
+    keyOutputBonus: score(
+      0.25,
+      'an answer key that is one of an API’s outputs’ own names adds this to its coverage',
+    ),
+    minKeyCoverage: score(
+      0.5,
+      'a whole output alone names its API only when the name covers this share of its key',
+    ),
+    strangerFamily: score(0.5, 'an API this unlike every call of the plan is of another family'),
+    restoreFieldShare: score(
+      0.5,
+      'a restored API must output at least this share of the deleted step’s fields',
+    ),
+  })
+  .strict();
+
+/**
+ * How the catalog's own mappings are scored (`src/catalog/mapping-sides.ts`): a noisy-or of name likeness,
+ * description likeness and the input's description naming the field, scaled by how well the types fit; the
+ * pairs at or above `threshold` are kept, the best `top` per input parameter.
+ */
+export const MappingScoringSchema = z
+  .object({
+    threshold: score(0.6, 'computed pairs scoring below this are no mappings'),
+    top: z.number().int().min(1).max(100).default(3).describe('computed sources kept per input parameter'),
+    nameWeight: score(0.8, 'how much name likeness (cosine of IDF-weighted name words) counts'),
+    descriptionWeight: score(
+      0.55,
+      'how much description likeness counts (also the most a pair scores without a shared name word)',
+    ),
+    headMismatch: score(0.6, 'name likeness kept when the last words differ (`author` is no `authorID`)'),
+    modifierContrast: score(
+      0.5,
+      'likeness kept when the names differ only by a modifier (`check_in`/`check_out`)',
+    ),
+    mentionCompound: score(0.7, 'evidence of a compound field name written in the input’s description'),
+    mentionWord: score(0.35, 'evidence of a one-word field name written in the input’s description'),
+    rarityFloor: score(
+      0.5,
+      'a field name rarer than this (IDF share) starts to count when written in a description',
+    ),
+    rarityRange: z
+      .number()
+      .finite()
+      .min(0.01)
+      .max(1)
+      .default(0.3)
+      .describe('over this much more rarity a written name counts fully'),
+    typeScalar: score(0.85, 'type fit of two different scalar types'),
+    typeMixed: score(0.6, 'type fit of a scalar and a structured type'),
+    typeStructured: score(0.8, 'type fit of two different structured types'),
+  })
+  .strict();
+
+const bound = (value: number, max: number, meaning: string) =>
+  z.number().int().min(0).max(max).default(value).describe(meaning);
+
+/** Bounds on candidate generation: they keep a model small; weights, not bounds, decide between candidates. */
+export const BoundsSchema = z
+  .object({
+    fillsPerParameter: bound(12, 1000, 'sources besides `ask` per required parameter (the cheapest)'),
+    reassignPerReference: bound(8, 1000, 're-pointing options per broken reference (the cheapest)'),
+    linksPerParameter: bound(
+      4,
+      1000,
+      'fields of other names linked by evidence alone per required parameter without an argument (the cheapest)',
+    ),
+    copiesPerParameter: bound(
+      2,
+      1000,
+      'literals passed under other names copied per required parameter without an argument (the cheapest)',
+    ),
+    restoreCandidates: bound(5, 100, 'APIs offered for one deleted step (the best evidence first)'),
+    askersPerReader: bound(4, 100, 'earlier asks whose answer one call may read (the nearest)'),
+    unreadFieldsPerCall: bound(
+      2,
+      100,
+      'an unread call with more fields of the parameter’s type than this gives no evidence of which one',
+    ),
+    labelFuzz: z
+      .number()
+      .finite()
+      .min(0)
+      .max(1)
+      .default(0.34)
+      .describe('a made-up label reads as another when their lexical distance is at most this'),
+    optimalPerCall: z
+      .number()
+      .finite()
+      .min(0)
+      .max(1e6)
       .default(2)
-      .describe(
-        'put back a deleted step: a catalog call under a label that is referenced but defined nowhere, whose referenced fields it outputs (its inputs are charged as well)',
-      ),
-    askProduced: weight
-      .default(1)
-      .describe(
-        'asking for a value some catalog API outputs (an id, or a value the plan took from an output) also costs this times inserting that API with its inputs asked, so the call goes in rather than the question (0: off)',
-      ),
-    unreadOutput: weight
-      .default(3)
-      .describe(
-        'fill a parameter that has no argument from a field of another name, of the same declared type, of an earlier call whose output no other call reads (only the answer, or nothing)',
-      ),
-    relabel: weight.describe('change the output label of a step'),
-    addLabel: weight.describe('give an unlabelled step a label'),
-    moveStep: weight.describe('move a call earlier so its output exists before it is used'),
-    confirm: weight.describe('defensive mode: confirm a value the repair invented'),
-    perCall: weight.describe(
-      'cost of every call kept or added, in any mode (optimal mode uses 2 when this is 0): unnecessary calls go',
-    ),
-    dissimilarity: weight.describe('extra cost per unit of name dissimilarity (1 - similarity) on renames'),
-    tieBreak: weight.describe('tiny cost per unit of lexical distance, so ties break by closeness'),
+      .describe('the price of a call in optimal mode when `perCall` is 0'),
   })
   .strict();
 
@@ -55,6 +156,9 @@ export const CostModelSchema = z
     name: z.string().max(200).optional(),
     description: z.string().max(5000).optional(),
     weights: WeightsSchema,
+    evidence: EvidenceSchema.default(EvidenceSchema.parse({})),
+    bounds: BoundsSchema.default(BoundsSchema.parse({})),
+    mappings: MappingScoringSchema.default(MappingScoringSchema.parse({})),
     /** Renames below this name similarity are not candidates. */
     minSimilarity: z.number().min(0).max(1),
     /** How many catalog APIs to consider per step (by name and argument overlap). */
@@ -73,5 +177,8 @@ export const CostModelSchema = z
   .strict();
 
 export type Weights = z.infer<typeof WeightsSchema>;
+export type Evidence = z.infer<typeof EvidenceSchema>;
+export type Bounds = z.infer<typeof BoundsSchema>;
+export type MappingScoring = z.infer<typeof MappingScoringSchema>;
 export type CostModel = z.infer<typeof CostModelSchema>;
 export type WeightName = keyof Weights;

@@ -5,7 +5,7 @@
  */
 import type { Catalog, Issue, Sequence } from '../model/types.ts';
 import { parseReferenceBody } from '../read/references.ts';
-import { levenshtein } from '../catalog/names.ts';
+import { editDistance } from '../catalog/names.ts';
 import { apiByName, validate } from '../validate/validate.ts';
 import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { apiProvides } from '../validate/outputs.ts';
@@ -85,7 +85,7 @@ function misspeltLabel(issue: Issue, pred: Sequence, catalog: Catalog): boolean 
     const api = apis.get(s.name);
     return (
       s.label !== undefined &&
-      levenshtein(s.label, ref.label, 1) <= 1 &&
+      editDistance(s.label, ref.label, 1) <= 1 &&
       api !== undefined &&
       apiProvides(api, ref.path) !== 'no'
     );

@@ -1,0 +1,86 @@
+/**
+ * Evidence between the two ends of a link, and between a call and a plan, as plain measurements that the
+ * cost model's features weigh: how alike two names are (characters, words, containment), whether the
+ * descriptions share content words, how common a field is in the catalog (a field that 300 APIs output says
+ * little about which API was meant; one that a single API outputs says a lot), and whether an API shares
+ * any content word with a plan at all. Pure functions of names, descriptions and the catalog index.
+ */
+import type { ApiSpec, OutputField, ParamSpec } from '../model/types.ts';
+import type { CatalogIndex } from './catalog-index.ts';
+import { leafOf } from './catalog-index.ts';
+import { similarity } from './names.ts';
+import { nameTerms, textTerms } from './text.ts';
+import { perObject } from '../model/memo.ts';
+
+/**
+ * Words that say what an API does in general or what any field is (`get`, `search`, `id`, `data`): shared,
+ * they are no evidence that two APIs or a field and a parameter belong together.
+ */
+const GENERIC = new Set(
+  (
+    'get set search find list fetch create update delete add remove check calculate compute make generate ' +
+    'retrieve lookup look query request send api by for from to with of all info information detail ' +
+    'data result value id identifier name type number code status text item list string'
+  ).split(' '),
+);
+
+/** The content words of a name: its stemmed terms without the generic ones. */
+export function contentWords(name: string): string[] {
+  return nameTerms(name).filter((w) => !GENERIC.has(w));
+}
+
+/** The content words of an API: its name's, its parameters' and its outputs' leaves' (once per API). */
+export const apiWords = perObject(
+  (api: ApiSpec): ReadonlySet<string> =>
+    new Set([
+      ...contentWords(api.name),
+      ...api.params.flatMap((p) => contentWords(p.name)),
+      ...(api.outputs ?? []).flatMap((f) => contentWords(leafOf(f.path))),
+    ]),
+);
+
+/** Whether an API shares a content word with a set of words (a plan's). */
+export function sharesWords(api: ApiSpec, words: ReadonlySet<string>): boolean {
+  for (const w of contentWords(api.name)) if (words.has(w)) return true;
+  for (const w of apiWords(api)) if (words.has(w)) return true;
+  return false;
+}
+
+/** Whether two names share a stemmed word, or one's words run inside the other's (`route`, `route_details`). */
+export function shareAWord(a: string, b: string): boolean {
+  const x = nameTerms(a);
+  const y = new Set(nameTerms(b));
+  return x.some((w) => y.has(w));
+}
+
+/** The measurements between an output field and a parameter it may feed. */
+export interface LinkEvidence {
+  /** 1 − character similarity of the two names (transpositions count once). */
+  readonly nameDissimilarity: number;
+  /** 1 when the names share no stemmed word. */
+  readonly noSharedWord: number;
+  /** 1 when the parameter's name and description share no content word with the field's. */
+  readonly noDescriptionWord: number;
+  /** How common the field is in the catalog: log(1 + APIs that output it) / log(1 + APIs), in [0, 1]. */
+  readonly commonField: number;
+}
+
+/** How common an output leaf is in the catalog, on a log scale of its size (0: no API, 1: every API). */
+export function commonness(index: CatalogIndex, leaf: string): number {
+  const apis = index.catalog.apis.length;
+  if (apis <= 1) return 0;
+  const n = new Set(index.producersOf(leaf).map((p) => p.api)).size;
+  return Math.min(1, Math.log1p(n) / Math.log1p(apis));
+}
+
+export function linkEvidence(index: CatalogIndex, field: OutputField, param: ParamSpec): LinkEvidence {
+  const leaf = leafOf(field.path);
+  const fieldWords = new Set([...contentWords(leaf), ...textTerms(field.description)]);
+  const paramWords = [...contentWords(param.name), ...textTerms(param.description)];
+  return {
+    nameDissimilarity: 1 - similarity(leaf, param.name),
+    noSharedWord: shareAWord(leaf, param.name) ? 0 : 1,
+    noDescriptionWord: paramWords.some((w) => fieldWords.has(w)) ? 0 : 1,
+    commonField: commonness(index, leaf),
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * Links by evidence: the generous candidates of a required parameter that has no argument. Besides the
+ * sources the rest of the model offers (an output of the parameter's own name, a mapping, a name in context,
+ * an unread output, a literal passed under the same name, an ask), any top-level field of an earlier call
+ * whose declared type can feed the parameter, and any literal the sequence passes to a parameter of another
+ * name, may fill it: each priced by its evidence (`linkAny`/`copyAny` plus how unlike the names are, whether
+ * they share a word, whether the descriptions do, how common the field is in the catalog, whether the two
+ * calls share a content word), so that the weights, not a filter, decide. The cheapest few per parameter
+ * are offered (`linksPerParameter`, `copiesPerParameter`). Their variables come after every other one.
+ */
+import type { Json, OutputField, ParamSpec } from '../model/types.ts';
+import type { Features } from '../model/features.ts';
+import { canonicalJson } from '../model/canonical.ts';
+import { leafOf } from '../catalog/catalog-index.ts';
+import { apiWords, linkEvidence, shareAWord, sharesWords } from '../catalog/evidence.ts';
+import { similarity } from '../catalog/names.ts';
+import { typesCanMatch, typesCompatible, literalMismatch } from '../validate/literals.ts';
+import { isLiteral } from '../validate/validate.ts';
+import { segments } from '../read/references.ts';
+import type { CompileContext } from './context.ts';
+import type { Call, Source } from './plan.ts';
+
+/** The evidence features of feeding `param` from `field` of a call of `producer` (also for unread outputs). */
+export function linkFeatures(
+  ctx: CompileContext,
+  field: OutputField,
+  param: ParamSpec,
+  producer: Call,
+  consumer: Call,
+): Features {
+  const e = linkEvidence(ctx.index, field, param);
+  const apis = consumer.apis.flatMap((c) => (c.api ? [c.api] : []));
+  const theirs = new Set(producer.apis.flatMap((c) => (c.api ? [c.api] : [])));
+  // The two calls are of one domain when their APIs share a content word.
+  const sameDomain = apis.some((a) => [...theirs].some((b) => a === b || sharesWords(a, apiWords(b))));
+  return {
+    linkNameDissimilarity: e.nameDissimilarity,
+    linkNoSharedWord: e.noSharedWord,
+    linkNoDescriptionWord: e.noDescriptionWord,
+    linkCommonField: e.commonField,
+    linkOtherDomain: sameDomain ? 0 : 1,
+    linkLooseType: typesCompatible(field.type, param.type) ? 0 : 1,
+  };
+}
+
+/** Output fields of earlier calls that may fill `p` by evidence alone, cheapest first. */
+function outputLinks(ctx: CompileContext, call: Call, p: ParamSpec, taken: ReadonlySet<string>) {
+  const out: { j: Call; field: OutputField; features: Features; cost: number }[] = [];
+  const steps = Math.max(ctx.steps.length, 1);
+  for (const j of ctx.before(call.pos)) {
+    const seen = new Set<string>();
+    for (const choice of j.apis) {
+      for (const field of choice.api?.outputs ?? []) {
+        if (/[.[]/.test(field.path) || seen.has(field.path) || leafOf(field.path) === p.name) continue;
+        seen.add(field.path);
+        if (taken.has(`${j.id}\u0000${field.path}`) || !typesCanMatch(field.type, p.type)) continue;
+        const features: Features = {
+          linkAny: 1,
+          ...linkFeatures(ctx, field, p, j, call),
+          closeDistance: Math.max(0, call.pos - j.pos) / steps,
+        };
+        out.push({ j, field, features, cost: ctx.price(features) });
+      }
+    }
+  }
+  return out.sort((a, b) => a.cost - b.cost || a.j.id - b.j.id || (a.field.path < b.field.path ? -1 : 1));
+}
+
+/** Literals the sequence passes to parameters of other names that may fill `p`, cheapest first. */
+function literalCopies(ctx: CompileContext, call: Call, p: ParamSpec, taken: ReadonlySet<string>) {
+  const out: { value: Json; step: number; param: string; features: Features; cost: number }[] = [];
+  const seen = new Set<string>();
+  const steps = Math.max(ctx.steps.length, 1);
+  ctx.steps.forEach((step, k) => {
+    if (k === call.origin || ctx.isAnswer(k)) return;
+    for (const [q, value] of Object.entries(step.arguments)) {
+      if (q === p.name || !isLiteral(value)) continue;
+      const key = canonicalJson(value);
+      if (seen.has(key) || taken.has(key)) continue;
+      seen.add(key);
+      const features: Features = {
+        copyAny: 1,
+        copyNameDissimilarity: 1 - similarity(q, p.name),
+        copyNoSharedWord: shareAWord(q, p.name) ? 0 : 1,
+        copyMisfit: literalMismatch(value, p) === null ? 0 : 1,
+        closeDistance: Math.abs(call.pos - k) / steps,
+      };
+      out.push({ value, step: k, param: q, features, cost: ctx.price(features) });
+    }
+  });
+  return out.sort((a, b) => a.cost - b.cost || a.step - b.step);
+}
+
+/** Adds the link and copy candidates of every required parameter without an argument. */
+export function linkSources(ctx: CompileContext): void {
+  for (const { call, param, sources } of ctx.pendingFills) {
+    ctx.checkBudget();
+    // A link dearer than asking can never be in an optimum (the ask is always there and frees every row the
+    // link is in): it is left out, unless the model must hold every candidate (the gold-constrained solve).
+    const ask = sources.find((s) => s.kind === 'ask');
+    const useful = (cost: number) =>
+      ctx.options.keepDominated === true || ask === undefined || cost < ask.cost;
+    const taken = new Set<string>();
+    for (const s of sources) {
+      if (s.kind === 'output') taken.add(`${s.call}\u0000${s.path.join('.')}`);
+      if (s.kind === 'literal') taken.add(canonicalJson(s.value));
+    }
+    const links = outputLinks(ctx, call, param, taken).filter((l) => useful(l.cost));
+    for (const { j, field, features, cost } of links.slice(0, ctx.bounds.linksPerParameter)) {
+      const path = segments(field.path);
+      const v = ctx.variable(features);
+      ctx.builder.atMost([v], ctx.provides(j, path));
+      ctx.builder.atMost([v], ctx.labelled(j));
+      const source: Source = { kind: 'output', v, cost, call: j.id, path, mapped: true, linked: true };
+      sources.push(source);
+    }
+    const copies = literalCopies(ctx, call, param, taken).filter((c) => useful(c.cost));
+    for (const { value, step, param: from, features, cost } of copies.slice(
+      0,
+      ctx.bounds.copiesPerParameter,
+    )) {
+      sources.push({
+        kind: 'literal',
+        v: ctx.variable(features),
+        cost,
+        value,
+        fromStep: step,
+        copiedFrom: from,
+      });
+    }
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * The catalog APIs that produce a value: an output leaf of its name, or (unless only the very field will do)
+ * of a name mapped onto it, or a field that stands for it in context (the `id` of search_artist for
+ * `artist_id`). An API that takes the value itself echoes its input and produces nothing new.
+ */
+import type { ApiSpec } from '../model/types.ts';
+import type { CompileContext } from './context.ts';
+
+/**
+ * The producers of `name` in catalog-name order. `exact`: a broken reference names its field, so only
+ * producers of that very field serve it (no mappings, no context).
+ */
+export function producers(ctx: CompileContext, name: string, exact = false): ApiSpec[] {
+  const names = exact ? [name] : [name, ...ctx.mappedFrom(name).map((m) => m.from)];
+  const candidates = [
+    ...names.flatMap((leaf) => ctx.index.producersOf(leaf).map((p) => p.api)),
+    ...(exact ? [] : ctx.contextProducers(name)),
+  ];
+  const out: ApiSpec[] = [];
+  for (const api of candidates) {
+    if (out.includes(api) || (ctx.allowed && !ctx.allowed(api))) continue;
+    if (api.params.some((q) => names.includes(q.name))) continue;
+    out.push(api);
+  }
+  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}

@@ -1,0 +1,309 @@
+/**
+ * The cost model's features. Every candidate decision of a repair model (keep or rename an argument, feed a
+ * parameter from an output, ask, insert or restore a call, …) carries a sparse vector of named features, and
+ * its cost is the dot product of that vector with the cost model's weights (`price`): the one place where
+ * weights meet evidence. The list below is the model's vocabulary: each feature's meaning, the weight the
+ * hand-written model gives it (`hand`, the `hand` preset; the shipped `default` is learned from labelled
+ * repairs) and where a test shows it. Edit kinds are indicator features (1 when the edit is made); evidence
+ * features measure how unlike two names are, how far apart two calls stand, and so on.
+ */
+
+export type FeatureGroup = 'edit' | 'evidence' | 'closeness';
+
+export interface FeatureSpec {
+  readonly group: FeatureGroup;
+  /** What the feature's value measures (one line, for the generated table). */
+  readonly meaning: string;
+  /** The weight of the hand-written model (`models/hand.json`). */
+  readonly hand: number;
+  /** A test that shows the feature at work (`test/cases/<name>.json`, or a unit test). */
+  readonly shownBy: string;
+}
+
+const edit = (meaning: string, hand: number, shownBy: string): FeatureSpec => ({
+  group: 'edit',
+  meaning,
+  hand,
+  shownBy,
+});
+const evidence = (meaning: string, hand: number, shownBy: string): FeatureSpec => ({
+  group: 'evidence',
+  meaning,
+  hand,
+  shownBy,
+});
+const close = (meaning: string, hand: number, shownBy: string): FeatureSpec => ({
+  group: 'closeness',
+  meaning,
+  hand,
+  shownBy,
+});
+
+const UNIT = 'test/features.test.ts';
+
+/** Every feature, in the order of the generated table. */
+export const FEATURES = {
+  // Edit kinds: indicators (or counts) of the edits a repair makes.
+  deleteStep: edit(
+    'remove a call; its arguments are lost too (each charged as dropParam)',
+    4,
+    'unknown-call-is-partial',
+  ),
+  renameApi: edit('call another catalog API at a step (plus dissimilarity for the names)', 5, 'made-up-api'),
+  renameParam: edit('keep a value, change its parameter name (plus dissimilarity)', 1, 'made-up-parameter'),
+  dropParam: edit(
+    'remove an argument the API does not accept (or lost with its step)',
+    1.5,
+    'made-up-property',
+  ),
+  dropResult: edit(
+    'remove a reference from the answer pseudo-step (var_result)',
+    20,
+    'answer-keeps-its-call',
+  ),
+  reassign: edit(
+    'point a reference at another existing output, or fill a parameter from an output of its own name',
+    1,
+    'wrong-label-allow-deletes',
+  ),
+  newMap: edit(
+    'fill a parameter from an output of another name through a mapping; the value is 2 − the mapping score',
+    2,
+    'missing-parameter-mapped',
+  ),
+  slotFill: edit(
+    'ask(p): the value must come from the user (a count of questions)',
+    4,
+    'ask-what-a-person-knows',
+  ),
+  fromMemory: edit('fill a parameter or a reference from an item already in memory', 1, 'role-memory-item'),
+  reuseLiteral: edit(
+    'fill a parameter with a value the sequence passes to a same-named parameter: a literal, or a reference',
+    0.5,
+    'reused-reference',
+  ),
+  insertCall: edit('add a new catalog call (its own inputs are charged as well)', 4.5, 'missing-step'),
+  restoreStep: edit(
+    'put back a deleted step under the label its consumers reference (its inputs are charged as well)',
+    2,
+    'deleted-producer-comes-back',
+  ),
+  askProduced: edit(
+    'asking for a value a catalog API outputs (an id, or a value the plan took from an output); the value is the cost of inserting the cheapest such producer with its inputs asked (0 weight: off)',
+    1,
+    'ask-what-a-person-knows',
+  ),
+  askProducedStranger: edit(
+    'the same premium when only APIs that share no content word with the plan (strangers) produce the value',
+    1,
+    UNIT,
+  ),
+  insertUnrelated: evidence('an inserted API shares no content word with the plan (a stranger)', 0, UNIT),
+  insertCommonNeed: evidence(
+    'how common the field an inserted call was proposed for is in the catalog (log scale, see linkCommonField)',
+    0,
+    UNIT,
+  ),
+  unreadOutput: edit(
+    'fill a parameter that has no argument from a field of another name of an earlier call whose output no other call reads',
+    3,
+    'unread-output-feeds-lost-argument',
+  ),
+  relabel: edit('change the output label of a step', 1, 'wrong-label'),
+  addLabel: edit('give an unlabelled step a label', 1, 'missing-label'),
+  moveStep: edit('move a call earlier so its output exists before it is used', 0.9, 'gold'),
+  confirm: edit('defensive mode: confirm a value the repair invented', 0.5, 'test/modes.test.ts'),
+  perCall: edit(
+    'every call kept or added, in any mode (optimal mode uses optimalPerCall when this weight is 0)',
+    0,
+    'test/modes.test.ts',
+  ),
+  dissimilarity: evidence(
+    'how unlike two names are (1 − match) on renames, re-pointed references and restored steps',
+    1,
+    'field-fixed-by-suffix',
+  ),
+  tieBreak: close(
+    'scale of the uniqueness term every variable carries (a fixed hash of its index, /100): no two repairs tie',
+    0.01,
+    'test/optimality.test.ts',
+  ),
+  renameMisfit: evidence(
+    'a renamed literal does not fit the declared type of the parameter it is renamed to (`lang="en"` as a rating)',
+    1,
+    UNIT,
+  ),
+  // Links by evidence alone (links.ts), and the evidence an unread output's link weighs too.
+  linkAny: evidence(
+    'fill a parameter without an argument from a field of another name by evidence alone (no name, mapping or unread rule)',
+    1000,
+    UNIT,
+  ),
+  linkNameDissimilarity: evidence('1 − character similarity of a linked field and the parameter', 0, UNIT),
+  linkNoSharedWord: evidence('a linked field and the parameter share no word', 0, UNIT),
+  linkNoDescriptionWord: evidence(
+    'a linked field and the parameter share no content word in their names and descriptions',
+    0,
+    UNIT,
+  ),
+  linkCommonField: evidence(
+    'how common the linked field is in the catalog: log(1 + APIs that output it) / log(1 + APIs)',
+    0,
+    UNIT,
+  ),
+  linkOtherDomain: evidence('the producing and the consuming API share no content word', 0, UNIT),
+  linkLooseType: evidence(
+    'the declared types can meet only loosely (a list or object written into text)',
+    0,
+    UNIT,
+  ),
+  copyAny: evidence(
+    'fill a parameter without an argument with a literal the sequence passes under another name',
+    1000,
+    UNIT,
+  ),
+  copyNameDissimilarity: evidence('1 − similarity of the two parameters’ names', 0, UNIT),
+  copyNoSharedWord: evidence('the two parameters’ names share no word', 0, UNIT),
+  copyMisfit: evidence('the copied literal does not fit the parameter’s declared type or enum', 0, UNIT),
+  // Evidence a re-pointed reference weighs.
+  reassignOtherLabel: evidence(
+    'a broken field moved to another, existing label (the label was right, the field wrong)',
+    0.5,
+    'broken-field-stays-on-its-label',
+  ),
+  reassignOtherLabelInAnswer: evidence(
+    'the same in the answer step, whose key names a result of the very call it reads',
+    1,
+    'answer-keeps-its-call',
+  ),
+  // Closeness: tie-breaks that order candidates alike in everything else.
+  closeMatch: close(
+    '1 − match of a re-pointed field on its own label',
+    0.005,
+    'broken-field-stays-on-its-label',
+  ),
+  closeSibling: close(
+    'the source label feeds another parameter of this step (not one of the same role)',
+    0.005,
+    'role-missing-destination-entity',
+  ),
+  closePlanFeed: close(
+    'the source label feeds a parameter of this name elsewhere in the plan',
+    0.0025,
+    'parallel-roles-of-another-trip',
+  ),
+  closeOther: close('the source label feeds nothing of this step', 0.01, 'role-missing-destination-entity'),
+  moveSibling: close(
+    'a reference moved to a label that feeds another parameter of this step',
+    0.0025,
+    'wrong-label-allow-deletes',
+  ),
+  movePlanFeed: close(
+    'a reference moved to a label that feeds a parameter of this name elsewhere',
+    0.00125,
+    'wrong-label-allow-deletes',
+  ),
+  moveOther: close(
+    'a reference moved to a label that feeds nothing of this step',
+    0.005,
+    'wrong-label-allow-deletes',
+  ),
+  moveLabel: close('a reference moved to another label at all', 0.0025, 'wrong-label-allow-deletes'),
+  moveLabelName: close(
+    'lexical distance of the label a reference moves to from the one written',
+    0.0025,
+    'made-up-variable',
+  ),
+  closeDepth: close('how deep the source field sits in its output (keys below the top)', 0.001, UNIT),
+  closeLabelName: close('lexical distance of the source label from the parameter name', 0.001, UNIT),
+  closeRoleOrder: close(
+    'parallel roles take sources in plan order: the role rank times how late the source call stands',
+    0.01,
+    'ordered-operands-in-plan-order',
+  ),
+  closeRecency: close(
+    'of two calls of one API, the steps between the source and the consumer (a share of the plan)',
+    0.0005,
+    'nearest-of-two-lookups',
+  ),
+  closeDistance: close(
+    'steps between a copied value (or an unread source) and its consumer, a share of the plan',
+    0.01,
+    'reused-reference',
+  ),
+  literalAfterReference: close(
+    'a literal copied where another call reads the value from an output (the plan’s way comes first)',
+    0.01,
+    'reused-reference',
+  ),
+  dropTie: close(
+    'dropping a value rather than keeping it under a close name (drops never tie with renames)',
+    0.001,
+    UNIT,
+  ),
+  askSharedRebate: close(
+    'a call reads another call’s answer for a parameter of the same name (value −(1 − distance/2n)): one question, not two',
+    0.001,
+    'one-ask-per-slot',
+  ),
+  restoreFamily: close(
+    'how unlike a restored API’s name is to every call of the plan (1 − closeness)',
+    0.01,
+    'restored-step-of-the-plans-family',
+  ),
+  restorePad: close(
+    'a restored API needing fewer inputs than the best-named one',
+    0.01,
+    'restored-step-closest-name',
+  ),
+  unreadFieldName: close(
+    'lexical distance of an unread source field from the parameter it fills',
+    0.01,
+    'unread-output-feeds-lost-argument',
+  ),
+  unreadObjectRank: close(
+    'a chain into a restored step feeds the parameter its API acts on first (its rank)',
+    0.01,
+    'chained-restored-step-feeds-its-object',
+  ),
+  unreadUnkeyed: close(
+    'an unread field the answer’s key does not spell, where it spells another',
+    0.01,
+    'unread-field-named-by-the-answer',
+  ),
+} as const satisfies Record<string, FeatureSpec>;
+
+export type FeatureName = keyof typeof FEATURES;
+
+export const FEATURE_NAMES = Object.keys(FEATURES) as FeatureName[];
+
+/** A sparse feature vector: the features a decision has, by name (absent = 0). */
+export type Features = Readonly<Partial<Record<FeatureName, number>>>;
+
+/** The empty vector (decisions that cost nothing: a label kept, a reference kept). */
+export const NO_FEATURES: Features = Object.freeze({});
+
+/** The dot product of a feature vector with the weights: a decision's cost. */
+export function price(features: Features, weights: Readonly<Record<FeatureName, number>>): number {
+  let cost = 0;
+  for (const name in features) cost += weights[name as FeatureName] * features[name as FeatureName]!;
+  return cost;
+}
+
+/** `a + scale · b`, as a new vector. */
+export function plus(a: Features, b: Features, scale = 1): Features {
+  const out: Partial<Record<FeatureName, number>> = { ...a };
+  for (const name in b) {
+    const k = name as FeatureName;
+    out[k] = (out[k] ?? 0) + scale * b[k]!;
+  }
+  return out;
+}
+
+/** Adds `scale · f` into the accumulator `into` (a repair's feature total). */
+export function accumulate(into: Partial<Record<FeatureName, number>>, f: Features, scale = 1): void {
+  for (const name in f) {
+    const k = name as FeatureName;
+    into[k] = (into[k] ?? 0) + scale * f[k]!;
+  }
+}
