@@ -3,23 +3,22 @@ import { InputError } from '../src/model/errors.ts';
 import { loadSetCatalog } from '../research/bench/data.ts';
 import { CostModelSchema } from '../src/model/cost.ts';
 import { loadCostModel, withWeights } from '../src/read/cost-models.ts';
-import type { Edit } from '../src/model/types.ts';
+import { compileFor } from '../src/repair/repair.ts';
 import {
   bootstrapMean,
   bootstrapPairedDifference,
-  editCounts,
-  findGoldRepair,
-  findRival,
+  featureStep,
   fitWeights,
+  goldLoss,
   loadLabelled,
   parseGridAxis,
   parseLabelled,
   parseRange,
-  perceptronStep,
   rankResults,
-  repairRecord,
   runSweep,
   splitByGold,
+  solvePoint,
+  stepScales,
   sweepSettings,
   WeightAverage,
   type LabelledRecord,
@@ -102,7 +101,7 @@ describe('sweep', () => {
 
   it('ranks by restoration, then executability, then fewer edits, ties in input order', () => {
     const row = (restored: number, executable: number, meanEdits: number, tag: number) =>
-      ({ setting: { slotFill: tag }, n: 10, restored, executable, meanEdits }) as SettingResult;
+      ({ setting: { slotFill: tag }, n: 10, restored, executable, meanEdits }) as unknown as SettingResult;
     const ranked = rankResults([row(5, 9, 1, 1), row(6, 1, 3, 2), row(5, 9, 0.5, 3), row(5, 9, 1, 4)]);
     expect(ranked.map((r) => r.setting.slotFill)).toEqual([2, 3, 1, 4]);
   });
@@ -147,42 +146,72 @@ describe('labelled data', () => {
 });
 
 describe('perceptron', () => {
-  const edit = (kind: Edit['kind'], step: number): Edit => ({ kind, step, cost: 1, detail: '' });
-
-  it('counts the weights a repair is charged with', () => {
-    const input = seq(GOLD);
-    const counts = editCounts([edit('slotFill', 2), edit('dropParam', 5), edit('deleteStep', 4)], input);
-    expect(counts).toEqual({ slotFill: 1, dropResult: 1, deleteStep: 1, dropParam: 3 });
-  });
-
-  it('moves weights towards the gold repair and clips them', () => {
-    const w = perceptronStep(base.weights, { slotFill: 1 }, { newMap: 1 }, { rate: 0.5 });
-    expect(w.slotFill).toBe(base.weights.slotFill + 0.5);
-    expect(w.newMap).toBe(base.weights.newMap - 0.5);
+  it('steps each weight on the feature difference, in its own scale, pulled towards the start and clipped', () => {
+    const scale = stepScales(base.weights, ['slotFill', 'newMap', 'reuseLiteral']);
+    const { weights: w, moved } = featureStep(
+      base.weights,
+      base.weights,
+      { slotFill: 1 },
+      { newMap: 1 },
+      0.1,
+      0,
+      scale,
+    );
+    expect(moved).toBe(true);
+    expect(w.slotFill).toBeCloseTo(base.weights.slotFill * 1.1, 9);
+    expect(w.newMap).toBeCloseTo(base.weights.newMap * 0.9, 9);
     expect(w.renameParam).toBe(base.weights.renameParam);
-    const low = perceptronStep(base.weights, {}, { reuseLiteral: 100 }, { rate: 1 });
-    expect(low.reuseLiteral).toBe(0.01);
+    const pulled = featureStep(base.weights, base.weights, { slotFill: 1 }, {}, 0.1, 0.5, scale).weights;
+    expect(pulled.slotFill).toBeCloseTo(base.weights.slotFill * 1.05, 9);
+    const low = featureStep(base.weights, base.weights, {}, { reuseLiteral: 100 }, 1, 0, scale).weights;
+    expect(low.reuseLiteral).toBe(0);
+    expect(featureStep(base.weights, base.weights, { newMap: 1 }, { newMap: 1 }, 1, 0, scale).moved).toBe(
+      false,
+    );
     const avg = new WeightAverage();
     avg.add(base.weights);
     avg.add(w);
-    expect(avg.mean(base.weights).slotFill).toBe(base.weights.slotFill + 0.25);
+    expect(avg.mean(base.weights).newMap).toBeCloseTo(base.weights.newMap * 0.95, 4);
   });
 
-  it('steps towards mapping when the model asks but the gold maps', async () => {
+  it('reads every decision against the gold: the ask contradicts it, the map is on it', () => {
+    const record = missingOriginRecord();
+    const { plan } = compileFor(record.sequence, record.catalog, {
+      cost: base,
+      mappings: mapSkyId.mappingsFor(),
+    });
+    const loss = goldLoss(plan, record.sequence, record.gold);
+    const flight = plan.calls.find((c) => c.apis[0]?.api?.name === 'SkyScrapperFlightSearch')!;
+    const origin = flight.params.find((p) => p.param === 'originSkyId')!;
+    const ask = origin.sources.find((s) => s.kind === 'ask')!;
+    const right = origin.sources.find(
+      (s) => s.kind === 'output' && s.path.join('.') === 'skyId' && plan.calls[s.call].origin === 0,
+    )!;
+    expect(loss[ask.v]).toBe(1);
+    expect(loss[right.v]).toBeLessThanOrEqual(0);
+  });
+
+  it('finds the gold point by a solve constrained to the gold, and steps towards mapping', async () => {
     const record = missingOriginRecord();
     // Asking for an id costs no premium here, so that asking (4) beats a dear map (5).
     const cost = withWeights(base, { newMap: 5, askProduced: 0 });
-    const predicted = await repairRecord(record, cost, mapSkyId);
-    expect(predicted.restored).toBe(false);
-    expect(predicted.edits.map((e) => e.kind)).toEqual(['slotFill']);
-    const gold = await findGoldRepair(record, cost, mapSkyId);
-    expect(gold?.edits.map((e) => e.kind)).toEqual(['newMap']);
-    const next = perceptronStep(
+    const predicted = await solvePoint(record, cost, mapSkyId);
+    expect(predicted?.restored).toBe(false);
+    expect(predicted?.features.slotFill).toBe(1);
+    const gold = await solvePoint(record, cost, { ...mapSkyId, towardsGold: true });
+    expect(gold?.restored).toBe(true);
+    expect(gold?.inconsistent).toBe(0);
+    expect(gold?.features.newMap).toBeGreaterThan(0);
+    const scale = stepScales(cost.weights, ['newMap', 'slotFill']);
+    const next = featureStep(
       cost.weights,
-      editCounts(predicted.edits, record.sequence),
-      editCounts(gold!.edits, record.sequence),
-      { rate: 0.5 },
-    );
+      cost.weights,
+      predicted!.features,
+      gold!.features,
+      0.2,
+      0,
+      scale,
+    ).weights;
     expect(next.newMap / next.slotFill).toBeLessThan(cost.weights.newMap / cost.weights.slotFill);
   });
 
@@ -191,35 +220,29 @@ describe('perceptron', () => {
     const start = withWeights(base, { newMap: 5, askProduced: 0 });
     const result = await fitWeights([record], {}, start, {
       ...mapSkyId,
-      epochs: 2,
-      rate: 1,
+      epochs: 3,
+      rate: 0.3,
       seed: 3,
     });
     expect(result.before.train.restored).toBe(0);
     expect(result.epochs.at(-1)!.scores.train.restored).toBe(1);
+    expect(result.epochs[0].updates).toBeGreaterThan(0);
     expect(CostModelSchema.safeParse(result.model).success).toBe(true);
     expect(result.model.weights.newMap).toBeLessThan(5);
-    expect(result.model.weights.slotFill).toBeGreaterThan(base.weights.slotFill);
   });
 
-  it('checks the margin of a restored record; a rival charging the same weights teaches nothing', async () => {
+  it('skips a record whose gold the model cannot hold (a formula no edit writes)', async () => {
     const record = missingOriginRecord();
-    const rival = await findRival(record, base, mapSkyId);
-    expect(rival!.gap).toBeGreaterThanOrEqual(0);
-    expect(rival!.gap).toBeLessThan(0.1);
-    const result = await fitWeights([record], {}, base, {
-      ...mapSkyId,
-      epochs: 1,
-      rate: 0.1,
-      seed: 1,
-      margin: 0.5,
-    });
-    // The rival maps a deeper path (`navigation.relevantFlightParams.skyId`): one newMap, like the gold.
-    expect(rival!.edits.map((e) => e.kind)).toEqual(['newMap']);
-    expect(result.epochs[0].marginUpdates).toBe(0);
-    expect(result.epochs[0].inseparable).toBe(1);
+    const gold = record.gold.map((s) =>
+      s.name === 'SkyScrapperFlightSearch'
+        ? { ...s, arguments: { ...s.arguments, originSkyId: 'near $var1.skyId$' } }
+        : s,
+    );
+    const held = await solvePoint({ ...record, gold }, base, { towardsGold: true });
+    expect(held?.restored).toBe(false);
+    const result = await fitWeights([{ ...record, gold }], {}, base, { epochs: 1, rate: 0.1, seed: 1 });
+    expect(result.epochs[0].skipped).toBe(1);
     expect(result.model.weights).toEqual(base.weights);
-    expect(result.epochs[0].scores.train.restored).toBe(1);
   });
 });
 

@@ -1,19 +1,11 @@
 /** `refract fit`: learn the edit weights of the cost model from labelled repairs. */
 import type { Command } from 'commander';
 import { InputError } from '../../src/model/errors.ts';
-import type { WeightName } from '../../src/model/cost.ts';
+import { FEATURE_NAMES, type FeatureName } from '../../src/model/features.ts';
 import { withWeights } from '../../src/read/cost-models.ts';
 import { integer, oneOf } from '../../src/api/flag-values.ts';
 import { machine, pageHeader } from '../bench/markdown.ts';
-import {
-  DEFAULT_CANDIDATES,
-  DEFAULT_ROUNDS,
-  EDIT_WEIGHTS,
-  fitPage,
-  fitWeights,
-  golds,
-  splitByGold,
-} from '../tuning/index.ts';
+import { LEARNED, fitPage, fitWeights, golds, splitByGold } from '../tuning/index.ts';
 import {
   addDataOptions,
   loadData,
@@ -32,9 +24,7 @@ interface FitFlags extends DataFlags {
   epochs: string;
   rate: string;
   seed: string;
-  candidates: string;
-  rounds: string;
-  margin: string;
+  lambda: string;
   learn?: string;
   init: string;
   out?: string;
@@ -50,7 +40,7 @@ export function registerFit(program: Command): void {
   addDataOptions(
     program
       .command('fit')
-      .description('learn edit weights from labelled repairs (averaged structured perceptron)')
+      .description('learn the cost model’s weights from labelled repairs (averaged structured perceptron)')
       .option(
         '--train-sets <list>',
         'sets to train on (a share of their golds is held out; default: every set)',
@@ -60,14 +50,11 @@ export function registerFit(program: Command): void {
       .option('--epochs <n>', 'passes over the training records', '3')
       .option('--rate <eta>', 'learning rate', '0.1')
       .option('--seed <s>', 'seed of the split and of the record order', '1')
-      .option('--candidates <k>', 'repairs searched in cost order for the gold', String(DEFAULT_CANDIDATES))
+      .option('--lambda <l>', 'pull towards the starting weights after every step, in [0, 1)', '0.02')
       .option(
-        '--rounds <r>',
-        'search rounds with raised weights when the gold is not among the candidates',
-        String(DEFAULT_ROUNDS),
+        '--learn <features>',
+        'features whose weights to fit (default: every edit and evidence feature)',
       )
-      .option('--margin <m>', 'also step on restored records whose best wrong repair is this close', '0')
-      .option('--learn <weights>', `weights to fit (default: ${EDIT_WEIGHTS.join(',')})`)
       .option('--init <start>', 'base | flat (every fitted weight starts at 1)', 'base')
       .option('--out <file.json>', 'write the fitted cost model (usable with --cost-model)')
       .option('--report <file.md>', 'markdown report (default: standard output)'),
@@ -77,8 +64,8 @@ export function registerFit(program: Command): void {
     if (!(fraction >= 0 && fraction < 1))
       throw new InputError('--holdout', `expected a fraction in [0, 1), received ${flags.holdout}`);
     const seed = integer('--seed', flags.seed, 0, 2 ** 32 - 1);
-    const learn = flags.learn?.split(',').map((w) => oneOf('--learn', w.trim(), EDIT_WEIGHTS)) as
-      WeightName[] | undefined;
+    const learn = flags.learn?.split(',').map((w) => oneOf('--learn', w.trim(), FEATURE_NAMES)) as
+      FeatureName[] | undefined;
     const start = oneOf('--init', flags.init, ['base', 'flat'] as const);
     prepareOutputs(flags, [
       ['--out', flags.out],
@@ -97,7 +84,7 @@ export function registerFit(program: Command): void {
     const base =
       start === 'flat'
         ? {
-            ...withWeights(loaded, Object.fromEntries((learn ?? EDIT_WEIGHTS).map((w) => [w, 1]))),
+            ...withWeights(loaded, Object.fromEntries((learn ?? LEARNED).map((w) => [w, 1]))),
             name: `${loaded.name ?? 'base'} with every fitted weight at 1`,
           }
         : loaded;
@@ -116,11 +103,7 @@ export function registerFit(program: Command): void {
       epochs: integer('--epochs', flags.epochs, 0, 1000),
       rate: number('--rate', flags.rate, 0, 100),
       seed,
-      search: {
-        candidates: integer('--candidates', flags.candidates, 1, 100),
-        rounds: integer('--rounds', flags.rounds, 0, 10),
-      },
-      margin: flags.margin === '0' ? 0 : number('--margin', flags.margin, 0, 1000),
+      lambda: number('--lambda', flags.lambda, 0, 0.999),
       learn,
       log,
     });

@@ -16,20 +16,18 @@ export function epochTable(result: FitResult): string {
   return table(
     [
       'epoch',
+      'restored in the pass',
       'updates',
-      'approximate',
-      'margin updates',
       'inseparable',
-      'skipped',
+      'skipped (gold not held)',
       ...names.map((n) => `${n} restored`),
     ],
     [
-      ['before', '–', '–', '–', '–', '–', ...names.map((n) => cell(result.before[n]))],
+      ['before', '–', '–', '–', '–', ...names.map((n) => cell(result.before[n]))],
       ...result.epochs.map((e) => [
         String(e.epoch),
+        e.restoredInPass,
         e.updates,
-        e.approximate,
-        e.marginUpdates,
         e.inseparable,
         e.skipped,
         ...names.map((n) => cell(e.scores[n])),

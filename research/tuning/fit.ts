@@ -1,38 +1,34 @@
 /**
- * Learning edit weights from labelled repairs: an averaged structured perceptron whose argmin is the MILP.
- * Per training record (in a seeded order): repair under the current weights; when the repair misses the
- * gold's data flow, find the cheapest repair that hits it (`findGoldRepair`) and step the weights towards
- * it (`perceptronStep`). With a margin, restored records whose best wrong repair is nearly as cheap are
- * stepped on too (away from it). After every epoch the averaged weights are scored on every evaluation set.
+ * Learning the cost model's weights from labelled repairs: the averaged structured perceptron of
+ * `perceptron.ts` on feature vectors. Per training record (in a seeded order): solve under the current
+ * weights; when the optimum misses the gold (restored modulo unknowns), solve again constrained to the gold
+ * (`solvePoint({towardsGold})`) and step on the two points' feature difference, pulled towards the starting
+ * weights. A record whose gold the model cannot hold is skipped and counted. After every epoch the averaged
+ * weights are scored on every evaluation set.
  */
 import type { CostModel, Weights, WeightName } from '../../src/model/cost.ts';
+import type { FeatureName } from '../../src/model/features.ts';
 import { parseCostModel, withWeights } from '../../src/read/cost-models.ts';
 import { mulberry32, shuffled } from '../../src/model/prng.ts';
-import type { Edit, Sequence } from '../../src/model/types.ts';
 import type { LabelledRecord } from './dataset.ts';
-import { evaluateSetting, repairRecord, type EvalOptions, type Setting } from './evaluate.ts';
-import { findGoldRepair, findRival, type GoldSearch } from './gold-repair.ts';
+import { evaluateSetting, type EvalOptions, type Setting } from './evaluate.ts';
 import type { Interval } from './bootstrap.ts';
-import { editCounts, EDIT_WEIGHTS, perceptronStep, WeightAverage } from './perceptron.ts';
+import { solvePoint } from './gold-point.ts';
+import { featureStep, LEARNED, stepScales, WeightAverage } from './perceptron.ts';
 
 export interface FitOptions extends EvalOptions {
   readonly epochs: number;
   /** Learning rate η. */
   readonly rate: number;
+  /** Pull towards the starting weights after every step, in [0, 1). */
+  readonly lambda?: number;
   readonly seed: number;
-  /** How the gold repair is searched (`findGoldRepair`). */
-  readonly search?: GoldSearch;
-  /**
-   * Margin: a restored record whose cheapest wrong repair costs less than this much more than the optimum
-   * is stepped on too (away from that rival). 0 = the plain perceptron (mistakes only).
-   */
-  readonly margin?: number;
-  /** Weights to learn (default: every edit weight). */
-  readonly learn?: readonly WeightName[];
+  /** Features to learn (default: every edit and evidence feature but the fixed ones, `LEARNED`). */
+  readonly learn?: readonly FeatureName[];
   readonly log?: (line: string) => void;
 }
 
-/** Restoration on one evaluation set. */
+/** Restoration (modulo unknowns) on one evaluation set. */
 export interface Score {
   readonly n: number;
   readonly restored: number;
@@ -43,16 +39,14 @@ export interface Score {
 
 export interface EpochReport {
   readonly epoch: number;
-  /** Training records whose repair missed the gold and were stepped on. */
+  /** Training records whose optimum missed the gold and were stepped on. */
   readonly updates: number;
-  /** Of those, steps towards a gold repair found under raised weights (not proven cheapest). */
-  readonly approximate: number;
-  /** Restored training records stepped on because a wrong repair was within the margin. */
-  readonly marginUpdates: number;
-  /** Steps not taken: the wrong and the right repair charge the same weights (only paths differ). */
+  /** Missed records whose gold point charges the same features as the optimum (nothing to learn). */
   readonly inseparable: number;
-  /** Training records whose repair missed the gold and whose gold repair was not found. */
+  /** Missed records whose gold the model cannot hold (no step): the model's candidate coverage misses. */
   readonly skipped: number;
+  /** Training records whose optimum was the gold during the pass. */
+  readonly restoredInPass: number;
   /** The averaged weights after this epoch. */
   readonly weights: Weights;
   /** Scores of the averaged weights, per evaluation set (`train` first). */
@@ -80,8 +74,8 @@ async function scoreAll(
 }
 
 function evalOptions(options: FitOptions): EvalOptions {
-  const { epochs, rate, seed, search, margin, learn, log, ...rest } = options;
-  void [epochs, rate, seed, search, margin, learn, log];
+  const { epochs, rate, lambda, seed, learn, log, ...rest } = options;
+  void [epochs, rate, lambda, seed, learn, log];
   return rest;
 }
 
@@ -97,34 +91,31 @@ async function epochPass(
   options: FitOptions,
 ): Promise<Tally & { weights: Weights }> {
   const eval_ = evalOptions(options);
+  const scale = stepScales(base.weights, options.learn ?? LEARNED);
   let weights = start;
-  const tally = { updates: 0, approximate: 0, marginUpdates: 0, inseparable: 0, skipped: 0 };
-  /** Steps away from `wrong` towards `right`; false when their counts are equal (nothing to learn). */
-  const step = (wrong: readonly Edit[], right: readonly Edit[], input: Sequence): boolean => {
-    const a = editCounts(wrong, input, options.resultName);
-    const b = editCounts(right, input, options.resultName);
-    const learn = options.learn ?? EDIT_WEIGHTS;
-    if (learn.every((w) => (a[w] ?? 0) === (b[w] ?? 0))) {
-      tally.inseparable++;
-      return false;
-    }
-    weights = perceptronStep(weights, a, b, { rate: options.rate, learn });
-    return true;
-  };
+  const tally = { updates: 0, inseparable: 0, skipped: 0, restoredInPass: 0 };
   for (const record of shuffled(rng, train)) {
-    const model = withWeights(base, weights);
-    const predicted = await repairRecord(record, model, eval_);
-    if (!predicted.restored && !predicted.failed) {
-      const gold = await findGoldRepair(record, model, eval_, options.search);
-      if (!gold) tally.skipped++;
-      else if (step(predicted.edits, gold.edits, record.sequence)) {
-        tally.updates++;
-        if (!gold.exact) tally.approximate++;
+    const model = { ...base, weights };
+    const predicted = await solvePoint(record, model, eval_);
+    if (predicted?.restored) tally.restoredInPass++;
+    else if (predicted) {
+      const gold = await solvePoint(record, model, { ...eval_, towardsGold: true });
+      if (!gold?.restored) tally.skipped++;
+      else {
+        const step = featureStep(
+          weights,
+          base.weights,
+          predicted.features,
+          gold.features,
+          options.rate,
+          options.lambda ?? 0,
+          scale,
+        );
+        if (step.moved) {
+          weights = step.weights;
+          tally.updates++;
+        } else tally.inseparable++;
       }
-    } else if (predicted.restored && (options.margin ?? 0) > 0) {
-      const rival = await findRival(record, model, eval_);
-      if (rival && rival.gap < options.margin! && step(rival.edits, predicted.edits, record.sequence))
-        tally.marginUpdates++;
     }
     average.add(weights);
   }
@@ -132,8 +123,8 @@ async function epochPass(
 }
 
 /**
- * Fits the edit weights of `base` on `train`; `evaluation` names the sets scored before and after every
- * epoch (the training set is scored as `train`).
+ * Fits the weights of `base` on `train`; `evaluation` names the sets scored before and after every epoch
+ * (the training set is scored as `train`).
  */
 export async function fitWeights(
   train: readonly LabelledRecord[],
@@ -157,8 +148,7 @@ export async function fitWeights(
     const scores = await scoreAll(sets, withWeights(base, averaged), eval_);
     epochs.push({ ...pass, epoch, weights: averaged, scores });
     log(
-      `epoch ${epoch}: ${pass.updates} updates (${pass.approximate} approximate), ` +
-        `${pass.marginUpdates} margin updates, ${pass.inseparable} inseparable, ${pass.skipped} skipped; ` +
+      `epoch ${epoch}: ${pass.updates} updates, ${pass.inseparable} inseparable, ${pass.skipped} skipped; ` +
         formatScores(scores),
     );
   }
@@ -178,8 +168,8 @@ export function fittedModel(base: CostModel, weights: Weights, options: FitOptio
     ...base,
     name: 'fitted',
     description:
-      `Edit weights fitted by an averaged structured perceptron (${options.epochs} epochs, rate ` +
-      `${options.rate}, margin ${options.margin ?? 0}, seed ${options.seed}) from base ` +
+      `Weights fitted by an averaged structured perceptron on feature vectors (${options.epochs} epochs, rate ` +
+      `${options.rate}, lambda ${options.lambda ?? 0}, seed ${options.seed}) from base ` +
       `${base.name ?? 'model'}; see docs/research.md.`,
     weights,
   });

@@ -250,6 +250,8 @@ export async function solvePoint(
     compiled = compile(record.sequence, record.catalog, cost, {
       resultName: options.resultName,
       catalogMappings: options.catalogMappings,
+      mappings: options.mappingsFor?.(record),
+      strictTypes: options.types === 'strict',
       // The gold may need a link no optimum would take under these weights: the model holds them all.
       keepDominated: options.towardsGold === true,
     });
@@ -267,7 +269,7 @@ export async function solvePoint(
   const verdict = scoreRepair({ input: record.sequence, gold: record.gold, repaired: decoded.sequence });
   let inconsistent = 0;
   values.forEach((x, v) => {
-    if (x > 0.5) inconsistent += loss[v];
+    if (x > 0.5 && loss[v] > 0) inconsistent++;
   });
   return {
     sequence: decoded.sequence,

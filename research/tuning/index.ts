@@ -9,7 +9,7 @@ export * from './breakdown.ts';
 export * from './charts.ts';
 export * from './bootstrap.ts';
 export * from './perceptron.ts';
-export * from './gold-repair.ts';
+export * from './gold-point.ts';
 export * from './split.ts';
 export * from './fit.ts';
 export * from './fit-report.ts';

@@ -1,97 +1,70 @@
 /**
- * The perceptron's features and update. A repair's cost is linear in the weights; its feature vector here
- * counts, per weight, the edits charged with that weight (`Edit.kind`), with two corrections that follow
- * the compiler's charges: a dropped argument of the answer step is a `dropResult`, and a deleted step
- * also drops its arguments (`deleteStep + n · dropParam`). Scaled charges (`newMap · (2 − score)`,
- * renames plus `dissimilarity`) count as 1: the count is the weight's share up to that scale.
+ * The perceptron's step and average, on feature vectors. A repair's cost is weights · features
+ * (src/model/features.ts), so for a record whose optimum misses the gold the step is on the difference of
+ * two feature vectors, the optimum's and the gold point's: `w ← w + η·s_f·(φ(optimum) − φ(gold))`, each
+ * feature in its own scale `s_f` (its starting weight, so tie-breaks move in their units), then pulled back
+ * towards the starting weights by `λ` (so that a few hundred records cannot wreck them) and clipped to
+ * [0, MAX_WEIGHT]. The average of the weights over every visited record is the fit's result.
  */
-import type { Weights, WeightName } from '../../src/model/cost.ts';
-import type { Edit, Sequence } from '../../src/model/types.ts';
+import type { Weights } from '../../src/model/cost.ts';
+import { FEATURES, FEATURE_NAMES, type FeatureName } from '../../src/model/features.ts';
+import type { FeatureTotals } from './gold-point.ts';
 
-export type Counts = Partial<Record<WeightName, number>>;
-
-/** The edit weights a fit may move; `perCall`, `dissimilarity`, `tieBreak` and `confirm` stay put. */
-export const EDIT_WEIGHTS: readonly WeightName[] = [
-  'deleteStep',
-  'renameApi',
-  'renameParam',
-  'dropParam',
-  'dropResult',
-  'reassign',
-  'newMap',
-  'slotFill',
-  'fromMemory',
-  'reuseLiteral',
-  'insertCall',
-  'restoreStep',
-  'relabel',
-  'addLabel',
-  'moveStep',
-];
-
-export const MIN_WEIGHT = 0.01;
 export const MAX_WEIGHT = 50;
 
-/** Feature vector of a repair: how many times each weight is charged by its edits. */
-export function editCounts(edits: readonly Edit[], input: Sequence, resultName = 'var_result'): Counts {
-  const counts: Counts = {};
-  const add = (w: WeightName, n = 1) => (counts[w] = (counts[w] ?? 0) + n);
-  for (const edit of edits) {
-    const step = input[edit.step];
-    if (edit.kind === 'dropParam' && step?.name === resultName) add('dropResult');
-    else add(edit.kind);
-    if (edit.kind === 'deleteStep' && step) add('dropParam', Object.keys(step.arguments).length);
-  }
-  return counts;
+/** Features a fit never moves: the price of a call, the answer's protection, confirms and tie-breaks. */
+const FIXED: ReadonlySet<FeatureName> = new Set([
+  'perCall',
+  'confirm',
+  'dropResult',
+  'tieBreak',
+  'askSharedRebate',
+]);
+
+/** The features a fit moves by default: every edit and evidence feature but the fixed ones. */
+export const LEARNED: readonly FeatureName[] = FEATURE_NAMES.filter(
+  (f) => FEATURES[f].group !== 'closeness' && !FIXED.has(f),
+);
+
+/** A weight's step size: its starting weight's scale (at least a quarter), so tie-breaks move in their units. */
+export function stepScales(start: Weights, learn: readonly FeatureName[]): Map<FeatureName, number> {
+  return new Map(learn.map((f) => [f, Math.max(0.25, Math.min(10, start[f]))]));
 }
 
-export interface StepOptions {
-  /** Learning rate η. */
-  readonly rate: number;
-  /** Weights the step may change (default: `EDIT_WEIGHTS`). */
-  readonly learn?: readonly WeightName[];
-  readonly min?: number;
-  readonly max?: number;
-}
-
-/**
- * One structured-perceptron step for a minimisation: `w ← clip(w + η (φ(predicted) − φ(gold)))`. A weight
- * the wrong repair used more goes up, one the gold repair used more goes down, so the gold gets cheaper
- * relative to the prediction. Pure: returns new weights.
- */
-export function perceptronStep(
+/** One perceptron step: towards the gold's features, away from the optimum's. */
+export function featureStep(
   weights: Weights,
-  predicted: Counts,
-  gold: Counts,
-  options: StepOptions,
-): Weights {
-  const lo = options.min ?? MIN_WEIGHT;
-  const hi = options.max ?? MAX_WEIGHT;
+  start: Weights,
+  predicted: FeatureTotals,
+  gold: FeatureTotals,
+  rate: number,
+  lambda: number,
+  scale: ReadonlyMap<FeatureName, number>,
+): { weights: Weights; moved: boolean } {
   const next: Weights = { ...weights };
-  for (const w of options.learn ?? EDIT_WEIGHTS) {
-    const delta = (predicted[w] ?? 0) - (gold[w] ?? 0);
-    if (delta !== 0) next[w] = Math.min(hi, Math.max(lo, weights[w] + options.rate * delta));
+  let moved = false;
+  for (const [f, s] of scale) {
+    const delta = (predicted[f] ?? 0) - (gold[f] ?? 0);
+    if (Math.abs(delta) < 1e-9) continue;
+    moved = true;
+    const w = weights[f] + rate * s * delta;
+    next[f] = Math.min(MAX_WEIGHT, Math.max(0, w - lambda * (w - start[f])));
   }
-  return next;
+  return { weights: next, moved };
 }
 
-/** Running sum of weight vectors for the averaged perceptron (the average generalises better). */
+/** Running mean of weight vectors (the averaged perceptron generalises better than its last vector). */
 export class WeightAverage {
-  private readonly sum: Partial<Record<WeightName, number>> = {};
+  private readonly sum = new Map<FeatureName, number>();
   private count = 0;
-
-  add(weights: Weights): void {
-    for (const [k, v] of Object.entries(weights) as [WeightName, number][])
-      this.sum[k] = (this.sum[k] ?? 0) + v;
+  add(w: Weights): void {
+    for (const f of FEATURE_NAMES) this.sum.set(f, (this.sum.get(f) ?? 0) + w[f]);
     this.count++;
   }
-
-  /** The mean of the added vectors, rounded to 4 decimals (readable, and stable across runs). */
   mean(fallback: Weights): Weights {
     if (this.count === 0) return fallback;
     const out: Weights = { ...fallback };
-    for (const k of Object.keys(fallback) as WeightName[])
-      out[k] = Math.round(((this.sum[k] ?? 0) / this.count) * 1e4) / 1e4;
+    for (const f of FEATURE_NAMES) out[f] = Math.round(((this.sum.get(f) ?? 0) / this.count) * 1e5) / 1e5;
     return out;
   }
 }

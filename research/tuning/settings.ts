@@ -1,36 +1,72 @@
 /**
  * The settings a sweep visits: the cartesian product of per-name value lists (grid), or N seeded random
- * draws from per-name ranges. A name is any weight of the cost model or any of its candidate-generation
- * settings (`minSimilarity`, `apiCandidates`, `insertDepth`, `insertLimit`); values are checked against
- * the cost-model schema. Pure: the same spec always gives the same settings, in order.
+ * draws from per-name ranges. A name is any weight of the cost model, any of its candidate-generation
+ * settings (`minSimilarity`, `apiCandidates`, `insertDepth`, `insertLimit`), an evidence score, a bound
+ * or a mapping-scoring number (each by its own name: `soleField`, `linksPerParameter`, `nameWeight`);
+ * values are checked against the cost-model schema. Pure: the same spec always gives the same settings.
  */
 import { InputError } from '../../src/model/errors.ts';
-import { CostModelSchema, WeightsSchema, type CostModel, type WeightName } from '../../src/model/cost.ts';
+import {
+  BoundsSchema,
+  CostModelSchema,
+  EvidenceSchema,
+  MappingScoringSchema,
+  WeightsSchema,
+  type CostModel,
+  type WeightName,
+} from '../../src/model/cost.ts';
 import { parseCostModel } from '../../src/read/cost-models.ts';
 import { mulberry32 } from '../../src/model/prng.ts';
 
 export const WEIGHT_NAMES = Object.keys(WeightsSchema.shape) as WeightName[];
 
 /** The cost model's candidate-generation settings, with their ranges (as in `CostModelSchema`). */
-export const KNOBS = {
+const TOP = {
   minSimilarity: { lo: 0, hi: 1, integer: false },
   apiCandidates: { lo: 1, hi: 100, integer: true },
   insertDepth: { lo: 0, hi: 5, integer: true },
   insertLimit: { lo: 0, hi: 200, integer: true },
-} as const satisfies Record<string, { lo: number; hi: number; integer: boolean }>;
+} as const;
 
-export type KnobName = keyof typeof KNOBS;
+/** A knob's range and where it sits in the cost model (top level, or one of its sections). */
+interface Knob {
+  readonly lo: number;
+  readonly hi: number;
+  readonly integer: boolean;
+  readonly section?: 'evidence' | 'bounds' | 'mappings';
+}
+
+/** The range a section's number takes, read off its schema (`min`/`max`, and whether it is an integer). */
+function sectionKnobs(section: Knob['section'], shape: Record<string, unknown>): Record<string, Knob> {
+  return Object.fromEntries(
+    Object.entries(shape).map(([name, schema]) => {
+      const json = (schema as { toJSONSchema?: () => Record<string, unknown> }).toJSONSchema?.() ?? {};
+      const lo = typeof json.minimum === 'number' ? json.minimum : 0;
+      const hi = typeof json.maximum === 'number' ? json.maximum : 1e6;
+      return [name, { lo, hi, integer: json.type === 'integer', section }];
+    }),
+  );
+}
+
+export const KNOBS: Readonly<Record<string, Knob>> = {
+  ...TOP,
+  ...sectionKnobs('evidence', EvidenceSchema.shape),
+  ...sectionKnobs('bounds', BoundsSchema.shape),
+  ...sectionKnobs('mappings', MappingScoringSchema.shape),
+};
+
+export type KnobName = string;
 export type SettingName = WeightName | KnobName;
 export const KNOB_NAMES = Object.keys(KNOBS) as KnobName[];
 
 // Every numeric knob of the schema is listed, so a new one cannot be forgotten here (`keepCalls` is a
 // switch, not a number to sweep).
 const schemaKnobs = Object.keys(CostModelSchema.shape).filter(
-  (k) => !['name', 'description', 'weights', 'keepCalls'].includes(k),
+  (k) => !['name', 'description', 'weights', 'keepCalls', 'evidence', 'bounds', 'mappings'].includes(k),
 );
-if (schemaKnobs.sort().join() !== [...KNOB_NAMES].sort().join())
+if (schemaKnobs.sort().join() !== Object.keys(TOP).sort().join())
   throw new Error(
-    `settings.ts: KNOBS (${KNOB_NAMES.join()}) differ from the cost model (${schemaKnobs.join()})`,
+    `settings.ts: KNOBS (${Object.keys(TOP).join()}) differ from the cost model (${schemaKnobs.join()})`,
   );
 
 /** Overrides of one setting (`{ slotFill: 2, minSimilarity: 0.4 }`). */
@@ -56,7 +92,7 @@ export type SweepSpec =
       readonly seed: number;
     };
 
-const isKnob = (name: string): name is KnobName => (KNOB_NAMES as string[]).includes(name);
+const isKnob = (name: string): name is KnobName => Object.prototype.hasOwnProperty.call(KNOBS, name);
 
 function settingName(flag: string, name: string): SettingName {
   if (!(WEIGHT_NAMES as string[]).includes(name) && !isKnob(name))
@@ -156,17 +192,27 @@ export function sweepSettings(spec: SweepSpec): Setting[] {
 /** The base model with a setting applied (weights and candidate-generation settings), validated. */
 export function applySetting(base: CostModel, setting: Setting): CostModel {
   const weights: Record<string, number> = { ...base.weights };
-  const knobs: Record<string, number> = {};
+  const knobs: Record<string, unknown> = {};
+  const sections = {
+    evidence: { ...base.evidence } as Record<string, number>,
+    bounds: { ...base.bounds } as Record<string, number>,
+    mappings: { ...base.mappings } as Record<string, number>,
+  };
   for (const [name, value] of Object.entries(setting)) {
-    if (isKnob(name)) knobs[name] = value;
-    else weights[settingName('setting', name)] = value;
+    const section = isKnob(name) ? KNOBS[name].section : undefined;
+    if (section) sections[section][name] = value!;
+    else if (isKnob(name)) knobs[name] = value;
+    else weights[settingName('setting', name)] = value!;
   }
-  return parseCostModel({ ...base, ...knobs, weights }, 'setting');
+  return parseCostModel({ ...base, ...knobs, ...sections, weights }, 'setting');
 }
 
 /** The value a setting's name has in a cost model. */
 export function settingOf(model: CostModel, name: SettingName): number {
-  return isKnob(name) ? model[name] : model.weights[name];
+  if (!isKnob(name)) return model.weights[name as WeightName];
+  const section = KNOBS[name].section;
+  const holder = (section ? model[section] : model) as unknown as Record<string, number>;
+  return holder[name];
 }
 
 /** `slotFill=2 minSimilarity=0.4`, or `(base)` for no overrides. */

@@ -4,6 +4,7 @@
  * `fix` solves under the same flags. One record goes to standard output; a file of records goes to a
  * folder, one `.lp`/`.mps` pair per record plus `models.jsonl` (sizes and the objective offset).
  */
+import { COST_DIGITS, round } from '../model/numbers.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
@@ -42,14 +43,20 @@ function exportRecord(record: RecordItem, call: Call, formats: readonly ModelFor
   const comments = [
     `refract export: record ${JSON.stringify(record.id)}`,
     `${model.numVars} variables (${binaries} binary), ${model.rows.length} rows; minimise`,
-    `repair cost = objective + ${plan.offset}, less the tie-breaks (each variable's own cost below 0.0001)`,
+    `repair cost = objective + ${round(plan.offset, COST_DIGITS)}, less the tie-breaks (each variable's own cost below 0.0001)`,
   ];
   const texts = Object.fromEntries(
     formats.map((f) => [f, modelText(model, f, { comments, name: `refract_${record.id}` })]),
   );
   return {
     texts,
-    entry: { id: record.id, vars: model.numVars, binaries, rows: model.rows.length, offset: plan.offset },
+    entry: {
+      id: record.id,
+      vars: model.numVars,
+      binaries,
+      rows: model.rows.length,
+      offset: round(plan.offset, COST_DIGITS),
+    },
   };
 }
 

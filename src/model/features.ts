@@ -238,7 +238,7 @@ export const FEATURES = {
   ),
   dropTie: close(
     'dropping a value rather than keeping it under a close name (drops never tie with renames)',
-    0.001,
+    0.0001,
     UNIT,
   ),
   askSharedRebate: close(
