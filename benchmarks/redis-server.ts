@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { Redis } from 'ioredis';
 
 export interface LocalRedis {
@@ -24,7 +24,7 @@ export async function pingRedis(url: string): Promise<void> {
   }
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -34,11 +34,33 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startRedisServer(binary = 'redis-server'): Promise<LocalRedis> {
-  const port = await freePort();
-  const args = ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'];
+export interface ServerOptions {
+  /** Default: a free loopback port. */
+  readonly port?: number;
+  /** Default: 127.0.0.1. */
+  readonly bind?: string;
+  /** Keep an append-only file in `dir` (loaded again by a server started on the same `dir`). */
+  readonly appendonly?: boolean;
+  readonly dir?: string;
+  /** Redis's protected mode (default: Redis's own, on). */
+  readonly protectedMode?: boolean;
+  /** Started only: not waited for with a PING (one that refuses every client, say). */
+  readonly unchecked?: boolean;
+}
+
+export async function startRedisServer(
+  binary = 'redis-server',
+  options: ServerOptions = {},
+): Promise<LocalRedis> {
+  const port = options.port ?? (await freePort());
+  const host = options.bind ?? '127.0.0.1';
+  const args = ['--bind', host, '--port', String(port), '--save', ''];
+  args.push('--appendonly', options.appendonly ? 'yes' : 'no');
+  if (options.dir) args.push('--dir', options.dir);
+  if (options.protectedMode !== undefined)
+    args.push('--protected-mode', options.protectedMode ? 'yes' : 'no');
   const child = spawn(binary, args, { stdio: 'ignore' });
-  const url = `redis://127.0.0.1:${port}/0`;
+  const url = `redis://${host}:${port}/0`;
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill();
@@ -46,7 +68,8 @@ export async function startRedisServer(binary = 'redis-server'): Promise<LocalRe
   };
   for (let i = 0; i < 100; i++) {
     try {
-      await pingRedis(url);
+      if (options.unchecked) await connectable(host, port);
+      else await pingRedis(url);
       return { url, stop };
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -54,6 +77,16 @@ export async function startRedisServer(binary = 'redis-server'): Promise<LocalRe
   }
   await stop();
   throw new Error(`${binary} did not answer on port ${port}`);
+}
+
+/** Resolves once something accepts connections on `host:port`. */
+async function connectable(host: string, port: number): Promise<void> {
+  const socket = connect(port, host);
+  try {
+    await once(socket, 'connect');
+  } finally {
+    socket.destroy();
+  }
 }
 
 /** The server at `url`, or one started here. */

@@ -12,7 +12,15 @@ import { jobId, QUEUE_NAME } from '../src/cluster/redis.ts';
 import { partDir } from '../src/cluster/store.ts';
 import { CATALOG, datasetText, readLines, tempDir } from './fixtures/batch/records.ts';
 import { testRedis } from './fixtures/redis.ts';
-import { batchCli, singleMachine, statusOf, SUBMIT, withoutTimes, workHere } from './fixtures/cluster.ts';
+import {
+  batchCli,
+  singleMachine,
+  statusOf,
+  SUBMIT,
+  submitRun,
+  withoutTimes,
+  workHere,
+} from './fixtures/cluster.ts';
 
 const redis = await testRedis(2);
 const tmp = tempDir();
@@ -43,19 +51,7 @@ describe.skipIf(!redis.url)(
   () => {
     const url = redis.url!;
     const submit = (run: string, results: string, ...extra: string[]) =>
-      batchCli([
-        'submit',
-        input,
-        '--queue',
-        url,
-        '--run',
-        run,
-        '--results',
-        results,
-        ...SUBMIT,
-        ...CHUNK,
-        ...extra,
-      ]);
+      submitRun(input, url, run, results, [...SUBMIT, ...CHUNK, ...extra]);
     const collect = (run: string, results: string, out: string, ...extra: string[]) =>
       batchCli(['collect', '--run', run, '--results', results, '--out', out, ...extra]);
 
@@ -238,6 +234,15 @@ describe.skipIf(!redis.url)(
       expect(missing).toMatchObject({
         code: 3,
         err: expect.stringMatching(/1 of 6 chunks have no result part \(50 records\): chunks 4;/),
+      });
+      expect(existsSync(out)).toBe(false);
+      // With the queue, a missing part the queue does not hold is told lost, not still running.
+      const lost = await collect('tampered', results, out, '--queue', url);
+      expect(lost).toMatchObject({
+        code: 3,
+        err: expect.stringMatching(
+          /\(50 records\): chunk 4 is neither queued nor in progress \(lost, or failed for good\): submit --resume\n$/,
+        ),
       });
       expect(existsSync(out)).toBe(false);
 

@@ -1,7 +1,9 @@
 /**
  * The published package as a user gets it: `npm pack`, the tarball installed into a fresh project, then the
  * library imported from plain Node (ESM, no TypeScript loader), a consumer type-checked with
- * `--module nodenext`, the `refract` bin run from the project, and the tarball's file list checked.
+ * `--module nodenext`, the `refract` bin run from the project, and the tarball's file list checked. Before
+ * the build, `npx refract` is run in the repository (its link to `dist/bin/refract.js` is made then); after
+ * it, the same link must still run: a rebuild leaves the command executable.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,6 +24,8 @@ const { name, version } = manifest;
 const dir = mkdtempSync(join(tmpdir(), 'refract-package-'));
 const project = join(dir, 'project');
 let files: string[] = [];
+/** `npx refract --version` in the repository before and after the build, with an npm cache of its own. */
+const npx: { before?: SpawnSyncReturns<string>; after?: SpawnSyncReturns<string> } = {};
 
 function run(command: string, args: readonly string[], cwd = project): SpawnSyncReturns<string> {
   return spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
@@ -32,9 +36,22 @@ function ok(result: SpawnSyncReturns<string>): string {
   return result.stdout;
 }
 
+function npxVersion(cache: string): SpawnSyncReturns<string> {
+  // No scripts: npx would otherwise run the package's prepare (a second build) when it first links it.
+  return spawnSync('npx', ['--offline', '--ignore-scripts', 'refract', '--version'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '', npm_config_cache: cache },
+  });
+}
+
 beforeAll(() => {
+  const cache = join(dir, 'npm-cache');
+  if (!existsSync(join(ROOT, 'dist/bin/refract.js'))) ok(run('npm', ['run', 'build', '--silent'], ROOT));
+  npx.before = npxVersion(cache);
   // `npm pack` would run the build too, but its output would mix with the JSON: build first, quietly.
   ok(run('npm', ['run', 'build', '--silent'], ROOT));
+  npx.after = npxVersion(cache);
   const [packed] = JSON.parse(
     ok(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], ROOT)),
   ) as { filename: string; files: { path: string }[] }[];
@@ -64,6 +81,11 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe(`the ${name} package`, () => {
+  it('keeps `npx refract` runnable through a rebuild (the build leaves dist/bin/refract.js executable)', () => {
+    expect(ok(npx.before!).trim()).toBe(version);
+    expect(ok(npx.after!).trim()).toBe(version);
+  });
+
   it('holds the build (the bundled command line too), the presets and mappings, README and LICENSE; no sources, tests or benchmarks', () => {
     expect(files.length).toBeGreaterThan(100);
     const allowed =

@@ -1,9 +1,10 @@
 /**
  * The request vocabulary: one zod schema per field, and the fields each kind of request (validate, fix,
  * compress, loop) takes. Every front end derives its shape from here: the HTTP bodies and `/openapi.json`
- * (src/server), the MCP tools' input (src/mcp), the CLI options (`cli-flags.ts`), the TypeScript types below.
- * Shapes the readers parse themselves (sequence, catalog, memory, mappings) are only coarsely typed here:
- * the readers name the offending field. The schemas carry no transforms, so they also describe the JSON.
+ * (src/server), the MCP tools' input (src/mcp), the CLI options (src/cli/request-flags.ts), the TypeScript
+ * types below. Shapes the readers parse themselves (sequence, catalog, memory, mappings) are only coarsely
+ * typed here: the readers name the offending field. The schemas carry no transforms, so they also describe
+ * the JSON.
  */
 import { z } from 'zod';
 import { MODES, SOLVER_NAMES, STRICTNESS } from '../model/constants.ts';

@@ -85,7 +85,8 @@ function registerSubmit(batch: Command): void {
     note(
       flags.quiet,
       `run ${flags.run}: ${report.records} records in ${report.chunks} chunks; ` +
-        `${report.enqueued} enqueued, ${report.done} already done`,
+        `${report.enqueued} enqueued, ${report.done} already done` +
+        (report.held > 0 ? `, ${report.held} still queued or in progress` : ''),
     );
   });
 }
@@ -143,20 +144,25 @@ function registerStatus(batch: Command): void {
     .option('--watch [seconds]', 'redraw until the run is complete (every 1 s by default)')
     .option('--json', 'print the status as JSON')
     .action(async (flags: { queue: string; run: string; watch?: string | true; json?: boolean }) => {
-      const { runStatus, statusLine, statusText } = await import('../cluster/status.ts');
-      let status: RunStatus = await runStatus(flags.queue, flags.run);
+      const { runStatus, statusLine, statusText, watchStatus } = await import('../cluster/status.ts');
+      let status: RunStatus;
       if (flags.watch !== undefined && !flags.json) {
         const every = flags.watch === true ? 1 : seconds('--watch', flags.watch);
         const tty = process.stdout.isTTY === true;
-        while (!status.complete) {
-          process.stdout.write(
-            tty ? `\r${statusLine(status, true)}\x1b[K` : `${statusLine(status, false)}\n`,
-          );
-          await new Promise((resolve) => setTimeout(resolve, every * 1000));
-          status = await runStatus(flags.queue, flags.run);
-        }
+        // Through a Redis restart the progress line stays; each change of the connection gets a line.
+        status = await watchStatus({
+          url: flags.queue,
+          run: flags.run,
+          everyMs: every * 1000,
+          show: (s) =>
+            process.stdout.write(tty ? `\r${statusLine(s, true)}\x1b[K` : `${statusLine(s, false)}\n`),
+          log: (line) => {
+            if (tty) process.stdout.write('\r\x1b[K');
+            process.stderr.write(`refract batch status: ${line}\n`);
+          },
+        });
         if (tty) process.stdout.write('\r\x1b[K');
-      }
+      } else status = await runStatus(flags.queue, flags.run);
       process.stdout.write(
         flags.json
           ? JSON.stringify(status, null, 2) + '\n'
@@ -178,6 +184,7 @@ function registerCollect(batch: Command): void {
       'write the summary to FILE.json, FILE.md and a chart FILE.svg (+ FILE.vl.json) (default: DIR/summary)',
     )
     .option('--overwrite', 'replace what --out holds (a non-empty --out is refused without it)')
+    .option('--queue <url>', 'Redis URL of the run: tells missing chunks still being worked from lost ones')
     .option('-q, --quiet', 'no summary line')
     .action(
       async (flags: {
@@ -186,6 +193,7 @@ function registerCollect(batch: Command): void {
         out: string;
         summary?: string;
         overwrite?: boolean;
+        queue?: string;
         quiet?: boolean;
       }) => {
         const summaryBase = flags.summary ?? `${flags.results}/summary`;
@@ -198,6 +206,7 @@ function registerCollect(batch: Command): void {
             results: flags.results,
             out: flags.out,
             overwrite: flags.overwrite,
+            queue: flags.queue,
           });
         } catch (error) {
           if (!(error instanceof IncompleteRun)) throw error;

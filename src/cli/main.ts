@@ -1,7 +1,8 @@
 /**
  * The `refract` command line: thin shells over the library. Exit codes: 0 valid, 1 repaired/invalid,
- * 2 bad input. `buildProgram` registers the product's commands; the executable (`bin/refract.ts`) adds the
- * research commands on top and runs it.
+ * 3 partial (a call no catalog API is close to had to go), 2 bad input or internal error. `buildProgram`
+ * registers the product's commands; the executable (`bin/refract.ts`) adds the research commands on top and
+ * runs it.
  */
 import { Command, CommanderError } from 'commander';
 import { InputError } from '../model/errors.ts';

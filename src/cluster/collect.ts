@@ -4,7 +4,9 @@
  * summary (size and SHA-256) and against the input: as many lines as the chunk has records, each the result
  * of the record at its place (same id). The summary is built as the single-machine batch builds it, from
  * every record and its result line in order (so percentiles and top lists are exact); each part's own
- * summary must agree with its lines. Nothing is written to `out` unless everything holds.
+ * summary must agree with its lines. Nothing is written to `out` unless everything holds. With the queue's
+ * URL, missing parts are told apart: chunks still queued or in progress (the run is still being worked)
+ * and chunks the queue no longer holds (lost: submit --resume).
  */
 import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
@@ -17,7 +19,9 @@ import { chunkRecords } from './chunk-records.ts';
 import type { ChunkRef } from './chunks.ts';
 import { syncPath, uniqueSuffix } from './files.ts';
 import { checkInput, readChunkTable, readManifest } from './manifest.ts';
-import { doneChunks, partLines, readPartSummary } from './store.ts';
+import { doneChunks, isDone, partLines, readPartSummary } from './store.ts';
+import { connect, loadQueueLibraries, openQueue, queueUrl, RedisUnreachable } from './redis.ts';
+import { queuedChunks } from './queued.ts';
 
 /** The parts are missing or do not add up: the message names the chunks. */
 export class IncompleteRun extends Error {
@@ -33,6 +37,8 @@ export interface CollectOptions {
   readonly out: string;
   /** Replace a non-empty `out` (refused without it). */
   readonly overwrite?: boolean;
+  /** The run's queue: asked which of the missing chunks it still holds. */
+  readonly queue?: string;
 }
 
 export interface CollectReport {
@@ -102,6 +108,45 @@ async function checkPart(
   return bytes;
 }
 
+/** What became of the missing chunks, as far as the queue (when given) can tell. */
+async function whyMissing(options: CollectOptions, missing: readonly number[]): Promise<string> {
+  const unknown =
+    `chunks ${listChunks(missing)}; still being worked (refract batch status, or collect --queue to ` +
+    `tell) or lost (submit --resume)`;
+  if (options.queue === undefined) return unknown;
+  const libraries = await loadQueueLibraries();
+  let redis;
+  try {
+    redis = await connect(libraries, options.queue, false);
+  } catch (error) {
+    if (error instanceof RedisUnreachable) return `${unknown}; the queue cannot tell: ${error.problem}`;
+    throw error;
+  }
+  const queue = openQueue(libraries, redis);
+  let held;
+  try {
+    held = await queuedChunks(redis, queue, options.run, missing);
+  } finally {
+    await queue.close();
+    redis.disconnect();
+  }
+  const holds = new Set([...held.queued, ...held.active]);
+  const rest = missing.filter((k) => !holds.has(k));
+  // A chunk that was finishing while the parts were read has its part now: it was in progress.
+  const partsNow = await Promise.all(rest.map((k) => isDone(options.results, k)));
+  const lost = rest.filter((_, i) => !partsNow[i]);
+  const finished = rest.length - lost.length;
+  const running = held.queued.length + held.active.length + finished;
+  const lostText =
+    `${lost.length === 1 ? 'chunk' : 'chunks'} ${listChunks(lost)} ${lost.length === 1 ? 'is' : 'are'} ` +
+    `neither queued nor in progress (lost, or failed for good): submit --resume`;
+  if (running === 0) return lostText;
+  return (
+    `still running: ${held.queued.length} chunks queued, ${held.active.length + finished} in progress` +
+    (lost.length > 0 ? `; ${lostText}` : '; collect once refract batch status says complete')
+  );
+}
+
 /** Opens the temporary output beside `out` (renamed onto it once everything checks out). */
 async function openOutput(out: string): Promise<{ path: string; handle: FileHandle }> {
   const path = join(dirname(out), `.${basename(out)}.${uniqueSuffix()}`);
@@ -116,6 +161,7 @@ async function openOutput(out: string): Promise<{ path: string; handle: FileHand
 }
 
 export async function collect(options: CollectOptions): Promise<CollectReport> {
+  if (options.queue !== undefined) queueUrl(options.queue);
   const manifest = await readManifest(options.results);
   if (manifest.run !== options.run) {
     throw new InputError('--run', `${options.results} holds run ${manifest.run}, not ${options.run}`);
@@ -128,7 +174,7 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
     const records = missing.reduce((n, k) => n + chunks[k].count, 0);
     throw new IncompleteRun(
       `run ${options.run}: ${missing.length} of ${chunks.length} chunks have no result part (${records} records): ` +
-        `chunks ${listChunks(missing)}; see refract batch status, or submit --resume`,
+        (await whyMissing(options, missing)),
     );
   }
   // Never onto the input, whatever its name; the output's folder is created if need be.

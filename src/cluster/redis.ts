@@ -5,6 +5,7 @@
  * bit once counts a chunk once, however often it is delivered), the chunks being worked on and the chunks
  * that failed for good.
  */
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { InputError } from '../model/errors.ts';
 
@@ -58,10 +59,52 @@ export function redactedUrl(value: string): string {
   return url.toString();
 }
 
+/** Redis cannot be reached (or refuses the connection): a one-line input error naming `--queue`. */
+export class RedisUnreachable extends InputError {
+  constructor(url: string, reason: Error) {
+    super(
+      '--queue',
+      reason.name === 'ReplyError'
+        ? `Redis at ${redactedUrl(url)} refused the connection: ${firstSentence(reason.message)}`
+        : `cannot reach Redis at ${redactedUrl(url)} (${reason.message})`,
+    );
+    this.name = 'RedisUnreachable';
+  }
+}
+
+/** Redis's refusals run on for a paragraph (protected mode lists four ways out): the first sentence. */
+function firstSentence(text: string): string {
+  return /^.*?\.(?=\s|$)/.exec(text)?.[0] ?? text;
+}
+
+/** An error about the connection itself (refused, reset, closed, timed out), not about a command. */
+export function isConnectionError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code && CONNECTION_CODES.has(code)) return true;
+  return (
+    /^(Connection is closed\.|Stream isn't writeable|Reached the max retries per request limit)/.test(
+      error.message,
+    ) || /\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH)\b/.test(error.message)
+  );
+}
+
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
 /**
- * Connects, failing fast with a one-line error when Redis cannot be reached. `reconnect`: afterwards, keep
- * reconnecting for as long as it takes (a worker outlives a Redis restart); otherwise a lost connection is an
- * error (a command run once).
+ * Connects, failing fast with a one-line error when Redis cannot be reached, naming Redis's refusal when it
+ * sends one (protected mode, a password missing or wrong). `reconnect`: afterwards, keep reconnecting
+ * for as long as it takes (a worker outlives a Redis restart); otherwise a lost connection is an error (a
+ * command run once).
  */
 export async function connect(libraries: Libraries, url: string, reconnect: boolean): Promise<Redis> {
   let last: Error | undefined;
@@ -71,17 +114,32 @@ export async function connect(libraries: Libraries, url: string, reconnect: bool
     maxRetriesPerRequest: reconnect ? null : 1,
     retryStrategy: () => null,
     connectTimeout: 5_000,
+    // The first command is then the ready check, whose error is Redis's refusal of a client it turns away
+    // (the client-name command sent before it otherwise takes the refusal and ignores it).
+    disableClientInfo: true,
   });
-  redis.on('error', (error: Error) => (last = error));
+  // A refusal is what Redis said: the socket errors that follow it (a reset) do not replace it.
+  redis.on('error', (error: Error) => {
+    if (last?.name !== 'ReplyError') last = error;
+  });
   try {
     await redis.connect();
   } catch (error) {
     redis.disconnect();
-    const reason = last?.message ?? (error as Error).message;
-    throw new InputError('--queue', `cannot reach Redis at ${redactedUrl(url)} (${reason})`);
+    throw new RedisUnreachable(url, last ?? (error as Error));
   }
   if (reconnect) redis.options.retryStrategy = (times: number) => Math.min(100 * times, 2_000);
   return redis;
+}
+
+/**
+ * The queue, for a command run once: the errors it emits also reject the calls awaited on it, which say
+ * them (unheard, BullMQ would print each with its stack).
+ */
+export function openQueue(libraries: Libraries, redis: Redis): Queue {
+  const queue = new libraries.bullmq.Queue(QUEUE_NAME, { connection: redis });
+  queue.on('error', () => {});
+  return queue;
 }
 
 /** The Redis keys of run `run`. */
@@ -149,21 +207,27 @@ export async function markFailed(redis: Redis, run: string, chunk: number, reaso
     .exec();
 }
 
-/** Starts the run's progress afresh, with the chunks the result store already holds counted as done. */
+/**
+ * Starts the run's progress afresh, with the chunks the result store already holds counted as done and
+ * those a worker holds (`active`, on resume) as in progress.
+ */
 export async function resetRun(
   redis: Redis,
   run: string,
   meta: RunMeta,
   done: readonly number[],
+  active: readonly number[] = [],
 ): Promise<void> {
   const k = runKeys(run);
   const tx = redis.multi().del(k.meta, k.done, k.active, k.failed);
   for (const chunk of done) tx.setbit(k.done, chunk, 1);
+  const now = Date.now();
+  for (const chunk of active) tx.zadd(k.active, now, String(chunk));
   tx.hset(k.meta, {
     ...meta,
     doneRecords: meta.resumedRecords,
     doneChunks: done.length,
   });
-  for (const key of [k.meta, k.done]) tx.pexpire(key, RUN_TTL_MS);
+  for (const key of [k.meta, k.done, k.active]) tx.pexpire(key, RUN_TTL_MS);
   await tx.exec();
 }

@@ -59,7 +59,7 @@ export class RunContexts {
   async close(): Promise<void> {
     const contexts = await Promise.allSettled([...this.#contexts.values()]);
     this.#contexts.clear();
-    await Promise.all(contexts.map((c) => (c.status === 'fulfilled' ? c.value.pool.terminate() : undefined)));
+    await Promise.all(contexts.flatMap((c) => (c.status === 'fulfilled' ? [c.value.pool.terminate()] : [])));
   }
 
   async #open(job: ChunkJob): Promise<RunContext> {

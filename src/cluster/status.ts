@@ -8,7 +8,16 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { InputError } from '../model/errors.ts';
 import { progressText } from '../batch/progress.ts';
-import { connect, loadQueueLibraries, QUEUE_NAME, runKeys } from './redis.ts';
+import {
+  connect,
+  isConnectionError,
+  loadQueueLibraries,
+  openQueue,
+  redactedUrl,
+  RedisUnreachable,
+  runKeys,
+} from './redis.ts';
+import { ConnectionWatch } from './connection-watch.ts';
 
 export interface RunStatus {
   readonly run: string;
@@ -34,6 +43,14 @@ export interface RunStatus {
     readonly delayed: number;
     readonly failed: number;
   };
+}
+
+/** The queue does not know the run (never submitted, or lost with a Redis restart without persistence). */
+export class UnknownRun extends InputError {
+  constructor(run: string) {
+    super('--run', `no run ${run} on this queue: submit it (after a Redis restart: submit --resume)`);
+    this.name = 'UnknownRun';
+  }
 }
 
 /** Failed chunks listed with their errors (all are counted). */
@@ -63,12 +80,7 @@ async function readStatus(redis: Redis, queue: Queue, run: string): Promise<RunS
     failedChunks(redis, queue, run),
     queue.getJobCounts('waiting', 'active', 'delayed', 'failed'),
   ]);
-  if (!meta.results) {
-    throw new InputError(
-      '--run',
-      `no run ${run} on this queue: submit it (after a Redis restart: submit --resume)`,
-    );
-  }
+  if (!meta.results) throw new UnknownRun(run);
   const num = (key: string) => Number(meta[key] ?? 0);
   const chunks = num('chunks');
   const records = num('records');
@@ -108,13 +120,62 @@ async function readStatus(redis: Redis, queue: Queue, run: string): Promise<RunS
 export async function runStatus(url: string, run: string): Promise<RunStatus> {
   const libraries = await loadQueueLibraries();
   const redis = await connect(libraries, url, false);
-  const queue = new libraries.bullmq.Queue(QUEUE_NAME, { connection: redis });
+  const queue = openQueue(libraries, redis);
   try {
     return await readStatus(redis, queue, run);
+  } catch (error) {
+    if (isConnectionError(error)) throw new RedisUnreachable(url, error as Error);
+    throw error;
   } finally {
     await queue.close();
     redis.disconnect();
   }
+}
+
+export interface WatchOptions {
+  readonly url: string;
+  readonly run: string;
+  readonly everyMs: number;
+  /** Each status read before the run is complete. */
+  readonly show: (status: RunStatus) => void;
+  /** One line per change: Redis lost and back, the run gone from the queue and back. */
+  readonly log: (line: string) => void;
+}
+
+/**
+ * Reads the run's status every `everyMs` until it is complete, and returns the last one. The first read
+ * must succeed (a wrong URL or run name fails at once); afterwards, a Redis that cannot be reached is
+ * waited for (a restart), and so is a run the queue lost (a restart without persistence, until it is
+ * resubmitted).
+ */
+export async function watchStatus(options: WatchOptions): Promise<RunStatus> {
+  const { url, run } = options;
+  const connection = new ConnectionWatch(url, options.log);
+  let gone = false;
+  let status = await runStatus(url, run);
+  while (!status.complete) {
+    options.show(status);
+    await new Promise((resolve) => setTimeout(resolve, options.everyMs));
+    try {
+      const next = await runStatus(url, run);
+      connection.up();
+      if (gone) options.log(`run ${run} is on the queue again`);
+      gone = false;
+      status = next;
+    } catch (error) {
+      if (error instanceof RedisUnreachable) connection.down();
+      else if (error instanceof UnknownRun) {
+        connection.up();
+        if (!gone)
+          options.log(
+            `run ${run} is no longer on the queue at ${redactedUrl(url)} (Redis restarted without ` +
+              `persistence?): waiting for it to be resubmitted (submit --resume)`,
+          );
+        gone = true;
+      } else throw error;
+    }
+  }
+  return status;
 }
 
 /** The progress line (with a bar on a terminal): `[####----] 45% 9000/20000 records 1234 rec/s ETA 0:09`. */

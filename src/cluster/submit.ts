@@ -3,7 +3,8 @@
  * enqueues one BullMQ job per chunk not yet done, in bulk. A job carries a reference to its records (file,
  * byte range, first line and record number, count), never the records. `resume` continues a run whose
  * result directory exists: the settings must be those it was submitted with, and only chunks without a
- * complete part are enqueued again (the queue may have lost everything, a Redis restart say).
+ * complete part that the queue does not hold (queued, or in progress on a worker) are enqueued again (the
+ * queue may have lost everything, a Redis restart say, or nothing: the run is still being worked).
  */
 import { mkdir, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -25,8 +26,9 @@ import {
   writeRun,
   type Manifest,
 } from './manifest.ts';
-import { connect, jobId, loadQueueLibraries, QUEUE_NAME, resetRun, runKeys } from './redis.ts';
+import { connect, jobId, loadQueueLibraries, openQueue, resetRun, runKeys } from './redis.ts';
 import { doneChunks } from './store.ts';
+import { queuedChunks } from './queued.ts';
 import { unreadable } from './files.ts';
 import type { ChunkJob } from './job-data.ts';
 
@@ -50,6 +52,8 @@ export interface SubmitReport {
   readonly chunks: number;
   readonly enqueued: number;
   readonly done: number;
+  /** Chunks left alone on resume: the queue still holds them (queued, or in progress). */
+  readonly held: number;
   readonly manifest: Manifest;
 }
 
@@ -152,11 +156,22 @@ export async function submit(options: SubmitOptions): Promise<SubmitReport> {
   const libraries = await loadQueueLibraries();
   // Reach Redis before writing anything: a wrong URL leaves no half-submitted run behind.
   const redis: Redis = await connect(libraries, options.url, false);
-  const queue = new libraries.bullmq.Queue(QUEUE_NAME, { connection: redis });
+  const queue = openQueue(libraries, redis);
   try {
     await refuseKnownRun(redis, options.run, results, options.resume);
     const { manifest, chunks } = await prepare({ ...options, results }, input);
+    // The queue is asked before the parts are read: a chunk in progress now is then either held by the
+    // queue still or has its part, and is never enqueued a second time.
+    const inQueue = options.resume
+      ? await queuedChunks(
+          redis,
+          queue,
+          manifest.run,
+          chunks.map((_, k) => k),
+        )
+      : { queued: [], active: [] };
     const done = await doneChunks(results);
+    const held = new Set([...inQueue.queued, ...inQueue.active].filter((chunk) => !done.has(chunk)));
     const resumedRecords = chunks.reduce((n, c, k) => n + (done.has(k) ? c.count : 0), 0);
     await resetRun(
       redis,
@@ -171,9 +186,12 @@ export async function submit(options: SubmitOptions): Promise<SubmitReport> {
         resumedRecords,
       },
       [...done],
+      inQueue.active.filter((chunk) => !done.has(chunk)),
     );
     await clearFailed(queue, manifest.run);
-    const pending = chunks.flatMap((ref, chunk) => (done.has(chunk) ? [] : [{ ref, chunk }]));
+    const pending = chunks.flatMap((ref, chunk) =>
+      done.has(chunk) || held.has(chunk) ? [] : [{ ref, chunk }],
+    );
     for (let at = 0; at < pending.length; at += BULK) {
       await queue.addBulk(
         pending.slice(at, at + BULK).map(({ ref, chunk }) => {
@@ -197,6 +215,7 @@ export async function submit(options: SubmitOptions): Promise<SubmitReport> {
       chunks: chunks.length,
       enqueued: pending.length,
       done: done.size,
+      held: held.size,
       manifest,
     };
   } finally {

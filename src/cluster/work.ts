@@ -10,6 +10,7 @@ import { InputError } from '../model/errors.ts';
 import { parseChunkJob } from './job-data.ts';
 import { processChunk, type ChunkOutcome } from './process-chunk.ts';
 import { connect, loadQueueLibraries, markFailed, QUEUE_NAME, redactedUrl } from './redis.ts';
+import { ConnectionWatch, LockWatch } from './connection-watch.ts';
 import { PermanentError, RunContexts } from './run-context.ts';
 
 export interface WorkOptions {
@@ -49,9 +50,19 @@ class BrokenWorkers extends InputError {
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
+/** A chunk's job id (`plans.12`) as the log names it: `run plans chunk 12`. */
+function chunkName(id: string): string {
+  const dot = id.lastIndexOf('.');
+  return dot < 0 ? `job ${id}` : `run ${id.slice(0, dot)} chunk ${id.slice(dot + 1)}`;
+}
+
 export async function work(options: WorkOptions): Promise<WorkReport> {
   const libraries = await loadQueueLibraries();
   const redis = await connect(libraries, options.url, true);
+  // Every error of the connection, the worker's and the idle check's queue goes through the watch: one line
+  // per lost and regained connection (an unheard queue error would be printed with its stack by BullMQ).
+  const connection = new ConnectionWatch(options.url, options.log).follow(redis);
+  const locks = new LockWatch(options.lockMs, options.url, options.log, (id) => chunkName(id));
   let broken: BrokenWorkers | undefined;
   let stop = () => {};
   const stopped = new Promise<void>((resolve) => (stop = resolve));
@@ -69,6 +80,7 @@ export async function work(options: WorkOptions): Promise<WorkReport> {
 
   const processor = async (job: Job): Promise<ChunkOutcome> => {
     inFlight++;
+    if (job.id) locks.taken(job.id);
     try {
       const data = parseChunkJob(job.data);
       if (typeof data === 'string') throw new libraries.bullmq.UnrecoverableError(data);
@@ -91,6 +103,7 @@ export async function work(options: WorkOptions): Promise<WorkReport> {
         contexts.release(context);
       }
     } finally {
+      if (job.id) locks.released(job.id);
       inFlight--;
       lastActivity = Date.now();
     }
@@ -114,7 +127,17 @@ export async function work(options: WorkOptions): Promise<WorkReport> {
     counts.failed++;
     markFailed(redis, parsed.run, parsed.chunk, error.message).catch(() => {});
   });
-  worker.on('error', (error: Error) => options.log(`queue: ${error.message}`));
+  worker.on('error', (error: Error) => {
+    // A refused renewal is told by 'lockRenewalFailed', naming the chunk, and that is all: BullMQ's errors
+    // about the renewal and about finishing the job without its lock say it again.
+    const lock = /^(?:could not renew lock for job |Missing (?:lock|key) for job )([^\s.]+\.\d+)/.exec(
+      error.message,
+    );
+    if (lock && (error.message.startsWith('could not') || locks.wasLost(lock[1]))) return;
+    connection.error(error);
+  });
+  worker.on('locksRenewed', ({ jobIds }: { jobIds: string[] }) => locks.renewed(jobIds));
+  worker.on('lockRenewalFailed', (jobIds: string[]) => locks.refused(jobIds));
   worker.on('drained', () => (emptySince = Date.now()));
   worker.on('stalled', (id: string) =>
     options.log(`job ${id} stalled (its worker stopped renewing its lock): it is worked on again`),
@@ -131,6 +154,8 @@ export async function work(options: WorkOptions): Promise<WorkReport> {
   if (options.signal?.aborted) stop();
   // Before stopping for idleness, the queue is asked for chunks waiting out a retry's backoff.
   const queue = new libraries.bullmq.Queue(QUEUE_NAME, { connection: redis });
+  queue.on('error', (error: Error) => connection.error(error));
+  const lockCheck = setInterval(() => locks.check(), Math.min(1_000, options.lockMs / 4));
   let asking = false;
   const idle =
     options.idleExitMs === undefined
@@ -154,11 +179,13 @@ export async function work(options: WorkOptions): Promise<WorkReport> {
     await Promise.race([stopped, running]);
   } finally {
     clearInterval(idle);
+    clearInterval(lockCheck);
     options.signal?.removeEventListener('abort', onAbort);
     // close() waits for the chunks in flight; they commit their parts and are acknowledged.
     await worker.close();
     await running.catch(() => {});
     await contexts.close();
+    connection.stop();
     await queue.close();
     redis.disconnect();
   }

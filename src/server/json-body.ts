@@ -20,7 +20,8 @@ export function installJsonParser(app: FastifyInstance): void {
       return done(error as InputError, undefined);
     }
     if (text === '' && request.method === 'DELETE') return done(null, undefined);
-    parse(request, text, (error: Error | null, value?: unknown) => {
+    // fastify's default parser answers through its callback (its type also allows a promise, never returned).
+    void parse(request, text, (error: Error | null, value?: unknown) => {
       if ((error as { code?: string } | null)?.code !== 'FST_ERR_CTP_INVALID_JSON_BODY')
         return done(error, value);
       let detail = 'a __proto__ key is not allowed';
