@@ -90,7 +90,7 @@ describe('JSON syntax errors stay on one line', () => {
     const missing = await runRealCli(['fix', '--catalog', CATALOG, '--cost-model', '/nonexistent', FLIGHT]);
     expectRefusal(missing, /^refract: cost-model: no preset or file named "\/nonexistent"/);
     const bad = await runRealCli(['fix', '--catalog', CATALOG, '--cost-model', weights, FLIGHT]);
-    expectRefusal(bad, /weights\.json: cost-model\.weights\./);
+    expectRefusal(bad, /weights\.json: cost-model\.weights: Unrecognized key: "nope"/);
   });
 
   it('in a catalog of serve --catalog-dir', async () => {

@@ -142,10 +142,12 @@ async function whyMissing(options: CollectOptions, missing: readonly number[]): 
     `neither queued nor in progress (lost, or failed for good): submit --resume`;
   if (running === 0) return lostText;
   return (
-    `still running: ${held.queued.length} chunks queued, ${held.active.length + finished} in progress` +
+    `still running: ${chunks(held.queued.length)} queued, ${held.active.length + finished} in progress` +
     (lost.length > 0 ? `; ${lostText}` : '; collect once refract batch status says complete')
   );
 }
+
+const chunks = (n: number) => `${n} ${n === 1 ? 'chunk' : 'chunks'}`;
 
 /** Opens the temporary output beside `out` (renamed onto it once everything checks out). */
 async function openOutput(out: string): Promise<{ path: string; handle: FileHandle }> {
