@@ -200,7 +200,7 @@ describe.skipIf(!binary)(`distributed batch under faults${reason ? ` (skipped: $
       ]);
       expect(early.code).toBe(3);
       const [, queued, active] =
-        /still running: (\d+) chunks queued, (\d+) in progress; collect once refract batch status says complete$/m
+        /still running: (\d+) chunks? queued, (\d+) in progress; collect once refract batch status says complete$/m
           .exec(early.err)!
           .map(Number);
       expect(queued + active).toBe(CHUNKS - parts);
