@@ -26,9 +26,14 @@ export const LEARNED: readonly FeatureName[] = FEATURE_NAMES.filter(
   (f) => FEATURES[f].group !== 'closeness' && !FIXED.has(f),
 );
 
-/** A weight's step size: its starting weight's scale (at least a quarter), so tie-breaks move in their units. */
+/**
+ * A weight's step size: its starting weight's scale, so that tie-breaks move in their own units; at least
+ * 1 for an edit or evidence feature (one that starts at 0 must be able to grow), at most 10.
+ */
 export function stepScales(start: Weights, learn: readonly FeatureName[]): Map<FeatureName, number> {
-  return new Map(learn.map((f) => [f, Math.max(0.25, Math.min(10, start[f]))]));
+  return new Map(
+    learn.map((f) => [f, Math.min(10, Math.max(FEATURES[f].group === 'closeness' ? 0.25 * start[f] : 1, start[f]))]),
+  );
 }
 
 /** One perceptron step: towards the gold's features, away from the optimum's. */
