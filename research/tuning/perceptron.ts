@@ -32,7 +32,10 @@ export const LEARNED: readonly FeatureName[] = FEATURE_NAMES.filter(
  */
 export function stepScales(start: Weights, learn: readonly FeatureName[]): Map<FeatureName, number> {
   return new Map(
-    learn.map((f) => [f, Math.min(10, Math.max(FEATURES[f].group === 'closeness' ? 0.25 * start[f] : 1, start[f]))]),
+    learn.map((f) => [
+      f,
+      Math.min(10, Math.max(FEATURES[f].group === 'closeness' ? 0.25 * start[f] : 1, start[f])),
+    ]),
   );
 }
 

@@ -29,19 +29,14 @@ export function contentWords(name: string): string[] {
   return nameTerms(name).filter((w) => !GENERIC.has(w));
 }
 
-/** The content words of an API: its name's, its parameters' and its outputs' leaves' (once per API). */
-export const apiWords = perObject(
-  (api: ApiSpec): ReadonlySet<string> =>
-    new Set([
-      ...contentWords(api.name),
-      ...api.params.flatMap((p) => contentWords(p.name)),
-      ...(api.outputs ?? []).flatMap((f) => contentWords(leafOf(f.path))),
-    ]),
-);
+/** The content words of an API's name (once per API). */
+export const apiWords = perObject((api: ApiSpec): ReadonlySet<string> => new Set(contentWords(api.name)));
 
-/** Whether an API shares a content word with a set of words (a plan's). */
+/**
+ * Whether an API's name shares a content word with a set of words (a plan's names). Names only: every
+ * producer of `patient_id` has the word `patient` among its fields, so fields say nothing of relatedness.
+ */
 export function sharesWords(api: ApiSpec, words: ReadonlySet<string>): boolean {
-  for (const w of contentWords(api.name)) if (words.has(w)) return true;
   for (const w of apiWords(api)) if (words.has(w)) return true;
   return false;
 }

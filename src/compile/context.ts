@@ -167,8 +167,8 @@ export class CompileContext {
   }
 
   /**
-   * The content words of the plan: its calls' APIs (names, parameters, outputs), the names of the
-   * arguments it passes and the keys of its answer. An API sharing none of them is a stranger to it.
+   * The content words of the plan: its calls' names, the names of the arguments it passes and the keys of
+   * its answer. An API whose name shares none of them is a stranger to it.
    */
   planWords(): ReadonlySet<string> {
     if (!this.words) {

@@ -1,0 +1,241 @@
+/**
+ * One test per feature that no repair case shows alone: each compiles a small plan and reads the feature's
+ * value off the decision that carries it, on two names or two calls. The repair cases of test/cases show
+ * the other features at work (docs/cost-model.md names the test of every feature).
+ */
+import { describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { parseCatalog } from '../src/read/catalog.ts';
+import { compile } from '../src/compile/compile.ts';
+import { loadCostModel } from '../src/read/cost-models.ts';
+import { FEATURES, FEATURE_NAMES, price } from '../src/model/features.ts';
+import { argumentKey, type Call, type Plan, type Source } from '../src/compile/plan.ts';
+import { commonness, contentWords, linkEvidence } from '../src/catalog/evidence.ts';
+import { indexCatalog } from '../src/catalog/catalog-index.ts';
+import { editDistance, similarity } from '../src/catalog/names.ts';
+import { seq } from './helpers.ts';
+
+const param = (type: string, description: string, required = true) => ({ type, description, required });
+const out = (type: string, description: string) => ({ type, description });
+
+const catalog = parseCatalog([
+  {
+    name: 'Clinic_Find_Patient',
+    description: 'Find a patient of the clinic by name.',
+    query_parameters: { name: param('string', 'The name of the patient.') },
+    output_parameters: {
+      patient_id: out('string', 'The patient identifier.'),
+      ward: out('string', 'The ward.'),
+    },
+  },
+  {
+    name: 'Ecg_Get_Sample',
+    description: 'Get an ECG sample of a patient.',
+    query_parameters: {
+      patient_id: param('string', 'The patient identifier.'),
+      lead: param('string', 'The ECG lead.', false),
+    },
+    output_parameters: { sample: out('array', 'The ECG sample.') },
+  },
+  {
+    name: 'Dental_Find_Fracture',
+    description: 'Find tooth fractures.',
+    query_parameters: { query: param('string', 'What to search.') },
+    output_parameters: {
+      patient_id: out('string', 'The patient identifier.'),
+      tooth: out('string', 'The tooth.'),
+    },
+  },
+  {
+    name: 'Weather_Get_Forecast',
+    description: 'Weather forecast for a city.',
+    query_parameters: { city: param('string', 'The city.') },
+    output_parameters: {
+      status: out('string', 'The weather status.'),
+      location: {
+        type: 'object',
+        description: 'Where.',
+        properties: { name: out('string', 'The place name.') },
+      },
+    },
+  },
+  {
+    name: 'Notes_Send_Text',
+    description: 'Send a note.',
+    query_parameters: { text: param('string', 'The text of the note.') },
+    output_parameters: { status: out('string', 'Whether it was sent.') },
+  },
+  {
+    name: 'Books_Search',
+    description: 'Search books.',
+    query_parameters: {
+      keyword: param('string', 'The keyword.'),
+      limit: param('integer', 'How many books.', false),
+    },
+    output_parameters: { results: out('array', 'The books.') },
+  },
+]);
+
+const hand = loadCostModel('hand');
+const build = (text: string, keepDominated = false): Plan =>
+  compile(seq(text), catalog, hand, { keepDominated }).plan;
+
+const callOf = (plan: Plan, api: string): Call =>
+  plan.calls.find((c) => c.apis.some((a) => a.api?.name === api) && c.kind !== 'inserted')!;
+const sourcesOf = (plan: Plan, api: string, p: string): readonly Source[] =>
+  callOf(plan, api).params.find((x) => x.param === p)!.sources;
+const features = (plan: Plan, v: number) => plan.features[v];
+
+describe('features', () => {
+  it('every feature names a test that shows it', () => {
+    for (const name of FEATURE_NAMES) {
+      const by = FEATURES[name].shownBy;
+      expect(existsSync(by.includes('/') ? by : `test/cases/${by}.json`), `${name}: ${by}`).toBe(true);
+    }
+  });
+
+  it('a variable costs its features priced under the weights', () => {
+    const plan = build('var1 = Books_Search(kewyord="dune")');
+    plan.features.forEach((f, v) => expect(plan.costs[v]).toBeCloseTo(price(f, hand.weights), 12));
+  });
+
+  it('renameMisfit: a renamed literal that does not fit the declared type (and one that does)', () => {
+    const plan = build('var1 = Books_Search(keyword="dune", limti="many")');
+    const misfit = sourcesOf(plan, 'Books_Search', 'limit').find((s) => s.kind === 'arg')!;
+    expect(features(plan, misfit.v).renameMisfit).toBe(1);
+    const fits = build('var1 = Books_Search(keyword="dune", limti=5)');
+    expect(features(fits, sourcesOf(fits, 'Books_Search', 'limit')[0].v).renameMisfit).toBeUndefined();
+  });
+
+  it('a swap of two letters is one edit, so the rename keeps the value: limti -> limit', () => {
+    expect(editDistance('limti', 'limit')).toBe(1);
+    expect(similarity('pgae', 'page')).toBe(0.75);
+  });
+
+  it('dropTie: every drop carries it, so a rename at the drop’s price keeps the value', () => {
+    const plan = build('var1 = Books_Search(keyword="dune", limti=5)');
+    expect(plan.drops.get(argumentKey(0, 'limti'))).toEqual({ dropParam: 1, dropTie: 1 });
+  });
+
+  it('closeDistance and closeLabelName: how far back the source call is, how far its label is from the parameter', () => {
+    const plan = build('var1 = Weather_Get_Forecast(city="Oslo")\nvar2 = Notes_Send_Text()', true);
+    const links = sourcesOf(plan, 'Notes_Send_Text', 'text').filter((s) => s.kind === 'output');
+    const status = links.find((s) => s.kind === 'output' && s.path.join('.') === 'status')!;
+    expect(features(plan, status.v).closeDistance).toBeCloseTo(0.5, 9);
+    const fill = compile(
+      seq('var1 = Clinic_Find_Patient(name="Ada")\nvar2 = Ecg_Get_Sample()'),
+      catalog,
+      hand,
+      {},
+    ).plan;
+    const own = fill.calls[1].params
+      .find((p) => p.param === 'patient_id')!
+      .sources.find((s) => s.kind === 'output')!;
+    expect(features(fill, own.v).closeDepth).toBe(0);
+    expect(features(fill, own.v).closeLabelName).toBeGreaterThan(0);
+  });
+
+  it('links: a field of another name by evidence alone, with its evidence measured', () => {
+    const plan = build('var1 = Weather_Get_Forecast(city="Oslo")\nvar2 = Notes_Send_Text()', true);
+    const sources = sourcesOf(plan, 'Notes_Send_Text', 'text');
+    const links = sources.filter((s) => s.kind === 'output' && s.linked);
+    // `status` is an unread output of the same type already (its fill carries the same evidence).
+    expect(links.map((s) => (s.kind === 'output' ? s.path.join('.') : ''))).toEqual(['location']);
+    const status = features(
+      plan,
+      sources.find((s) => s.kind === 'output' && s.unread && s.path[0] === 'status')!.v,
+    );
+    expect(status.unreadOutput).toBe(1);
+    expect(status.linkNameDissimilarity).toBeCloseTo(1 - similarity('status', 'text'), 9);
+    expect(status.linkNoSharedWord).toBe(1);
+    expect(status.linkNoDescriptionWord).toBe(1);
+    expect(status.linkCommonField).toBeCloseTo(commonness(indexCatalog(catalog), 'status'), 9);
+    expect(status.linkOtherDomain).toBe(1);
+    expect(status.linkLooseType).toBe(0);
+    const location = features(plan, links[0].v);
+    expect(location).toMatchObject({ linkAny: 1, linkLooseType: 1 });
+    // Priced out of reach by the hand-written model, a link is dominated by the ask and not built.
+    const lean = build('var1 = Weather_Get_Forecast(city="Oslo")\nvar2 = Notes_Send_Text()');
+    expect(sourcesOf(lean, 'Notes_Send_Text', 'text').some((s) => s.kind === 'output' && s.linked)).toBe(
+      false,
+    );
+  });
+
+  it('link evidence: shared words and descriptions, a field as common as every API’s, one no other has', () => {
+    const index = indexCatalog(catalog);
+    const ecg = catalog.apis.find((a) => a.name === 'Ecg_Get_Sample')!;
+    const clinic = catalog.apis.find((a) => a.name === 'Clinic_Find_Patient')!;
+    const e = linkEvidence(
+      index,
+      clinic.outputs!.find((f) => f.path === 'patient_id')!,
+      ecg.params[0],
+    );
+    expect(e).toMatchObject({ nameDissimilarity: 0, noSharedWord: 0, noDescriptionWord: 0 });
+    expect(commonness(index, 'patient_id')).toBeGreaterThan(commonness(index, 'ward'));
+    expect(commonness(index, 'nothing')).toBe(0);
+    expect(contentWords('Get_ECG_Sample_Data')).toEqual(['ecg', 'sample']);
+  });
+
+  it('copies: a literal passed under another name, and whether it fits', () => {
+    const plan = build('var1 = Clinic_Find_Patient(name="Ada")\nvar2 = Books_Search()', true);
+    const copies = sourcesOf(plan, 'Books_Search', 'keyword').filter(
+      (s) => s.kind === 'literal' && s.copiedFrom,
+    );
+    expect(copies.map((s) => (s.kind === 'literal' ? s.value : null))).toEqual(['Ada']);
+    const f = features(plan, copies[0].v);
+    expect(f).toMatchObject({ copyAny: 1, copyNoSharedWord: 1, copyMisfit: 0 });
+    expect(f.copyNameDissimilarity).toBeCloseTo(1 - similarity('name', 'keyword'), 9);
+  });
+
+  it('strangers: an inserted API that shares no word with the plan, a need common in the catalog', () => {
+    const plan = build('var1 = Ecg_Get_Sample(lead="II")');
+    const inserted = plan.calls.filter((c) => c.kind === 'inserted');
+    const by = (name: string) =>
+      features(plan, inserted.find((c) => c.apis[0].api!.name === name)!.apis[0].v);
+    expect(by('Dental_Find_Fracture').insertUnrelated).toBe(1);
+    expect(by('Dental_Find_Fracture').insertCommonNeed).toBeCloseTo(
+      commonness(indexCatalog(catalog), 'patient_id'),
+      9,
+    );
+    const related = build('var1 = Clinic_Find_Patient(name="Ada")\nvar2 = Ecg_Get_Sample(lead="II")');
+    const clinic = related.calls.find(
+      (c) => c.kind === 'inserted' && c.apis[0].api!.name === 'Clinic_Find_Patient',
+    );
+    if (clinic) expect(features(related, clinic.apis[0].v).insertUnrelated).toBe(0);
+    // Asking for the id pays the premium of its cheapest producer; only strangers produce it here.
+    const ask = sourcesOf(plan, 'Ecg_Get_Sample', 'patient_id').find((s) => s.kind === 'ask')!;
+    expect(features(plan, ask.v).askProducedStranger).toBeGreaterThan(0);
+    expect(features(plan, ask.v).askProduced).toBeUndefined();
+  });
+
+  it('a plan of unrelated requests: its asks, inserted calls and unread fills say so', () => {
+    const bag = build('var1 = Weather_Get_Forecast(city="Oslo")\nvar2 = Ecg_Get_Sample(lead="II")');
+    const ask = sourcesOf(bag, 'Ecg_Get_Sample', 'patient_id').find((s) => s.kind === 'ask')!;
+    expect(features(bag, ask.v).askProducedIncoherent).toBeGreaterThan(0);
+    const inserted = bag.calls.find((c) => c.kind === 'inserted')!;
+    expect(features(bag, inserted.apis[0].v).insertIncoherent).toBe(1);
+    const unread = build('var1 = Weather_Get_Forecast(city="Oslo")\nvar2 = Notes_Send_Text()');
+    const fill = sourcesOf(unread, 'Notes_Send_Text', 'text').find((s) => s.kind === 'output' && s.unread)!;
+    expect(features(unread, fill.v).unreadIncoherent).toBe(1);
+    const chain = build(
+      'var1 = Clinic_Find_Patient(name="Ada")\nvar2 = Ecg_Get_Sample(patient_id="$var1.patient_id$")\nvar3 = Notes_Send_Text()',
+    );
+    const chained = sourcesOf(chain, 'Notes_Send_Text', 'text').find((s) => s.kind === 'output' && s.unread);
+    if (chained) expect(features(chain, chained.v).unreadIncoherent).toBe(0);
+  });
+
+  it('answerWhole: the answer may show the whole output of a call whose field it misnamed', () => {
+    const plan = build(
+      'var1 = Notes_Send_Text(text="hi")\nvar_result(note="$var1.data$", sent="$var1.sent$")',
+    );
+    const tokens = plan.calls.find((c) => c.kind === 'result')!.tokens;
+    const whole = (arg: string) => {
+      const o = tokens
+        .find((t) => t.arg === arg)!
+        .options.find((x) => x.kind === 'reassign' && x.path.length === 0)!;
+      return features(plan, o.v);
+    };
+    expect(whole('note')).toMatchObject({ answerWhole: 1, answerWholeSpecific: 0 });
+    expect(whole('sent')).toMatchObject({ answerWhole: 1, answerWholeSpecific: 1 });
+  });
+});
