@@ -3,7 +3,7 @@
  * feature (its meaning, the weight of each preset, the test that shows it), then the evidence scores, the
  * mapping scoring and the bounds on candidate generation. `test/cost-model.test.ts` keeps the page equal.
  */
-import { BoundsSchema, EvidenceSchema, MappingScoringSchema } from '../src/model/cost.ts';
+import { BoundsSchema, CostModelSchema, EvidenceSchema, MappingScoringSchema } from '../src/model/cost.ts';
 import { FEATURES, FEATURE_NAMES } from '../src/model/features.ts';
 import { loadCostModel, presetNames } from '../src/read/cost-models.ts';
 import type { z } from 'zod';
@@ -42,4 +42,6 @@ for (const [k, s] of Object.entries(BoundsSchema.shape))
     `| \`${k}\` | ${described(s)} | ${models.map((m) => (m.bounds as Record<string, number>)[k]).join(' | ')} |`,
   );
 for (const k of ['minSimilarity', 'apiCandidates', 'insertDepth', 'insertLimit', 'keepCalls'] as const)
-  console.log(`| \`${k}\` | | ${models.map((m) => m[k]).join(' | ')} |`);
+  console.log(
+    `| \`${k}\` | ${described(CostModelSchema.shape[k])} | ${models.map((m) => m[k]).join(' | ')} |`,
+  );

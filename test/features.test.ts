@@ -140,7 +140,13 @@ describe('features', () => {
     const sources = sourcesOf(plan, 'Notes_Send_Text', 'text');
     const links = sources.filter((s) => s.kind === 'output' && s.linked);
     // `status` is an unread output of the same type already (its fill carries the same evidence).
-    expect(links.map((s) => (s.kind === 'output' ? s.path.join('.') : ''))).toEqual(['location']);
+    // A field inside an object is a link too, as deep as it sits (`closeDepth`).
+    expect(links.map((s) => (s.kind === 'output' ? s.path.join('.') : ''))).toEqual([
+      'location',
+      'location.name',
+    ]);
+    expect(features(plan, links[0].v).closeDepth ?? 0).toBe(0);
+    expect(features(plan, links[1].v).closeDepth).toBe(1);
     const status = features(
       plan,
       sources.find((s) => s.kind === 'output' && s.unread && s.path[0] === 'status')!.v,

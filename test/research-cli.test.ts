@@ -1,12 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it, vi } from 'vitest';
 import { runCli } from '../src/cli/main.ts';
 import { loadCostModel } from '../src/read/cost-models.ts';
-import { registerFit, registerSweep } from '../research/cli/research.ts';
-import { LABELLED_CATALOG as CATALOG, writeLabelled } from './labelled.ts';
+import { registerCoverage, registerFit, registerSweep } from '../research/cli/research.ts';
+import { LABELLED_CATALOG as CATALOG, labelledRecords, writeLabelled } from './labelled.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'refract-research-'));
 
@@ -16,6 +16,7 @@ function program(): Command {
   const p = new Command().exitOverride();
   registerSweep(p);
   registerFit(p);
+  registerCoverage(p);
   return p;
 }
 
@@ -148,5 +149,25 @@ describe('refract fit on a labelled file of its own', () => {
     const missing = await cli('fit', '--data', LABELLED, '--catalog', CATALOG, '--train-sets', 'theirs');
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/--train-sets: expected one of mine/);
+  });
+});
+
+describe('refract coverage', () => {
+  it('counts the golds a solve constrained to them restores, and names the ones no edit can write', async () => {
+    // A gold whose date is a template mixing a reference with text: no edit kind writes one.
+    const [typo] = labelledRecords();
+    const template = {
+      ...typo,
+      id: 'template',
+      gold: typo.gold.replace('date="2024-08-15"', 'date="$var2.skyId$ 2024-08-15"'),
+    };
+    const data = join(dir, 'coverage.jsonl');
+    writeFileSync(data, [...labelledRecords(), template].map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const report = join(dir, 'coverage.md');
+    await run('coverage', '--data', data, '--catalog', CATALOG, '--report', report);
+    const page = readFileSync(report, 'utf8');
+    expect(page).toContain('Candidate coverage: **80.0 %** (4 of 5 records');
+    expect(page).toContain('| coverage | 5 | 4 | 80.0 |');
+    expect(page).toMatch(/Not covered \(1\):\n\n- `template` \(coverage, param_name\)/);
   });
 });

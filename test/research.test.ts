@@ -215,6 +215,29 @@ describe('perceptron', () => {
     expect(next.newMap / next.slotFill).toBeLessThan(cost.weights.newMap / cost.weights.slotFill);
   });
 
+  it('a loss-augmented solve finds the point the weights separate least from the gold', async () => {
+    const record = missingOriginRecord();
+    const optimum = await solvePoint(record, base, mapSkyId);
+    expect(optimum?.restored).toBe(true);
+    // The nearest wrong point maps the same field from deeper in var1's output: 0.002 dearer (closeDepth).
+    expect((await solvePoint(record, base, { ...mapSkyId, margin: 0.001 }))?.restored).toBe(true);
+    const near = await solvePoint(record, base, { ...mapSkyId, margin: 0.1 });
+    expect(near?.restored).toBe(false);
+    expect(near?.sequence[2].arguments.originSkyId).toBe('$var1.navigation.relevantFlightParams.skyId$');
+    // A wide margin makes asking (contradicted decisions) the loss-augmented optimum; a fit steps on it.
+    const wide = await solvePoint(record, base, { ...mapSkyId, margin: 10 });
+    expect(wide?.features.slotFill).toBeGreaterThan(0);
+    const fit = await fitWeights([record], {}, base, {
+      ...mapSkyId,
+      epochs: 1,
+      rate: 0.1,
+      seed: 1,
+      margin: 10,
+    });
+    expect(fit.epochs[0].updates).toBe(1);
+    expect(fit.model.weights.slotFill).toBeGreaterThan(base.weights.slotFill);
+  });
+
   it('fits a model that validates and restores the record it learned from', async () => {
     const record = missingOriginRecord();
     const start = withWeights(base, { newMap: 5, askProduced: 0 });

@@ -33,6 +33,7 @@ interface FitFlags extends DataFlags {
   rate: string;
   seed: string;
   lambda: string;
+  margin: string;
   folds?: string;
   learn?: string;
   init: string;
@@ -60,6 +61,11 @@ export function registerFit(program: Command): void {
       .option('--rate <eta>', 'learning rate', '0.1')
       .option('--seed <s>', 'seed of the split and of the record order', '1')
       .option('--lambda <l>', 'pull towards the starting weights after every step, in [0, 1)', '0.02')
+      .option(
+        '--margin <m>',
+        'step also where a point within m per contradicted decision of the optimum misses the gold (loss-augmented solve; 0: plain perceptron)',
+        '0',
+      )
       .option('--folds <k>', 'also cross-validate: k folds of the training golds, each fitted on the others')
       .option(
         '--learn <features>',
@@ -115,6 +121,7 @@ export function registerFit(program: Command): void {
       rate: number('--rate', flags.rate, 0, 100),
       seed,
       lambda: number('--lambda', flags.lambda, 0, 0.999),
+      margin: flags.margin === '0' ? 0 : number('--margin', flags.margin, 0, 100),
       learn,
       log,
     };

@@ -23,6 +23,12 @@ export interface FitOptions extends EvalOptions {
   /** Pull towards the starting weights after every step, in [0, 1). */
   readonly lambda?: number;
   readonly seed: number;
+  /**
+   * Margin of the loss-augmented solve (`solvePoint({margin})`): a record is stepped on whenever a point
+   * within this many units per contradicted decision of its optimum misses the gold, not only when the
+   * optimum does (0: the plain perceptron).
+   */
+  readonly margin?: number;
   /** Features to learn (default: every edit and evidence feature but the fixed ones, `LEARNED`). */
   readonly learn?: readonly FeatureName[];
   readonly log?: (line: string) => void;
@@ -74,8 +80,8 @@ async function scoreAll(
 }
 
 function evalOptions(options: FitOptions): EvalOptions {
-  const { epochs, rate, lambda, seed, learn, log, ...rest } = options;
-  void [epochs, rate, lambda, seed, learn, log];
+  const { epochs, rate, lambda, seed, learn, log, margin, ...rest } = options;
+  void [epochs, rate, lambda, seed, learn, log, margin];
   return rest;
 }
 
@@ -96,7 +102,7 @@ async function epochPass(
   const tally = { updates: 0, inseparable: 0, skipped: 0, restoredInPass: 0 };
   for (const record of shuffled(rng, train)) {
     const model = { ...base, weights };
-    const predicted = await solvePoint(record, model, eval_);
+    const predicted = await solvePoint(record, model, { ...eval_, margin: options.margin });
     if (predicted?.restored) tally.restoredInPass++;
     else if (predicted) {
       const gold = await solvePoint(record, model, { ...eval_, towardsGold: true });
@@ -169,7 +175,8 @@ export function fittedModel(base: CostModel, weights: Weights, options: FitOptio
     name: 'fitted',
     description:
       `Weights fitted by an averaged structured perceptron on feature vectors (${options.epochs} epochs, rate ` +
-      `${options.rate}, lambda ${options.lambda ?? 0}, seed ${options.seed}) from base ` +
+      `${options.rate}, lambda ${options.lambda ?? 0}, margin ${options.margin ?? 0}, seed ${options.seed}) ` +
+      `from base ` +
       `${base.name ?? 'model'}; see docs/research.md.`,
     weights,
   });

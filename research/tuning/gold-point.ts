@@ -234,6 +234,12 @@ export function pointFeatures(plan: Plan, values: readonly number[]): FeatureTot
 export interface PointOptions extends EvalOptions {
   /** Solve constrained to the gold (the gold's point); otherwise the model's own optimum. */
   readonly towardsGold?: boolean;
+  /**
+   * Loss-augmented solve (a structured SVM's margin rescaling): every decision the gold contradicts is
+   * `margin` cheaper, every kept gold value `margin / 2` dearer, so the point found is the one the weights
+   * separate least from the gold. 0 (default): the model's own optimum. Ignored with `towardsGold`.
+   */
+  readonly margin?: number;
 }
 
 /**
@@ -262,6 +268,10 @@ export async function solvePoint(
   const loss = goldLoss(plan, record.sequence, record.gold);
   let model: MilpModel = compiled.model;
   if (options.towardsGold) model = { ...model, cost: model.cost.map((c, v) => c + GOLD_PENALTY * loss[v]) };
+  else if (options.margin) {
+    const margin = options.margin;
+    model = { ...model, cost: model.cost.map((c, v) => c - margin * loss[v]) };
+  }
   const solution: Solution = await solveGuarded(getSolver(options.solver ?? 'highs'), model, {});
   if (!solution.values || solution.status !== 'optimal') return null;
   const values = solution.values;

@@ -15,3 +15,4 @@ export * from './fit.ts';
 export * from './fit-report.ts';
 export * from './mappings.ts';
 export * from './cross-validate.ts';
+export * from './coverage.ts';

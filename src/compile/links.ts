@@ -1,7 +1,7 @@
 /**
  * Links by evidence: the generous candidates of a required parameter that has no argument. Besides the
  * sources the rest of the model offers (an output of the parameter's own name, a mapping, a name in context,
- * an unread output, a literal passed under the same name, an ask), any top-level field of an earlier call
+ * an unread output, a literal passed under the same name, an ask), any field of an earlier call (not inside an array)
  * whose declared type can feed the parameter, and any literal the sequence passes to a parameter of another
  * name, may fill it: each priced by its evidence (`linkAny`/`copyAny` plus how unlike the names are, whether
  * they share a word, whether the descriptions do, how common the field is in the catalog, whether the two
@@ -51,13 +51,14 @@ function outputLinks(ctx: CompileContext, call: Call, p: ParamSpec, taken: Reado
     const seen = new Set<string>();
     for (const choice of j.apis) {
       for (const field of choice.api?.outputs ?? []) {
-        if (/[.[]/.test(field.path) || seen.has(field.path) || leafOf(field.path) === p.name) continue;
+        if (field.path.includes('[') || seen.has(field.path) || leafOf(field.path) === p.name) continue;
         seen.add(field.path);
         if (taken.has(`${j.id}\u0000${field.path}`) || !typesCanMatch(field.type, p.type)) continue;
         const features: Features = {
           linkAny: 1,
           ...linkFeatures(ctx, field, p, j, call),
           closeDistance: Math.max(0, call.pos - j.pos) / steps,
+          closeDepth: segments(field.path).length - 1,
         };
         out.push({ j, field, features, cost: ctx.price(features) });
       }

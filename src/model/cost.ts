@@ -123,7 +123,7 @@ export const BoundsSchema = z
       'fields of other names linked by evidence alone per required parameter without an argument (the cheapest)',
     ),
     copiesPerParameter: bound(
-      2,
+      4,
       1000,
       'literals passed under other names copied per required parameter without an argument (the cheapest)',
     ),
@@ -159,20 +159,33 @@ export const CostModelSchema = z
     evidence: EvidenceSchema.default(EvidenceSchema.parse({})),
     bounds: BoundsSchema.default(BoundsSchema.parse({})),
     mappings: MappingScoringSchema.default(MappingScoringSchema.parse({})),
-    /** Renames below this name similarity are not candidates. */
-    minSimilarity: z.number().min(0).max(1),
-    /** How many catalog APIs to consider per step (by name and argument overlap). */
-    apiCandidates: z.number().int().min(1).max(100),
-    /** Maximum depth of inserted calls (an inserted call's inputs may need inserted calls). */
-    insertDepth: z.number().int().min(0).max(5),
-    /** Maximum number of inserted-call candidates in one model. */
-    insertLimit: z.number().int().min(0).max(200),
+    minSimilarity: z
+      .number()
+      .min(0)
+      .max(1)
+      .describe('a rename (API or parameter) is a candidate only at this name similarity or more'),
+    apiCandidates: z
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .describe('catalog APIs considered for a step whose API is unknown (the most similar)'),
+    insertDepth: z
+      .number()
+      .int()
+      .min(0)
+      .max(5)
+      .describe('how deep inserted calls nest (an inserted call’s inputs may need inserted calls)'),
+    insertLimit: z.number().int().min(0).max(200).describe('inserted-call candidates in one model at most'),
     /**
      * Keep every call of the input (sound and valid modes): a call is deleted only when it duplicates an
      * earlier one or no catalog API is close to its name (the result is then `partial`). False lets the
      * weights decide (`deleteStep`); optimal mode always may delete.
      */
-    keepCalls: z.boolean().default(true),
+    keepCalls: z
+      .boolean()
+      .default(true)
+      .describe('keep every call of the input (sound, valid modes); false lets deleteStep decide'),
   })
   .strict();
 
