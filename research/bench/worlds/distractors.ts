@@ -59,9 +59,13 @@ function about(name: string, noun: string): string {
   return `The ${w} of the ${noun}.`;
 }
 
-/** `n` distinct names: some shared by every domain (`common`), the rest the domain's own. */
+/**
+ * `n` distinct names: the first always one every domain shares (`common`), the others shared or the
+ * domain's own.
+ */
 function drawNames(rng: Rng, d: DistractorDomain, common: readonly string[], n: number): Named[] {
-  const out = new Map<string, Named>();
+  const first = parse(choose(rng, common));
+  const out = new Map<string, Named>([[first.name, first]]);
   const pool = [...common.map(parse), ...d.own.map(parse)];
   for (let t = 0; out.size < n && t < n * 6; t++) {
     const pick = rng() < 0.65 ? choose(rng, common.map(parse)) : choose(rng, d.own.map(parse));
