@@ -79,13 +79,13 @@ export function largeReport(summary: LargeSummary): string {
 }
 
 /** The restoration page's section on the large worlds, between its markers. */
-export function largeSection(summary: LargeSummary, command: string): string {
+export function largeSection(summary: LargeSummary, command: string, alone = true): string {
   return [
     LARGE_BEGIN,
     '## Large catalogs',
     '',
-    `Measured ${summary.date} with \`${command}\` (section regenerated alone; the rest of the page is`,
-    'from its own run). Worlds: the union of every shipped catalog plus seeded distractor APIs that reuse',
+    `Measured ${summary.date} with \`${command}\`${alone ? ' (this section alone; the rest of the page is from its own run)' : ''}.`,
+    'Worlds: the union of every shipped catalog plus seeded distractor APIs that reuse',
     'the common field and parameter names (`research/bench/worlds/large.ts`, `docs/benchmarks.md`).',
     '**small: mod unknowns** is the same records repaired against the shipped catalog they come from.',
     '**strangers**: repairs with a call the repair inserted or restored of an API sharing no content word',

@@ -10,7 +10,6 @@
 import type { Json } from '../../../src/model/types.ts';
 import { choose, hashSeed, mulberry32, shuffled, type Rng } from '../../../src/model/prng.ts';
 import {
-  COMMON_NAMES,
   DISTRACTOR_DOMAINS,
   DISTRACTOR_QUALIFIERS,
   DISTRACTOR_VERBS,
@@ -123,22 +122,21 @@ function distractorSpec(
 }
 
 /**
- * `count` distractor spec entries whose names differ from each other and from `taken`. `common` adds the
- * shipped catalogs' most used names to the shared ones.
+ * `count` distractor spec entries whose names differ from each other and from `taken`; `common` is the
+ * list of names every domain reuses (`name:type`: `COMMON_NAMES` and the shipped catalogs' most used).
  */
 export function distractorSpecs(
   count: number,
   seed: number,
   taken: ReadonlySet<string>,
-  shipped: readonly string[],
+  common: readonly string[],
 ): Json[] {
-  const common = [...new Set([...COMMON_NAMES, ...shipped])];
   const names = new Set(taken);
   const out: Json[] = [];
   for (let k = 0; out.length < count; k++) {
     const rng = mulberry32(hashSeed(`distractor/${seed}/${k}`));
     const d = DISTRACTOR_DOMAINS[k % DISTRACTOR_DOMAINS.length];
-    const style = DISTRACTOR_STYLES[Math.floor(k / DISTRACTOR_DOMAINS.length) % DISTRACTOR_STYLES.length];
+    const style = choose(rng, DISTRACTOR_STYLES);
     const noun = choose(rng, d.nouns);
     const verb = choose(rng, DISTRACTOR_VERBS);
     let name = '';

@@ -10,6 +10,7 @@ import { parseCatalog } from '../../../src/read/catalog.ts';
 import { validate } from '../../../src/validate/validate.ts';
 import type { BenchRecord, Recipe } from '../scored.ts';
 import { distractorSpecs } from './distractors.ts';
+import { COMMON_NAMES } from './distractor-vocabulary.ts';
 import { flatRecords } from './flat.ts';
 
 export const LARGE_SEED = 20261202;
@@ -35,6 +36,8 @@ export interface LargeWorld {
   readonly catalog: Catalog;
   /** Names of the shipped APIs (the rest are distractors). */
   readonly shipped: ReadonlySet<string>;
+  /** The names every distractor domain reuses, `name:type`: `COMMON_NAMES` and the shipped ones. */
+  readonly commonNames: readonly string[];
 }
 
 export interface ShippedCatalog {
@@ -85,14 +88,10 @@ export function largeWorld(size: number, catalogs: readonly ShippedCatalog[], se
   const shippedCatalog = parseCatalog(union);
   const shipped = new Set(shippedCatalog.apis.map((a) => a.name));
   if (size < union.length) throw new RangeError(`a world needs at least ${union.length} APIs`);
-  const distractors = distractorSpecs(
-    size - union.length,
-    seed,
-    shipped,
-    shippedCommonNames(shippedCatalog.apis),
-  );
+  const commonNames = [...new Set([...COMMON_NAMES, ...shippedCommonNames(shippedCatalog.apis)])];
+  const distractors = distractorSpecs(size - union.length, seed, shipped, commonNames);
   const spec = [...union, ...distractors];
-  return { name: largeWorldName(size), spec, catalog: parseCatalog(spec), shipped };
+  return { name: largeWorldName(size), spec, catalog: parseCatalog(spec), shipped, commonNames };
 }
 
 /** The shipped records of one recipe that still make sense against the world's catalog. */
