@@ -72,7 +72,7 @@ function worldLines(w: LargeWorldSummary): string[] {
 /** The whole report: a line on what was run, then each world. */
 export function largeReport(summary: LargeSummary): string {
   return [
-    `Large-catalog worlds, cost model \`${summary.model}\`, every ${summary.every}th record per recipe and kind, ${summary.solver}.`,
+    `Large-catalog worlds, cost model \`${summary.model}\`, ${summary.every === 1 ? 'every record' : `every ${summary.every}th record per recipe and kind`}, ${summary.solver}.`,
     '',
     ...summary.worlds.flatMap(worldLines),
   ].join('\n');
