@@ -7,6 +7,9 @@
  *   npm run bench:restoration -- --recipe second --sets synthetic-camel --by-set
  *   npm run bench:restoration -- --json                  the summary as JSON on stdout
  *   npm run bench:restoration -- --model e692d8e --write benchmarks/results/restoration-baseline.json
+ *   npm run bench:restoration -- --large 1000,5000,10000 --every 4 --cost-model models/hand.json
+ *                                    the large-catalog worlds (research/bench/large.ts), any cost-model file;
+ *                                    --page also rewrites their section of benchmarks/results/restoration.md
  *
  * --backends highs,lp-solver,portfolio (the default) repairs each record with each; the first is judged,
  * the others are compared with it.

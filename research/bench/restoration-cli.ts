@@ -12,6 +12,7 @@ import { loadCorpus, measureBuilds, RECIPES, RECIPE_SETS, type MeasuredBuild } f
 import { summariseRestoration, type RestorationSummary, type ScoredRow } from './restoration-summary.ts';
 import { comparisonTable, compactTable } from './restoration-tables.ts';
 import type { Recipe } from './scored.ts';
+import { largeCli } from './large.ts';
 
 const OPTIONS = {
   quick: { type: 'boolean' },
@@ -23,6 +24,11 @@ const OPTIONS = {
   against: { type: 'string' },
   model: { type: 'string' },
   write: { type: 'string' },
+  // The large-catalog worlds instead of the shipped sets (`research/bench/large.ts`).
+  large: { type: 'string' },
+  every: { type: 'string' },
+  'cost-model': { type: 'string' },
+  page: { type: 'boolean' },
 } as const;
 
 function list(flag: string, value: string | undefined, known: readonly string[]): string[] | undefined {
@@ -75,6 +81,11 @@ export interface CliIo {
 /** Runs the benchmark for `args`; throws InputError for a bad flag (the script exits 2). */
 export async function restorationCli(args: readonly string[], io: CliIo): Promise<void> {
   const { values } = parseArgs({ args: [...args], options: OPTIONS });
+  if (values.large !== undefined) {
+    const command = `npm run bench:restoration -- ${args.join(' ')}`;
+    await largeCli({ ...values, sizes: values.large, solver: values.backends?.split(',')[0] }, io, command);
+    return;
+  }
   const recipes = list('--recipe', values.recipe, RECIPES) as Recipe[] | undefined;
   const sets = list('--sets', values.sets, [...new Set(Object.values(RECIPE_SETS).flat())]);
   const backends = (list('--backends', values.backends, SOLVER_NAMES) ?? [...SOLVER_NAMES]).filter(

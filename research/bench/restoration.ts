@@ -16,6 +16,10 @@ import { KIND_ORDERS, summariseRestoration, type RestorationSummary } from './re
 import { comparisonTable, fullTable, matrixTable, restoredModAsks } from './restoration-tables.ts';
 import type { ScoredOutcome } from './scored.ts';
 import { restorationNotes } from './restoration-notes.ts';
+import { measureLarge, type LargeSummary } from './large-run.ts';
+import { largeSection } from './large-report.ts';
+import { DEFAULT_EVERY } from './large.ts';
+import { LARGE_SIZES } from './worlds/large.ts';
 
 /** The committed summary of the baseline build (written by `npm run bench:restoration -- --model REF --write`). */
 export const BASELINE_PATH = join(ROOT, 'benchmarks', 'results', 'restoration-baseline.json');
@@ -27,7 +31,12 @@ export interface RestorationResults {
   /** The baseline measured in this run, else the committed summary (times from another run). */
   readonly before: RestorationSummary | null;
   readonly beforeSameRun: boolean;
+  /** The large-catalog worlds, every `DEFAULT_EVERY`-th record (every `QUICK_EVERY`-th in quick mode). */
+  readonly large?: LargeSummary;
 }
+
+/** Every how many records of a large world the quick page measures. */
+export const QUICK_EVERY = 40;
 
 export function readBaseline(path = BASELINE_PATH): RestorationSummary | null {
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as RestorationSummary) : null;
@@ -55,7 +64,20 @@ export async function measureRestoration(ctx: BenchContext): Promise<Restoration
   const before = sameRun
     ? summariseRestoration(sameRun, { build: saved!.build, commit: saved!.commit, ...meta })
     : saved;
-  return { corpus, now, outcomes: measured.get('now')!, before, beforeSameRun: sameRun !== undefined };
+  const large = await measureLarge({
+    sizes: LARGE_SIZES,
+    every: ctx.quick ? QUICK_EVERY : DEFAULT_EVERY,
+    solver: ctx.solvers[0],
+    log: ctx.log,
+  });
+  return {
+    corpus,
+    now,
+    outcomes: measured.get('now')!,
+    before,
+    beforeSameRun: sameRun !== undefined,
+    large,
+  };
 }
 
 /** One missed restoration per kind, as gold / repair diff; those that lost user data first. */
@@ -106,5 +128,6 @@ export function restorationPage(ctx: BenchContext, results: RestorationResults):
     for (const [set, rows] of Object.entries(mine.sets)) lines.push(`### ${set}`, '', fullTable(rows), '');
   }
   lines.push('## Examples of repairs that did not restore the gold', '', ...examples(results));
+  if (results.large) lines.push(largeSection(results.large, ctx.command, false), '');
   return lines.join('\n');
 }

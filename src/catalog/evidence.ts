@@ -41,6 +41,27 @@ export function sharesWords(api: ApiSpec, words: ReadonlySet<string>): boolean {
   return false;
 }
 
+/**
+ * The content words of a plan: its calls' API names, the names of the arguments it passes and the keys of
+ * its answer (`isAnswer`: the answer step's own name is no API). An API whose name shares none of them is a
+ * stranger to the plan. The one definition: the repair model prices inserted calls by it, and the judge of
+ * a repair (`src/score`) counts stranger calls by it.
+ */
+export function planWords(
+  steps: readonly { readonly name: string; readonly arguments: Readonly<Record<string, unknown>> }[],
+  apiOf: (name: string) => ApiSpec | undefined,
+  isAnswer: (i: number) => boolean,
+): Set<string> {
+  const words = new Set<string>();
+  steps.forEach((step, i) => {
+    const api = apiOf(step.name);
+    if (api) for (const w of apiWords(api)) words.add(w);
+    else if (!isAnswer(i)) for (const w of contentWords(step.name)) words.add(w);
+    for (const arg of Object.keys(step.arguments)) for (const w of contentWords(arg)) words.add(w);
+  });
+  return words;
+}
+
 /** Whether two names share a stemmed word, or one's words run inside the other's (`route`, `route_details`). */
 export function shareAWord(a: string, b: string): boolean {
   const x = nameTerms(a);

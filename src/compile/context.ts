@@ -21,7 +21,7 @@ import {
   type Weights,
 } from '../model/cost.ts';
 import { DEFAULT_SCORING } from '../catalog/mapping-sides.ts';
-import { apiWords, contentWords } from '../catalog/evidence.ts';
+import { apiWords, contentWords, planWords } from '../catalog/evidence.ts';
 import { NO_FEATURES, price, type FeatureName, type Features } from '../model/features.ts';
 import { indexCatalog, type CatalogIndex } from '../catalog/catalog-index.ts';
 import { mappingsInForce, mappingsInto } from '../catalog/computed-mappings.ts';
@@ -171,16 +171,11 @@ export class CompileContext {
    * its answer. An API whose name shares none of them is a stranger to it.
    */
   planWords(): ReadonlySet<string> {
-    if (!this.words) {
-      const words = new Set<string>();
-      this.steps.forEach((step, i) => {
-        const api = this.index.byName.get(step.name);
-        if (api) for (const w of apiWords(api)) words.add(w);
-        else if (!this.isAnswer(i)) for (const w of contentWords(step.name)) words.add(w);
-        for (const arg of Object.keys(step.arguments)) for (const w of contentWords(arg)) words.add(w);
-      });
-      this.words = words;
-    }
+    this.words ??= planWords(
+      this.steps,
+      (name) => this.index.byName.get(name),
+      (i) => this.isAnswer(i),
+    );
     return this.words;
   }
 

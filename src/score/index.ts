@@ -10,3 +10,13 @@ export { matchModuloAsks } from './match.ts';
 export { readAsks, type AskReading, type AskMeaning } from './asks.ts';
 export { roleCollapses, siblingCopies } from './roles.ts';
 export { alignCalls } from './align.ts';
+export {
+  judgeWithCatalog,
+  strangerCalls,
+  unsupportedWirings,
+  NAME_EVIDENCE_SIMILARITY,
+  type CatalogJudgement,
+  type CatalogScoreInput,
+  type StrangerCall,
+  type UnsupportedWiring,
+} from './strangers.ts';

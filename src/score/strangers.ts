@@ -1,0 +1,182 @@
+/**
+ * Two ways a repair can go wrong in a large catalog, where some API nearly always outputs a field of the
+ * needed name, judged with the catalog's specs:
+ *
+ * - a **stranger call**: a call the repair inserted or restored (one more call of its API than both the
+ *   input and the gold have) of an API whose name shares no content word with the input plan (its calls'
+ *   API names, argument names and answer keys: `planWords`, the one definition the repair model prices
+ *   inserted calls by). A tooth-fracture lookup inserted into an ECG plan.
+ * - an **unsupported wiring**: an argument the repair wired to an output field (a wiring neither the input
+ *   nor the gold has) with no evidence for it: the field's and the parameter's names share no word and are
+ *   not alike, their descriptions share no content word, and their declared types do not agree on anything
+ *   more telling than `string` (`audience="$var2.status$"`, `image_height="$var2.fruit_production$"`).
+ *
+ * Pure functions of the three sequences and the catalog.
+ */
+import type { ApiSpec, Catalog, Sequence, ValueType } from '../model/types.ts';
+import { DEFAULT_RESULT_NAME, isPseudoStep } from '../model/constants.ts';
+import { indexCatalog } from '../catalog/catalog-index.ts';
+import { contentWords, linkEvidence, planWords, sharesWords } from '../catalog/evidence.ts';
+import { normalisePath, referenceSites } from '../read/references.ts';
+import { callsOf, producerIndex } from './steps.ts';
+
+/**
+ * Name evidence between a field and a parameter: they share a stemmed word, or their character similarity
+ * is at least this (`pateint_id` / `patient_id`). A judging threshold of the measure, not of the repair.
+ */
+export const NAME_EVIDENCE_SIMILARITY = 0.75;
+
+/** Declared types too common to be evidence that a field feeds a parameter. */
+const WEAK_TYPES: ReadonlySet<ValueType> = new Set(['string', 'any']);
+
+export interface StrangerCall {
+  /** Index of the call in the repair. */
+  readonly step: number;
+  readonly api: string;
+}
+
+export interface UnsupportedWiring {
+  /** Index of the consuming call in the repair, its parameter, and the reference it was given. */
+  readonly step: number;
+  readonly param: string;
+  readonly reference: string;
+}
+
+export interface CatalogJudgement {
+  readonly strangerCalls: readonly StrangerCall[];
+  readonly unsupportedWirings: readonly UnsupportedWiring[];
+}
+
+export interface CatalogScoreInput {
+  readonly input: Sequence;
+  readonly gold: Sequence;
+  readonly repaired: Sequence | null;
+  readonly catalog: Catalog;
+  /** The answer step's name (default `var_result`). */
+  readonly resultName?: string;
+}
+
+function isAnswerOf(sequence: Sequence, resultName: string) {
+  return (i: number) => i === sequence.length - 1 && sequence[i].name === resultName;
+}
+
+function countCalls(sequence: Sequence, resultName: string): Map<string, number> {
+  const out = new Map<string, number>();
+  const answer = isAnswerOf(sequence, resultName);
+  for (const { index, step } of callsOf(sequence))
+    if (!answer(index)) out.set(step.name, (out.get(step.name) ?? 0) + 1);
+  return out;
+}
+
+/** Calls beyond what the input and the gold have of their API, whose API shares no word with the input plan. */
+export function strangerCalls(
+  input: Sequence,
+  gold: Sequence,
+  repaired: Sequence,
+  catalog: Catalog,
+  resultName = DEFAULT_RESULT_NAME,
+): StrangerCall[] {
+  const index = indexCatalog(catalog);
+  const words = planWords(input, (name) => index.byName.get(name), isAnswerOf(input, resultName));
+  const [had, wanted] = [countCalls(input, resultName), countCalls(gold, resultName)];
+  const seen = new Map<string, number>();
+  const answer = isAnswerOf(repaired, resultName);
+  const out: StrangerCall[] = [];
+  for (const { index: i, step } of callsOf(repaired)) {
+    if (answer(i)) continue;
+    const n = (seen.get(step.name) ?? 0) + 1;
+    seen.set(step.name, n);
+    if (n <= Math.max(had.get(step.name) ?? 0, wanted.get(step.name) ?? 0)) continue;
+    const api: ApiSpec | undefined = index.byName.get(step.name);
+    const related = api ? sharesWords(api, words) : contentWords(step.name).some((w) => words.has(w));
+    if (!related) out.push({ step: i, api: step.name });
+  }
+  return out;
+}
+
+/** Wirings of a sequence as `consumer API / param / producer API / field`, a multiset. */
+function wiringKeys(sequence: Sequence): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const w of wirings(sequence)) out.set(w.key, (out.get(w.key) ?? 0) + 1);
+  return out;
+}
+
+interface Wiring {
+  readonly step: number;
+  readonly param: string;
+  readonly reference: string;
+  readonly producer: number;
+  readonly field: string;
+  readonly key: string;
+}
+
+function wirings(sequence: Sequence): Wiring[] {
+  const out: Wiring[] = [];
+  for (const { index, step } of callsOf(sequence)) {
+    for (const [param, value] of Object.entries(step.arguments)) {
+      for (const site of referenceSites(param, value)) {
+        const producer = producerIndex(sequence, index, site.ref.label);
+        if (producer === null || isPseudoStep(sequence[producer]) || site.ref.path.length === 0) continue;
+        const field = normalisePath(site.ref.path);
+        out.push({
+          step: index,
+          param,
+          reference: site.ref.raw,
+          producer,
+          field,
+          key: `${step.name}\u0000${param}\u0000${sequence[producer].name}\u0000${field}`,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** Wirings the repair made (not in the input or the gold) with no name, description or type evidence. */
+export function unsupportedWirings(
+  input: Sequence,
+  gold: Sequence,
+  repaired: Sequence,
+  catalog: Catalog,
+  resultName = DEFAULT_RESULT_NAME,
+): UnsupportedWiring[] {
+  const index = indexCatalog(catalog);
+  const [had, wanted] = [wiringKeys(input), wiringKeys(gold)];
+  const seen = new Map<string, number>();
+  const out: UnsupportedWiring[] = [];
+  for (const w of wirings(repaired)) {
+    const n = (seen.get(w.key) ?? 0) + 1;
+    seen.set(w.key, n);
+    if (n <= Math.max(had.get(w.key) ?? 0, wanted.get(w.key) ?? 0)) continue;
+    // The answer step's keys are no parameters: what it returns is the plan's choice.
+    if (isAnswerOf(repaired, resultName)(w.step)) continue;
+    const param = index.byName.get(repaired[w.step].name)?.params.find((p) => p.name === w.param);
+    if (!param) continue;
+    const api = index.byName.get(repaired[w.producer].name);
+    const field = api?.outputs?.find((f) => f.path === w.field) ?? {
+      path: w.field,
+      type: 'any' as const,
+    };
+    const e = linkEvidence(index, field, param);
+    const named = e.noSharedWord === 0 || 1 - e.nameDissimilarity >= NAME_EVIDENCE_SIMILARITY;
+    const described = e.noDescriptionWord === 0;
+    const typed = field.type === param.type && !WEAK_TYPES.has(param.type);
+    if (!named && !described && !typed) out.push({ step: w.step, param: w.param, reference: w.reference });
+  }
+  return out;
+}
+
+/** Both measures for one repair; none when it returned nothing. */
+export function judgeWithCatalog({
+  input,
+  gold,
+  repaired,
+  catalog,
+  resultName,
+}: CatalogScoreInput): CatalogJudgement {
+  if (repaired === null) return { strangerCalls: [], unsupportedWirings: [] };
+  return {
+    strangerCalls: strangerCalls(input, gold, repaired, catalog, resultName),
+    unsupportedWirings: unsupportedWirings(input, gold, repaired, catalog, resultName),
+  };
+}
