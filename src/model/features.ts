@@ -88,6 +88,11 @@ export const FEATURES = {
     2,
     'deleted-producer-comes-back',
   ),
+  restoreRerun: edit(
+    'a restored step that runs again under a fresh label for a memory item that holds nothing (its readers re-pointed at it)',
+    0.5,
+    'memory-item-empty-reruns-its-producer',
+  ),
   askProduced: edit(
     'asking for a value a catalog API outputs (an id, or a value the plan took from an output); the value is the cost of inserting the cheapest such producer with its inputs asked (0 weight: off)',
     1,
