@@ -140,6 +140,11 @@ export const FEATURES = {
     0.01,
     'test/optimality.test.ts',
   ),
+  renameByValue: evidence(
+    'a made-up parameter’s value moves to a required parameter of another name by what the value reads as (see valueReadsAs), not by the names',
+    1,
+    'made-up-parameter-value-moves',
+  ),
   renameMisfit: evidence(
     'a renamed literal does not fit the declared type of the parameter it is renamed to (`lang="en"` as a rating)',
     1,
