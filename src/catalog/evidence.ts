@@ -112,3 +112,21 @@ export function linkEvidence(index: CatalogIndex, field: OutputField, param: Par
     commonField: commonness(index, leaf),
   };
 }
+
+/** Parameter names that hold a free query: their value is the subject the call is about. */
+const QUERY_NAMES = new Set(['q', 'query', 'search', 'keyword', 'term', 'text', 'input']);
+
+/**
+ * Whether the value passed to a parameter `arg` that `api` does not take reads as a value of its required
+ * parameter `p` by more than its name: the made-up name shares a word with `p`'s name or description, or it
+ * is a free query (`q`) and the API's description names `p` as what it acts on ("statistics for a specific
+ * location"); or the value's own words occur in `p`'s description (its examples). The type is checked apart.
+ */
+export function valueReadsAs(arg: string, value: string, p: ParamSpec, api: ApiSpec): boolean {
+  const described = new Set([...nameTerms(p.name), ...textTerms(p.description)]);
+  if (nameTerms(arg).some((w) => described.has(w))) return true;
+  const own = new Set(textTerms(api.description));
+  if (QUERY_NAMES.has(arg.toLowerCase()) && nameTerms(p.name).every((w) => own.has(w))) return true;
+  const examples = new Set(textTerms(p.description));
+  return textTerms(value).some((w) => examples.has(w));
+}

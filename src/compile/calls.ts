@@ -104,6 +104,7 @@ export function newCall(ctx: CompileContext, call: Omit<Call, 'id' | 'params' | 
     tokens: [],
     need: call.need,
     restores: call.restores,
+    reruns: call.reruns,
     fills: call.fills,
     carried: call.carried,
   };

@@ -14,6 +14,7 @@ import { argumentDrops, parameterSources } from './sources.ts';
 import { goalCandidates, goalRows } from './goals.ts';
 import { deletedSteps, restoredCalls } from './restore.ts';
 import { roleRows } from './roles.ts';
+import { emptiedLabels, rerunCalls } from './rerun.ts';
 import { askRows, slotShareRows } from './asks.ts';
 import { uniqueTies } from './ties.ts';
 import { pendingRows, unreadSources } from './unread.ts';
@@ -45,6 +46,7 @@ export function compile(
   deletedSteps(ctx, orphans);
   originalCalls(ctx, orphans);
   restoredCalls(ctx, orphans);
+  rerunCalls(ctx, emptiedLabels(ctx, produced));
   insertedCalls(ctx, goalCandidates(ctx));
   labelUniqueness(ctx);
   const drops = argumentDrops(ctx);

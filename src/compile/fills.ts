@@ -10,7 +10,7 @@ import { leafOf, outputsByLeaf } from '../catalog/catalog-index.ts';
 import { tieDistance } from '../catalog/names.ts';
 import { canonicalJson } from '../model/canonical.ts';
 import { isLiteral } from '../validate/validate.ts';
-import { literalMismatch, typesCanMatch } from '../validate/literals.ts';
+import { fitsType, literalMismatch, typesCanMatch } from '../validate/literals.ts';
 import { memoryPaths } from '../validate/outputs.ts';
 import { normalisePath, referenceSites, segments, stepReferences } from '../read/references.ts';
 import { knownLabel, type CompileContext } from './context.ts';
@@ -118,10 +118,12 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
     }
   }
   for (const [label, value] of Object.entries(ctx.memory)) {
-    for (const mp of memoryPaths(value as Json)) {
-      const fc = fieldCost(leafOf(mp));
+    // A whole item is a value under its label's name, as an ask's answer is (`query: "London"` for `query`).
+    const whole = value !== null && typeof value !== 'object' && fitsType(value, p.type) ? [''] : [];
+    for (const mp of [...whole, ...memoryPaths(value as Json)]) {
+      const fc = fieldCost(mp === '' ? label : leafOf(mp));
       if (!fc) continue;
-      const path = segments(mp);
+      const path = mp === '' ? [] : segments(mp);
       // A mapped item costs what its mapping falls short by, on top of taking it from memory.
       const features = plus(plus(MEMORY, fc.mapped ? { newMap: 1 - fc.score } : NO_FEATURES), {
         ...FILL_AFFINITY[affinity(p.name, label, feeds)],

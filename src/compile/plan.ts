@@ -150,6 +150,11 @@ export interface Call {
   readonly need?: string;
   /** A restored call: the deleted step it puts back, known by this label. */
   readonly restores?: string;
+  /**
+   * A call put back for a memory item that holds nothing (the call that should have produced it returned
+   * nothing), known by this label: it runs again under a fresh label, and the item's readers read it.
+   */
+  readonly reruns?: string;
   /** An inserted call under the label the count skips there (a deleted step nothing references). */
   readonly fills?: string;
   /** A restored call's optional values, as its consumers pass them under the same names (and where). */

@@ -23,7 +23,7 @@ import { numberedPlace, slippedLabel } from './numbering.ts';
 import { carriedValues, templates, writtenInFull } from './carried.ts';
 import type { StandIn, Uses } from './plan.ts';
 
-function usesOf(ctx: CompileContext, label: string): Uses {
+export function usesOf(ctx: CompileContext, label: string): Uses {
   const paths = new Map<string, readonly PathSegment[]>();
   const names = new Set<string>();
   const feeds: { param: string; path: string }[] = [];
@@ -90,7 +90,7 @@ function contradicted(ctx: CompileContext, uses: Uses, path: readonly PathSegmen
 const required = (api: ApiSpec) => api.params.filter((p) => p.required).length;
 
 /** Catalog APIs that can stand for the deleted step: best evidence, then fewest required inputs. */
-function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
+export function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
   let candidates: ApiSpec[] = [];
   const add = (api: ApiSpec) => {
     if (!candidates.includes(api) && (!ctx.allowed || ctx.allowed(api))) candidates.push(api);

@@ -2,11 +2,12 @@
  * Where each parameter of each call gets its value: an original argument (kept or renamed), an earlier
  * output (same name or mapped), memory, a literal reused from the sequence, or `ask` (see `fills.ts`).
  */
-import type { ParamSpec } from '../model/types.ts';
+import type { ApiSpec, Json, ParamSpec, Step } from '../model/types.ts';
+import { valueReadsAs } from '../catalog/evidence.ts';
 import { similarity } from '../catalog/names.ts';
 import { referenceSites } from '../read/references.ts';
 import { isLiteral } from '../validate/validate.ts';
-import { literalMismatch } from '../validate/literals.ts';
+import { fitsType, literalMismatch } from '../validate/literals.ts';
 import type { CompileContext } from './context.ts';
 import type { Source } from './plan.ts';
 import { tokenPlans } from './tokens.ts';
@@ -45,7 +46,12 @@ export function parameterSources(ctx: CompileContext, drops: ArgumentDrops): num
         const sources: Source[] = [];
         for (const [q, value] of Object.entries(step?.arguments ?? {})) {
           const sim = q === p.name ? 1 : names.has(q) ? 0 : similarity(q, p.name);
-          if (sim < ctx.cost.minSimilarity) continue;
+          if (sim < ctx.cost.minSimilarity) {
+            // A made-up parameter's value that reads as the value of a required one the step lacks moves there.
+            if (movable(step, q, value, p, names, choice.api))
+              sources.push(useArg(q, { renameParam: 1, dissimilarity: 1 - sim, renameByValue: 1 }));
+            continue;
+          }
           const misfit = isLiteral(value) && literalMismatch(value, p) !== null;
           if (ctx.options.strictTypes && misfit) continue;
           // A value that does not fit the parameter's declared type is evidence against renaming it there.
@@ -136,6 +142,23 @@ export function argumentDrops(ctx: CompileContext): ArgumentDrops {
     }
   });
   return drops;
+}
+
+/**
+ * Whether argument `q` (a parameter `api` does not take) may move to the required parameter `p` the step
+ * lacks: a literal of `p`'s type that reads as its value (see `valueReadsAs`).
+ */
+function movable(
+  step: Step | undefined,
+  q: string,
+  value: Json,
+  p: ParamSpec,
+  names: ReadonlySet<string>,
+  api: ApiSpec,
+): boolean {
+  if (!p.required || names.has(q) || hasArgument(step, p.name)) return false;
+  if (typeof value !== 'string' || !isLiteral(value) || !fitsType(value, p.type)) return false;
+  return valueReadsAs(q, value, p, api);
 }
 
 function hasArgument(step: { readonly arguments: object } | undefined, name: string): boolean {

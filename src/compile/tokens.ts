@@ -11,6 +11,7 @@ import type { CompileContext } from './context.ts';
 import type { Call, TokenOption } from './plan.ts';
 import { sharedAsk } from './asks.ts';
 import { reassignments } from './reassign.ts';
+import { rerunOptions } from './rerun.ts';
 
 export function tokenPlans(
   ctx: CompileContext,
@@ -47,6 +48,7 @@ export function tokenPlans(
     const norm = normalisePath(path);
     const whole = site.whole && site.at.length === 0;
     options.push(...reassignments(ctx, call, arg, label, path, earlier, whole ? param : undefined));
+    options.push(...rerunOptions(ctx, label, path, earlier));
     // A reference that is broken as written may be asked for (the answer step lists outputs and never asks;
     // a whole output, `$var3$`, names no value to ask).
     if (call.kind !== 'result' && norm !== '' && ctx.broken(call.origin, site.ref)) {

@@ -182,6 +182,14 @@ function buildStep(
       cost: choice.cost,
       detail: `restore ${label} = ${name} before step ${at + 1} (a deleted step: ${call.need} referenced)`,
     });
+  } else if (call.reruns !== undefined) {
+    edits.push({
+      kind: 'restoreStep',
+      step: at,
+      to: name,
+      cost: choice.cost,
+      detail: `restore ${label} = ${name} before step ${at + 1} (memory item ${call.reruns} holds nothing: ${call.need} referenced)`,
+    });
   } else if (call.fills !== undefined) {
     edits.push({
       kind: 'restoreStep',

@@ -88,6 +88,11 @@ export const FEATURES = {
     2,
     'deleted-producer-comes-back',
   ),
+  restoreRerun: edit(
+    'a restored step that runs again under a fresh label for a memory item that holds nothing (its readers re-pointed at it)',
+    0.5,
+    'memory-item-empty-reruns-its-producer',
+  ),
   askProduced: edit(
     'asking for a value a catalog API outputs (an id, or a value the plan took from an output); the value is the cost of inserting the cheapest such producer with its inputs asked (0 weight: off)',
     1,
@@ -134,6 +139,11 @@ export const FEATURES = {
     'scale of the uniqueness term every variable carries (a fixed hash of its index, /100): no two repairs tie',
     0.01,
     'test/optimality.test.ts',
+  ),
+  renameByValue: evidence(
+    'a made-up parameter’s value moves to a required parameter of another name by what the value reads as (see valueReadsAs), not by the names',
+    1,
+    'made-up-parameter-value-moves',
   ),
   renameMisfit: evidence(
     'a renamed literal does not fit the declared type of the parameter it is renamed to (`lang="en"` as a rating)',
