@@ -31,7 +31,7 @@ import { ModelBuilder } from './builder.ts';
 import { BudgetExceeded, BudgetMeter, type CompileBudget } from './budget.ts';
 import { referencesProblem, stepReferences } from '../read/references.ts';
 import type { Goals } from '../model/options.ts';
-import { DEFAULT_RESULT_NAME, type Mode } from '../model/constants.ts';
+import { isAnswerStep, type Mode } from '../model/constants.ts';
 import type { Call, DeletedStep, SharedAsk, SlotAsk, SlotShare, Source } from './plan.ts';
 
 export interface CompileOptions {
@@ -206,9 +206,7 @@ export class CompileContext {
 
   /** Whether input step `i` is the answer pseudo-step: the last step, of the answer's name. */
   isAnswer(i: number): boolean {
-    return (
-      i === this.steps.length - 1 && this.steps[i].name === (this.options.resultName ?? DEFAULT_RESULT_NAME)
-    );
+    return isAnswerStep(this.steps, i, this.options.resultName);
   }
 
   /** Stops the compilation when its deadline has passed or it was cancelled (for loops that add no variable). */

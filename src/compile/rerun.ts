@@ -9,7 +9,7 @@ import { normalisePath } from '../read/references.ts';
 import { memoryProvides } from '../validate/outputs.ts';
 import type { CompileContext } from './context.ts';
 import { apiChoice, labelChoices, labelRows, newCall } from './calls.ts';
-import { standIns, usesOf } from './restore.ts';
+import { BEFORE_READER, standIns, usesOf } from './restore.ts';
 import type { Call, TokenOption } from './plan.ts';
 import type { PathSegment } from '../model/types.ts';
 
@@ -47,7 +47,7 @@ export function rerunCalls(ctx: CompileContext, emptied: readonly string[]): voi
       const call = newCall(ctx, {
         kind: 'inserted',
         origin: -1,
-        pos: uses.first - 0.3,
+        pos: uses.first - BEFORE_READER,
         depth: 1,
         apis: [
           apiChoice(ctx, api, {

@@ -23,6 +23,9 @@ import { numberedPlace, slippedLabel } from './numbering.ts';
 import { carriedValues, templates, writtenInFull } from './carried.ts';
 import type { StandIn, Uses } from './plan.ts';
 
+/** Where a restored or rerun call sits: this far before its first reader (an order, not a price). */
+export const BEFORE_READER = 0.3;
+
 export function usesOf(ctx: CompileContext, label: string): Uses {
   const paths = new Map<string, readonly PathSegment[]>();
   const names = new Set<string>();
@@ -252,7 +255,7 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
       );
     const closer = (a: StandIn, b: StandIn) => b.evidence - a.evidence || b.share - a.share;
     const best = [...apis].sort(closer)[0];
-    const pos = Math.min(uses.first, numberedPlace(ctx, label) ?? uses.first) - 0.3;
+    const pos = Math.min(uses.first, numberedPlace(ctx, label) ?? uses.first) - BEFORE_READER;
     // A step of that API whose own label is out of place in the count (or missing) is the deleted step
     // under a slipped label: it takes the label back, no twin of it comes back.
     for (const stand of apis) {

@@ -3,6 +3,14 @@ import type { Catalog } from './types.ts';
 
 /** The answer pseudo-step's default name: its references are checked; it is never renamed or deleted. */
 export const DEFAULT_RESULT_NAME = 'var_result';
+/** Whether step `i` of `steps` is the answer pseudo-step: the last step, of the answer's name. */
+export function isAnswerStep(
+  steps: readonly { readonly name: string }[],
+  i: number,
+  resultName = DEFAULT_RESULT_NAME,
+): boolean {
+  return i === steps.length - 1 && steps[i].name === resultName;
+}
 /** The pseudo-step a repair writes for a value the user must give: `ask(slot="date")`. */
 export const ASK = 'ask';
 /** The pseudo-step defensive mode writes for a value the repair invented. */

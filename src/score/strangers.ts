@@ -14,7 +14,7 @@
  * Pure functions of the three sequences and the catalog.
  */
 import type { ApiSpec, Catalog, Sequence, ValueType } from '../model/types.ts';
-import { DEFAULT_RESULT_NAME, isPseudoStep } from '../model/constants.ts';
+import { DEFAULT_RESULT_NAME, isAnswerStep, isPseudoStep } from '../model/constants.ts';
 import { indexCatalog } from '../catalog/catalog-index.ts';
 import { contentWords, linkEvidence, planWords, sharesWords } from '../catalog/evidence.ts';
 import { normalisePath, referenceSites } from '../read/references.ts';
@@ -57,7 +57,20 @@ export interface CatalogScoreInput {
 }
 
 function isAnswerOf(sequence: Sequence, resultName: string) {
-  return (i: number) => i === sequence.length - 1 && sequence[i].name === resultName;
+  return (i: number) => isAnswerStep(sequence, i, resultName);
+}
+
+/**
+ * A multiset filter: true for each occurrence of a key beyond the count `had` or `wanted` has of it (what
+ * the repair added that neither the input nor the gold holds).
+ */
+function beyond(had: ReadonlyMap<string, number>, wanted: ReadonlyMap<string, number>) {
+  const seen = new Map<string, number>();
+  return (key: string) => {
+    const n = (seen.get(key) ?? 0) + 1;
+    seen.set(key, n);
+    return n > Math.max(had.get(key) ?? 0, wanted.get(key) ?? 0);
+  };
 }
 
 function countCalls(sequence: Sequence, resultName: string): Map<string, number> {
@@ -78,15 +91,12 @@ export function strangerCalls(
 ): StrangerCall[] {
   const index = indexCatalog(catalog);
   const words = planWords(input, (name) => index.byName.get(name), isAnswerOf(input, resultName));
-  const [had, wanted] = [countCalls(input, resultName), countCalls(gold, resultName)];
-  const seen = new Map<string, number>();
+  const added = beyond(countCalls(input, resultName), countCalls(gold, resultName));
   const answer = isAnswerOf(repaired, resultName);
   const out: StrangerCall[] = [];
   for (const { index: i, step } of callsOf(repaired)) {
     if (answer(i)) continue;
-    const n = (seen.get(step.name) ?? 0) + 1;
-    seen.set(step.name, n);
-    if (n <= Math.max(had.get(step.name) ?? 0, wanted.get(step.name) ?? 0)) continue;
+    if (!added(step.name)) continue;
     const api: ApiSpec | undefined = index.byName.get(step.name);
     const related = api ? sharesWords(api, words) : contentWords(step.name).some((w) => words.has(w));
     if (!related) out.push({ step: i, api: step.name });
@@ -141,13 +151,10 @@ export function unsupportedWirings(
   resultName = DEFAULT_RESULT_NAME,
 ): UnsupportedWiring[] {
   const index = indexCatalog(catalog);
-  const [had, wanted] = [wiringKeys(input), wiringKeys(gold)];
-  const seen = new Map<string, number>();
+  const added = beyond(wiringKeys(input), wiringKeys(gold));
   const out: UnsupportedWiring[] = [];
   for (const w of wirings(repaired)) {
-    const n = (seen.get(w.key) ?? 0) + 1;
-    seen.set(w.key, n);
-    if (n <= Math.max(had.get(w.key) ?? 0, wanted.get(w.key) ?? 0)) continue;
+    if (!added(w.key)) continue;
     // The answer step's keys are no parameters: what it returns is the plan's choice.
     if (isAnswerOf(repaired, resultName)(w.step)) continue;
     const param = index.byName.get(repaired[w.step].name)?.params.find((p) => p.name === w.param);
