@@ -11,6 +11,7 @@ const LAYERS = [
   'compile',
   'solvers',
   'decode',
+  'confidence',
   'repair',
   'score',
   'mappings',

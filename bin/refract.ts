@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import type { Register } from '../src/cli/main.ts';
 
-const RESEARCH = ['bench', 'sweep', 'fit', 'coverage'];
+const RESEARCH = ['bench', 'sweep', 'fit', 'coverage', 'calibrate'];
 /** Commands that run many solves for a long time: a batch, a server. */
 const LONG_RUNNING = ['batch', 'serve', 'mcp', ...RESEARCH];
 
@@ -43,7 +43,13 @@ async function researchCommands(): Promise<Register[] | undefined> {
       import('../research/cli/bench.ts'),
       import('../research/cli/research.ts'),
     ]);
-    return [bench.registerBench, tuning.registerSweep, tuning.registerFit, tuning.registerCoverage];
+    return [
+      bench.registerBench,
+      tuning.registerSweep,
+      tuning.registerFit,
+      tuning.registerCoverage,
+      tuning.registerCalibrate,
+    ];
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND';
     if (missing && /[/\\]research[/\\]cli[/\\]/.test((error as Error).message)) return undefined;

@@ -2,3 +2,4 @@
 export { registerSweep } from './sweep.ts';
 export { registerFit } from './fit.ts';
 export { registerCoverage } from './coverage.ts';
+export { registerCalibrate } from './calibrate.ts';

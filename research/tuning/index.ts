@@ -16,3 +16,4 @@ export * from './fit-report.ts';
 export * from './mappings.ts';
 export * from './cross-validate.ts';
 export * from './coverage.ts';
+export * from './calibrate.ts';

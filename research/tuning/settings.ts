@@ -62,7 +62,17 @@ export const KNOB_NAMES = Object.keys(KNOBS) as KnobName[];
 // Every numeric knob of the schema is listed, so a new one cannot be forgotten here (`keepCalls` is a
 // switch, not a number to sweep).
 const schemaKnobs = Object.keys(CostModelSchema.shape).filter(
-  (k) => !['name', 'description', 'weights', 'keepCalls', 'evidence', 'bounds', 'mappings'].includes(k),
+  (k) =>
+    ![
+      'name',
+      'description',
+      'weights',
+      'keepCalls',
+      'evidence',
+      'bounds',
+      'mappings',
+      'calibration',
+    ].includes(k),
 );
 if (schemaKnobs.sort().join() !== Object.keys(TOP).sort().join())
   throw new Error(

@@ -59,6 +59,7 @@ export function resultJson(result: RepairResult, id?: string): Record<string, un
   if (result.dropped) json.dropped = result.dropped.map(numbered);
   if (result.reason) json.reason = result.reason;
   if (result.gap !== undefined) json.gap = result.gap;
+  if (result.confidence !== undefined) json.confidence = result.confidence;
   if (result.model) json.model = result.model;
   if (result.fixes) {
     json.fixes = result.fixes.map((f) => ({
@@ -80,6 +81,7 @@ export function resultText(result: RepairResult): string {
   const head = [`${result.status}`, `determination ${result.determination}`];
   if (result.status !== 'valid')
     head.push(`cost ${result.cost}`, result.optimal ? 'optimal' : 'not proven optimal');
+  if (result.confidence !== undefined) head.push(`confidence ${result.confidence}`);
   head.push(`${round(result.timeMs, SHORT_DIGITS)} ms`, result.solver);
   if (result.model) head.push(`${result.model.vars} vars x ${result.model.rows} rows`);
   lines.push(head.join(', '));

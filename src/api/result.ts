@@ -70,6 +70,12 @@ export const RepairJsonSchema = z
       .describe('status partial: the input calls that could not be kept, and why'),
     reason: z.string().optional(),
     gap: z.number().optional(),
+    confidence: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe('calibrated probability that the repair is the intended plan (a calibrated cost model)'),
     model: z.object({ vars: z.number(), rows: z.number() }).optional(),
     fixes: z
       .array(z.object({ sequence: z.array(StepSchema), edits: z.array(EditSchema), cost: z.number() }))

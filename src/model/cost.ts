@@ -6,6 +6,7 @@
  * hand-written model's value.
  */
 import { z } from 'zod';
+import { CalibrationSchema } from './calibration.ts';
 import { FEATURES, FEATURE_NAMES, type FeatureName } from './features.ts';
 
 const weight = z.number().finite().min(0).max(1e6);
@@ -159,6 +160,9 @@ export const CostModelSchema = z
     evidence: EvidenceSchema.default(EvidenceSchema.parse({})),
     bounds: BoundsSchema.default(BoundsSchema.parse({})),
     mappings: MappingScoringSchema.default(MappingScoringSchema.parse({})),
+    calibration: CalibrationSchema.optional().describe(
+      'maps a repair’s evidence to its confidence (refract calibrate); fitted for these weights',
+    ),
     minSimilarity: z
       .number()
       .min(0)

@@ -72,6 +72,13 @@ export interface RepairOptions extends ValidateOptions {
   readonly defensive?: boolean;
   /** Return up to this many distinct repairs (as sequences), in order of cost. */
   readonly fixes?: number;
+  /**
+   * Read the repair's confidence (a second solve, with the chosen decisions cut; default true). The
+   * confidence needs a calibration in the cost model; `false` skips the second solve.
+   */
+  readonly confidence?: boolean;
+  /** Return the evidence the confidence is read from (`evidence`), for `refract calibrate`. */
+  readonly confidenceEvidence?: boolean;
   /** Refuse models with more variables than this (default 200,000), checked while the model is built. */
   readonly maxModelVars?: number;
   /** Refuse models with more non-zero coefficients than this (default 2,000,000), checked likewise. */
@@ -115,6 +122,13 @@ export interface RepairResult {
   readonly dropped?: readonly DroppedStep[];
   readonly reason?: string;
   readonly gap?: number;
+  /**
+   * The calibrated probability that the repair is the intended plan (modulo values no repair can know):
+   * 1 for a valid input; absent when undecided, skipped, or the cost model has no calibration.
+   */
+  readonly confidence?: number;
+  /** With `confidenceEvidence`: what the confidence was read from (src/model/calibration.ts). */
+  readonly evidence?: Readonly<Record<string, number>>;
   readonly fixes?: readonly Fix[];
   readonly model?: { readonly vars: number; readonly rows: number };
 }

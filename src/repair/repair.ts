@@ -20,6 +20,7 @@ import type { Fix, RepairOptions, RepairResult } from '../model/options.ts';
 import { COST_DIGITS, round } from '../model/numbers.ts';
 import { errorMessage } from '../model/errors.ts';
 import { pseudoStepsOf, putBack, setAside } from './pseudo.ts';
+import { assessRepair } from '../confidence/assess.ts';
 
 /** Models above this many variables are refused with a clear message (override with `maxModelVars`). */
 export const DEFAULT_MAX_MODEL_VARS = 200_000;
@@ -94,6 +95,7 @@ export async function repair(
       status: 'valid',
       optimal: true,
       solver: 'none',
+      confidence: (options.cost ?? loadCostModel('default')).calibration ? 1 : undefined,
       isExecutable: isExecutable(sequence, catalog),
       timeMs: elapsed(),
     };
@@ -178,6 +180,15 @@ export async function repair(
 
   const unchanged = checked.edits.length === 0;
   const partial = checked.dropped.length > 0;
+  const calibration = (options.cost ?? loadCostModel('default')).calibration;
+  const assessed =
+    unchanged ||
+    first.status !== 'optimal' ||
+    options.confidence === false ||
+    !(calibration || options.confidenceEvidence)
+      ? undefined
+      : await assessRepair(compiled.model, plan, first.values, checked.edits, solve, calibration);
+  const confidence = unchanged && first.status === 'optimal' && calibration ? 1 : assessed?.confidence;
   return {
     issues: validation.issues,
     determination,
@@ -191,6 +202,8 @@ export async function repair(
     solver: first.solver,
     isExecutable: !checked.sequence.some(pseudoStepsOf(checked, catalog)),
     ...(first.gap !== undefined ? { gap: first.gap } : {}),
+    ...(confidence !== undefined ? { confidence } : {}),
+    ...(options.confidenceEvidence && assessed ? { evidence: assessed.evidence } : {}),
     ...(options.fixes !== undefined ? { fixes } : {}),
     model: size,
     timeMs: elapsed(),

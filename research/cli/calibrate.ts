@@ -1,0 +1,47 @@
+/** `refract calibrate`: fits the mapping from a repair's evidence to its confidence on labelled records. */
+import type { Command } from 'commander';
+import { machine, pageHeader } from '../bench/markdown.ts';
+import { calibrate, calibrationPage, collectSamples } from '../tuning/index.ts';
+import { addDataOptions, loadData, logger, prepareOutputs, write, type DataFlags } from './data-flags.ts';
+import { invocation } from './invocation.ts';
+import { InputError } from '../../src/model/errors.ts';
+
+interface CalibrateFlags extends DataFlags {
+  out: string;
+  modelOut?: string;
+  report?: string;
+  l2: string;
+}
+
+export function registerCalibrate(program: Command): void {
+  addDataOptions(
+    program
+      .command('calibrate')
+      .description('fit the confidence calibration (logistic + isotonic) on labelled records')
+      .requiredOption('--out <calib.json>', 'the calibration (the cost model’s `calibration` field)')
+      .option('--model-out <file.json>', 'also write the base cost model with this calibration in it')
+      .option('--report <file.md>', 'markdown report: each world held out, reliability bins')
+      .option('--l2 <x>', 'L2 penalty on the standardised logistic coefficients', '1'),
+  ).action(async (flags: CalibrateFlags, cmd: Command) => {
+    const log = logger(flags);
+    prepareOutputs(flags, [
+      ['--out', flags.out],
+      ['--model-out', flags.modelOut],
+      ['--report', flags.report],
+    ]);
+    const l2 = Number(flags.l2);
+    if (!(l2 >= 0 && Number.isFinite(l2)))
+      throw new InputError('--l2', `expected a number >= 0, got ${flags.l2}`);
+    const { records, options, base } = loadData(flags);
+    const samples = await collectSamples(records, base, { ...options, log });
+    const report = calibrate(samples, base, l2);
+    write('--out', flags.out, `${JSON.stringify(report.calibration, null, 2)}\n`, log);
+    if (flags.modelOut) {
+      const model = { ...base, calibration: report.calibration };
+      write('--model-out', flags.modelOut, `${JSON.stringify(model, null, 2)}\n`, log);
+    }
+    const page = calibrationPage(report, pageHeader('Confidence calibration', machine(), invocation(cmd)));
+    if (flags.report) write('--report', flags.report, page, log);
+    else process.stdout.write(page);
+  });
+}

@@ -1,0 +1,55 @@
+/**
+ * The evidence of one repair's confidence (src/model/calibration.ts names each): what the second solve
+ * found, the edits by kind, and the repair's feature total (the features of every chosen variable and of
+ * the objective's constant part: what its cost is the price of).
+ */
+import type { Plan } from '../compile/plan.ts';
+import { FEATURE_PREFIX, KIND_PREFIX, type EvidenceName } from '../model/calibration.ts';
+import type { Edit } from '../model/types.ts';
+
+/** What the solve under the cut of the chosen decisions (alternative.ts) gave. */
+export type Alternative =
+  | { readonly found: 'none' }
+  | { readonly found: 'unknown' }
+  | { readonly found: 'repair'; readonly values: readonly number[] };
+
+export type EvidenceVector = Readonly<Record<string, number>>;
+
+/** The cost of a point without its tie-breaks: the plan's constant plus each chosen variable's edit cost. */
+export function pointCost(plan: Plan, values: readonly number[]): number {
+  let cost = plan.offset;
+  for (let v = 0; v < plan.costs.length; v++) if (values[v] > 0.5) cost += plan.costs[v];
+  return cost;
+}
+
+export function repairEvidence(
+  plan: Plan,
+  values: readonly number[],
+  edits: readonly Edit[],
+  alternative: Alternative,
+): EvidenceVector {
+  const cost = pointCost(plan, values);
+  const gap = alternative.found === 'repair' ? Math.max(0, pointCost(plan, alternative.values) - cost) : 0;
+  const asks = edits.filter((e) => e.kind === 'slotFill').length;
+  const base: Record<EvidenceName, number> = {
+    noAlternative: alternative.found === 'none' ? 1 : 0,
+    unknownAlternative: alternative.found === 'unknown' ? 1 : 0,
+    logGap: Math.log1p(gap),
+    relativeGap: alternative.found === 'none' ? 1 : gap + cost > 0 ? gap / (gap + cost) : 0,
+    logCost: Math.log1p(Math.max(0, cost)),
+    edits: edits.filter((e) => e.kind !== 'slotFill' && e.kind !== 'confirm').length,
+    asks,
+    logMaxEdit: Math.log1p(Math.max(0, ...edits.map((e) => e.cost))),
+  };
+  const out: Record<string, number> = { ...base };
+  for (const edit of edits) out[KIND_PREFIX + edit.kind] = (out[KIND_PREFIX + edit.kind] ?? 0) + 1;
+  const add = (features: Readonly<Record<string, number | undefined>>) => {
+    for (const name in features) {
+      const key = FEATURE_PREFIX + name;
+      out[key] = (out[key] ?? 0) + features[name]!;
+    }
+  };
+  add(plan.offsetFeatures);
+  for (let v = 0; v < plan.features.length; v++) if (values[v] > 0.5) add(plan.features[v]);
+  return out;
+}

@@ -1,0 +1,116 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { repair } from '../src/repair/repair.ts';
+import { loadCatalog } from '../src/read/catalog.ts';
+import { loadCostModel, parseCostModel } from '../src/read/cost-models.ts';
+import { parseSequenceText } from '../src/read/sequence.ts';
+import { fitCalibration, isotonicSteps, reliability, selective, type Sample } from '../src/confidence/fit.ts';
+import { calibrationScore, confidenceOf } from '../src/confidence/confidence.ts';
+import { CalibrationSchema, weightsDigest } from '../src/model/calibration.ts';
+
+const catalog = loadCatalog('data/nestful/executable-spec.json');
+const inputOf = (name: string) =>
+  parseSequenceText(
+    (JSON.parse(readFileSync(`test/cases/${name}.json`, 'utf8')) as { input: string[] }).input.join('\n'),
+  );
+
+describe('isotonic steps', () => {
+  it('are non-decreasing, pool violators and never say a certain 1 or 0', () => {
+    const points = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6].map((score, i) => ({
+      score,
+      right: [0, 1, 0, 1, 1, 1][i] === 1,
+    }));
+    const steps = isotonicSteps(points);
+    const ps = steps.map(([, p]) => p);
+    expect(ps).toEqual([...ps].sort((a, b) => a - b));
+    // 0.2 (right) and 0.3 (wrong) violate the order and pool into one step of rate (1 + 1) / (2 + 2).
+    expect(steps.find(([upper]) => upper === 0.3)![1]).toBeCloseTo(0.5);
+    expect(Math.max(...ps)).toBeLessThan(1);
+    expect(Math.min(...ps)).toBeGreaterThan(0);
+  });
+});
+
+describe('reliability and selective precision', () => {
+  it('compute ECE over ten bins and the precision of the most confident', () => {
+    const points = [
+      { confidence: 0.95, right: true },
+      { confidence: 0.95, right: true },
+      { confidence: 0.55, right: false },
+      { confidence: 0.55, right: true },
+    ];
+    const { ece, bins } = reliability(points);
+    expect(bins).toHaveLength(2);
+    expect(ece).toBeCloseTo(0.5 * 0.05 + 0.5 * 0.05);
+    expect(selective(points, 0.5).topPrecision).toBe(1);
+    expect(selective(points, 0.5).keptAtPrecision).toBe(0.5);
+  });
+});
+
+describe('fitting a calibration', () => {
+  it('ranks by the evidence that tells right from wrong, and its steps are calibrated on the fit', () => {
+    const samples: Sample[] = [];
+    for (let i = 0; i < 200; i++) {
+      const gap = (i % 20) / 4;
+      // Right more often with a wider gap; the noise feature says nothing.
+      samples.push({ evidence: { logGap: gap, noise: (i * 7) % 3 }, right: (i * 37) % 100 < 20 + gap * 15 });
+    }
+    const calibration = CalibrationSchema.parse(fitCalibration(samples, { weights: 'test' }));
+    const gapAt = calibration.evidence.indexOf('logGap');
+    expect(calibration.coefficients[gapAt]).toBeGreaterThan(0);
+    expect(calibrationScore(calibration, { logGap: 4 })).toBeGreaterThan(
+      calibrationScore(calibration, { logGap: 0 }),
+    );
+    const points = samples.map((s) => ({
+      confidence: confidenceOf(calibration, s.evidence),
+      right: s.right,
+    }));
+    expect(reliability(points).ece).toBeLessThan(0.05);
+  });
+});
+
+describe('a repair’s confidence (the real solver)', () => {
+  const base = loadCostModel('default');
+  it('reads the gap to the best different repair, and needs a calibration to report one', async () => {
+    const result = await repair(inputOf('missing-step'), catalog, { cost: base, confidenceEvidence: true });
+    expect(result.status).toBe('repaired');
+    expect(result.confidence).toBeUndefined();
+    const evidence = result.evidence!;
+    expect(evidence.logGap).toBeGreaterThan(0);
+    expect(evidence['kind.insertCall'] ?? evidence['kind.restoreStep']).toBeGreaterThan(0);
+    const skipped = await repair(inputOf('missing-step'), catalog, {
+      cost: base,
+      confidence: false,
+      confidenceEvidence: true,
+    });
+    expect(skipped.evidence).toBeUndefined();
+  });
+
+  it('is a probability under a calibrated cost model, 1 for a valid input, and the same on every run', async () => {
+    const names = [
+      'missing-step',
+      'made-up-parameter',
+      'wrong-label',
+      'made-up-api',
+      'missing-label',
+      'made-up-variable',
+    ];
+    const samples: Sample[] = [];
+    for (const [i, name] of names.entries()) {
+      const r = await repair(inputOf(name), catalog, { cost: base, confidenceEvidence: true });
+      samples.push({ evidence: r.evidence!, right: i % 2 === 0 });
+    }
+    const calibration = fitCalibration(samples, { weights: weightsDigest(base.weights) });
+    const cost = parseCostModel({ ...base, calibration });
+    const a = await repair(inputOf('missing-step'), catalog, { cost });
+    const b = await repair(inputOf('missing-step'), catalog, { cost, solver: 'lp-solver' });
+    expect(a.confidence).toBeGreaterThan(0);
+    expect(a.confidence).toBeLessThan(1);
+    expect(b.confidence).toBe(a.confidence);
+    const valid = await repair(
+      a.sequence.filter((s) => s.name !== 'ask'),
+      catalog,
+      { cost },
+    );
+    if (valid.status === 'valid') expect(valid.confidence).toBe(1);
+  });
+});
