@@ -5,7 +5,9 @@ import { Command } from 'commander';
 import { describe, expect, it, vi } from 'vitest';
 import { runCli } from '../src/cli/main.ts';
 import { loadCostModel } from '../src/read/cost-models.ts';
-import { registerCoverage, registerFit, registerSweep } from '../research/cli/research.ts';
+import { registerCalibrate, registerCoverage, registerFit, registerSweep } from '../research/cli/research.ts';
+import { parseCostModel } from '../src/read/cost-models.ts';
+import { CalibrationSchema } from '../src/model/calibration.ts';
 import { LABELLED_CATALOG as CATALOG, labelledRecords, writeLabelled } from './labelled.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'refract-research-'));
@@ -17,6 +19,7 @@ function program(): Command {
   registerSweep(p);
   registerFit(p);
   registerCoverage(p);
+  registerCalibrate(p);
   return p;
 }
 
@@ -169,5 +172,30 @@ describe('refract coverage', () => {
     expect(page).toContain('Candidate coverage: **80.0 %** (4 of 5 records');
     expect(page).toContain('| coverage | 5 | 4 | 80.0 |');
     expect(page).toMatch(/Not covered \(1\):\n\n- `template` \(coverage, param_name\)/);
+  });
+});
+
+describe('refract calibrate', () => {
+  it('fits a calibration on labelled records, writes it and a cost model that carries it, and reports', async () => {
+    const [out, model, report] = ['calib.json', 'calibrated.json', 'calib.md'].map((f) => join(dir, f));
+    await run(
+      'calibrate',
+      '--data',
+      LABELLED,
+      '--catalog',
+      CATALOG,
+      '--out',
+      out,
+      '--model-out',
+      model,
+      '--report',
+      report,
+    );
+    const calibration = CalibrationSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+    expect(calibration.fitted.records).toBeGreaterThan(0);
+    expect(parseCostModel(JSON.parse(readFileSync(model, 'utf8'))).calibration).toEqual(calibration);
+    const page = readFileSync(report, 'utf8');
+    expect(page).toContain('| world | repairs | right | ECE | top 90 % | kept at 99 % |');
+    expect(page).toContain('(all, fitted)');
   });
 });
