@@ -165,6 +165,11 @@ describe('perceptron', () => {
     expect(pulled.slotFill).toBeCloseTo(base.weights.slotFill * 1.05, 9);
     const low = featureStep(base.weights, base.weights, {}, { reuseLiteral: 100 }, 1, 0, scale).weights;
     expect(low.reuseLiteral).toBe(0);
+    // A weight that starts above MAX_WEIGHT (a near-ban) is clipped at its start, not pulled down to the cap.
+    const ban = { ...base.weights, copyAny: 1000 };
+    const banScale = stepScales(ban, ['copyAny']);
+    expect(featureStep(ban, ban, { copyAny: 1 }, {}, 1, 0, banScale).weights.copyAny).toBe(1000);
+    expect(featureStep(ban, ban, {}, { copyAny: 1 }, 1, 0, banScale).weights.copyAny).toBe(990);
     expect(featureStep(base.weights, base.weights, { newMap: 1 }, { newMap: 1 }, 1, 0, scale).moved).toBe(
       false,
     );

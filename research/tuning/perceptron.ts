@@ -4,7 +4,8 @@
  * two feature vectors, the optimum's and the gold point's: `w ← w + η·s_f·(φ(optimum) − φ(gold))`, each
  * feature in its own scale `s_f` (its starting weight, so tie-breaks move in their units), then pulled back
  * towards the starting weights by `λ` (so that a few hundred records cannot wreck them) and clipped to
- * [0, MAX_WEIGHT]. The average of the weights over every visited record is the fit's result.
+ * [0, MAX_WEIGHT] (or [0, start] for a weight that starts above it: a near-ban such as 1000 stays one).
+ * The average of the weights over every visited record is the fit's result.
  */
 import type { Weights } from '../../src/model/cost.ts';
 import { FEATURES, FEATURE_NAMES, type FeatureName } from '../../src/model/features.ts';
@@ -56,7 +57,7 @@ export function featureStep(
     if (Math.abs(delta) < 1e-9) continue;
     moved = true;
     const w = weights[f] + rate * s * delta;
-    next[f] = Math.min(MAX_WEIGHT, Math.max(0, w - lambda * (w - start[f])));
+    next[f] = Math.min(Math.max(MAX_WEIGHT, start[f]), Math.max(0, w - lambda * (w - start[f])));
   }
   return { weights: next, moved };
 }
