@@ -5,19 +5,17 @@
  */
 import type { CostModel } from '../../src/model/cost.ts';
 import { weightsDigest, type Calibration } from '../../src/model/calibration.ts';
-import { repair } from '../../src/repair/repair.ts';
-import { scoreRepair } from '../../src/score/index.ts';
 import { confidenceOf } from '../../src/confidence/confidence.ts';
 import { fitCalibration, reliability, selective, type Sample } from '../../src/confidence/fit.ts';
 import type { LabelledRecord } from './dataset.ts';
-import { repairOptions, type EvalOptions } from './evaluate.ts';
+import { repairRecord, type EvalOptions } from './evaluate.ts';
 
 export interface LabelledSample extends Sample {
   readonly id: string;
   readonly set: string;
 }
 
-/** Repairs every record with its evidence; valid inputs (confidence 1) and failed repairs are left out. */
+/** Repairs every record with its evidence; valid inputs (confidence 1) and failed repairs have none. */
 export async function collectSamples(
   records: readonly LabelledRecord[],
   base: CostModel,
@@ -26,18 +24,12 @@ export async function collectSamples(
   const { log, ...rest } = options;
   const samples: LabelledSample[] = [];
   for (const [i, record] of records.entries()) {
-    const result = await repair(record.sequence, record.catalog, {
-      ...repairOptions(record, base, rest),
-      confidenceEvidence: true,
-    });
+    const outcome = await repairRecord(record, base, { ...rest, confidenceEvidence: true });
     if (i % 500 === 499) log?.(`calibrate: ${i + 1}/${records.length} records repaired`);
-    if (!result.evidence) continue;
-    const right = scoreRepair({
-      input: record.sequence,
-      gold: record.gold,
-      repaired: result.sequence,
-    }).restoredModuloUnknowns;
-    samples.push({ id: record.id, set: record.set, evidence: result.evidence, right });
+    // Judged as the benchmark judges (restored modulo unknowns; a partial repair is not right).
+    if (outcome.evidence) {
+      samples.push({ id: record.id, set: record.set, evidence: outcome.evidence, right: outcome.restored });
+    }
   }
   return samples;
 }

@@ -33,6 +33,8 @@ export interface RecordOutcome {
   readonly failed: boolean;
   readonly cost: number;
   readonly timeMs: number;
+  /** With the option `confidenceEvidence`: the repair's confidence evidence (src/confidence/). */
+  readonly evidence?: Readonly<Record<string, number>>;
 }
 
 /** What a setting did to one record. */
@@ -95,6 +97,7 @@ export async function repairRecord(
     failed: !answered,
     cost: result.cost,
     timeMs: result.timeMs,
+    ...(result.evidence ? { evidence: result.evidence } : {}),
   };
 }
 

@@ -6,7 +6,7 @@
  * rate is (right + 1) / (records + 2), so a step of all-right repairs says 0.99…, never a certain 1.
  */
 import type { Calibration } from '../model/calibration.ts';
-import { calibrationScore, stepProbability } from './confidence.ts';
+import { calibrationScore } from './confidence.ts';
 import type { EvidenceVector } from './evidence.ts';
 
 export interface Sample {
@@ -193,5 +193,3 @@ export function selective(
     keptAtPrecision: sorted.length === 0 ? 0 : kept / sorted.length,
   };
 }
-
-export { stepProbability };

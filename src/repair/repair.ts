@@ -68,6 +68,7 @@ export async function repair(
   options: RepairOptions = {},
 ): Promise<RepairResult> {
   const start = performance.now();
+  const calibration = (options.cost ?? loadCostModel('default')).calibration;
   const validation = validate(sequence, catalog, options);
   const elapsed = () => performance.now() - start;
   const solverName = options.backend?.name ?? options.solver ?? DEFAULT_SOLVER;
@@ -95,7 +96,7 @@ export async function repair(
       status: 'valid',
       optimal: true,
       solver: 'none',
-      confidence: (options.cost ?? loadCostModel('default')).calibration ? 1 : undefined,
+      confidence: calibration ? 1 : undefined,
       isExecutable: isExecutable(sequence, catalog),
       timeMs: elapsed(),
     };
@@ -180,7 +181,6 @@ export async function repair(
 
   const unchanged = checked.edits.length === 0;
   const partial = checked.dropped.length > 0;
-  const calibration = (options.cost ?? loadCostModel('default')).calibration;
   const assessed =
     unchanged ||
     first.status !== 'optimal' ||
