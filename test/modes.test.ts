@@ -182,14 +182,42 @@ describe('defensive repair', () => {
     expect(r.edits.map((e) => e.kind).sort()).toEqual(['confirm', 'newMap']);
   });
 
-  it('confirms values taken from an inserted call', async () => {
+  it('confirms values taken from an inserted call, and the values it copied into it', async () => {
     const r = await repair(
       seq(corrupt(GOLD, 'var4 = TripadvisorSearchLocation(query="London")\n', '')),
       executable,
       { defensive: true },
     );
     expect(r.sequence.filter((s) => s.name === 'confirm')).toEqual([
+      { name: 'confirm', arguments: { query: 'London' } },
       { name: 'confirm', arguments: { geoId: '$var4.geoId$' } },
+    ]);
+    // Each confirm says what the value stands for and where the repair took it from.
+    expect(r.edits.filter((e) => e.kind === 'confirm').map((e) => e.detail)).toEqual([
+      'confirm query="London" for TripadvisorSearchLocation: the value passed at step 2',
+      'confirm geoId="$var4.geoId$" for TripadvisorSearchHotels: an output of a call the repair inserted',
+    ]);
+  });
+
+  it('confirms a value re-pointed at memory or an inserted call, and never an asked one', async () => {
+    const r = await repair(
+      seq(
+        'var3 = SkyScrapperFlightSearch(originSkyId="$var1.skyId$", destinationSkyId="$var2.skyId$", ' +
+          'originEntityId="$var1.entityId$", destinationEntityId="$var2.entityId$", date="$date$")',
+      ),
+      executable,
+      {
+        defensive: true,
+        memory: { var1: { skyId: 'NYCA' }, var2: { skyId: 'LOND', entityId: '27544008' } },
+      },
+    );
+    const confirms = r.edits.filter((e) => e.kind === 'confirm');
+    expect(confirms.map((e) => e.param)).toEqual(['originEntityId']);
+    expect(confirms[0].detail).toContain('re-pointed from $var1.entityId$, to a call the repair inserted');
+    // The date is asked (a whole memory item is no date), and so is the inserted airport search's query.
+    expect(r.sequence.filter((s) => s.name === 'ask').map((s) => s.arguments.slot)).toEqual([
+      'query',
+      'date',
     ]);
   });
 

@@ -48,7 +48,7 @@ describe('partial repairs', () => {
     const out = tmp.file('partial-out.jsonl');
     const r = await runCommands([registerBatch], ['batch', input, '-c', CATALOG, '--out', out]);
     expect(r.code).toBe(3);
-    expect(r.err).toContain('2 records: 1 valid, 0 repaired, 1 partial, 0 timeout, 0 error');
+    expect(r.err).toContain('2 records: 1 valid, 0 repaired, 1 partial, 0 exhausted, 0 timeout, 0 error');
     const lines = readFileSync(out, 'utf8')
       .trim()
       .split('\n')
@@ -56,11 +56,13 @@ describe('partial repairs', () => {
     expect(lines.map((l) => l.status)).toEqual(['valid', 'partial']);
   });
 
-  it('the exit code of a batch: error over partial over repaired over valid', () => {
-    const none = { valid: 1, repaired: 0, partial: 0, timeout: 0, error: 0 };
+  it('the exit code of a batch: error over partial over exhausted over repaired over valid', () => {
+    const none = { valid: 1, repaired: 0, partial: 0, exhausted: 0, timeout: 0, error: 0 };
     expect(statusExitCode(none)).toBe(0);
     expect(statusExitCode({ ...none, timeout: 1 })).toBe(1);
     expect(statusExitCode({ ...none, repaired: 1, partial: 1 })).toBe(3);
     expect(statusExitCode({ ...none, partial: 1, error: 1 })).toBe(2);
+    expect(statusExitCode({ ...none, repaired: 1, exhausted: 1 })).toBe(4);
+    expect(statusExitCode({ ...none, exhausted: 1, partial: 1 })).toBe(3);
   });
 });

@@ -134,7 +134,8 @@ export async function checkToolCalls(
     };
   }
   const repaired = await repair(sequence, catalog, options);
-  const executable = repaired.isExecutable === true;
+  // A repair over the tries limit is no plan to run: its calls go back to the model with the reason.
+  const executable = repaired.isExecutable === true && repaired.status !== 'exhausted';
   const origin = executable ? originOf(sequence, repaired.sequence, repaired.edits) : [];
   const after = executable ? healAfterRepair(repaired.sequence, origin, options) : { sequence, edits: [] };
   const healEdits = [...heal, ...after.edits];

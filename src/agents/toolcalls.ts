@@ -1,6 +1,6 @@
 /**
  * OpenAI-style tool calls <-> `Sequence`. Calls are labelled `var1`, `var2`... by position, skipping labels
- * already taken (by a call's own `label` or by memory), so a reference `$var1.x$` written by the model
+ * already taken (by a call's own `label`, by memory or by an executed call), so a reference `$var1.x$` written by the model
  * names the first call. Repaired steps map back to the input calls through their final labels.
  */
 import { InputError } from '../model/errors.ts';
@@ -27,8 +27,14 @@ export interface ExecutableCall {
 }
 
 /** Gives every unlabelled call (other than the answer step) the first free `var<n>`, n from its position. */
-function withLabels(calls: readonly unknown[], memory: Memory, resultName: string): unknown[] {
+function withLabels(
+  calls: readonly unknown[],
+  memory: Memory,
+  executed: Sequence,
+  resultName: string,
+): unknown[] {
   const used = new Set(Object.keys(memory));
+  for (const call of executed) if (call.label !== undefined) used.add(call.label);
   for (const call of calls) {
     const label = isPlainObject(call) ? own(call, 'label') : undefined;
     if (typeof label === 'string') used.add(label);
@@ -55,12 +61,12 @@ export interface ParsedCalls {
 export function toSequence(
   calls: readonly unknown[],
   catalog: Catalog,
-  options: HealOptions & { readonly memory?: Memory } = {},
+  options: HealOptions & { readonly memory?: Memory; readonly executed?: Sequence } = {},
 ): ParsedCalls {
   if (!Array.isArray(calls)) throw new InputError('tool_calls', 'expected an array of tool calls');
   const resultName = options.resultName ?? DEFAULT_RESULT_NAME;
   const raw = healToolCalls(calls, options);
-  const labelled = withLabels(raw.calls, options.memory ?? {}, resultName);
+  const labelled = withLabels(raw.calls, options.memory ?? {}, options.executed ?? [], resultName);
   const parsed = parseSequence(labelled, { root: 'tool_calls', resultName });
   const values = healValues(parsed, catalog, options);
   return { sequence: values.sequence, heal: [...raw.edits, ...values.edits] };

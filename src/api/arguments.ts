@@ -33,6 +33,7 @@ const OptionsSchema = z.looseObject({
   mode: REQUEST_FIELDS.mode,
   defensive: REQUEST_FIELDS.defensive,
   fixes: REQUEST_FIELDS.fixes,
+  maxTries: REQUEST_FIELDS.maxTries,
   pseudoSteps: z.boolean().optional(),
   deadline: z.number().finite().optional(),
   signal: z.instanceof(AbortSignal).optional(),
@@ -96,6 +97,7 @@ export function optionsArgument<T extends RepairOptions>(
   if (options.mappings !== undefined) normal.mappings = parseMappings(options.mappings, `${name}.mappings`);
   if (options.cost !== undefined) normal.cost = parseCostModel(options.cost, `${name}.cost`);
   if (options.goals !== undefined) normal.goals = checkGoals(options.goals, catalog, `${name}.goals`);
+  if (options.executed !== undefined) sequenceArgument(options.executed, `${name}.executed`);
   return Object.keys(normal).length === 0 ? options : { ...options, ...normal };
 }
 

@@ -113,6 +113,10 @@ export function checkWeights(
 export function requestSettings(kind: RequestKind, request: ApiRequest, context: RequestContext): Settings {
   const checking: RepairOptions = {
     ...(request.memory !== undefined ? { memory: parseMemory(request.memory, 'memory') } : {}),
+    ...(request.executed !== undefined
+      ? { executed: parseSequence(request.executed, { root: 'executed', resultName: request.resultName }) }
+      : {}),
+    ...(request.maxTries !== undefined ? { maxTries: request.maxTries } : {}),
     ...(request.types !== undefined ? { types: request.types } : {}),
     ...(request.resultName !== undefined ? { resultName: request.resultName } : {}),
   };
@@ -211,7 +215,7 @@ export async function runCall(call: Call, extras: LoopExtras = {}): Promise<Answ
     }
     case 'loop': {
       const loop = call.loop ?? {};
-      const { memory, resultName, types } = options;
+      const { memory, resultName, types, executed, maxTries } = options;
       const result = await loopToolCalls({
         sequence,
         catalog,
@@ -220,7 +224,7 @@ export async function runCall(call: Call, extras: LoopExtras = {}): Promise<Answ
         checks: extras.checks,
         maxRounds: loop.maxRounds,
         stallLimit: loop.stallLimit,
-        validate: { memory, resultName, types },
+        validate: { memory, resultName, types, executed, maxTries },
         repair: options,
       });
       return { kind, ...id, result };

@@ -60,6 +60,20 @@ const checking = {
     .union([json, z.array(z.unknown())])
     .optional()
     .describe('items already in memory: {label: value} or [{label, value}]'),
+  executed: SequenceInputSchema.optional().describe(
+    'the calls already executed, in order (any form the sequence takes): they count against maxTries, and a ' +
+      'planned call repeating one whose result memory holds under its label may read that result instead',
+  ),
+  maxTries: z
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe(
+      'most runs of one call (API and arguments), the executed calls included; a repair that cannot keep to ' +
+        'it has status exhausted (default: no limit)',
+    ),
   types: z.enum(STRICTNESS).optional().describe('literal type/enum checks (default warn)'),
   resultName: name
     .regex(WHOLE_LABEL, `expected a label: ${LABEL_RULE}`)

@@ -68,6 +68,17 @@ export const RepairJsonSchema = z
       .array(z.object({ step: z.number().int(), name: z.string(), reason: z.string() }))
       .optional()
       .describe('status partial: the input calls that could not be kept, and why'),
+    exhausted: z
+      .array(
+        z.object({
+          step: z.number().int(),
+          name: z.string(),
+          tries: z.number().int(),
+          executed: z.number().int(),
+        }),
+      )
+      .optional()
+      .describe('status exhausted: the calls that would run more often than maxTries allows'),
     reason: z.string().optional(),
     gap: z.number().optional(),
     confidence: z

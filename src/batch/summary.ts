@@ -151,7 +151,7 @@ export class SummaryAccumulator {
   result(): Summary {
     const n = this.#records;
     const scores = this.#scores.result();
-    const statuses = { valid: 0, repaired: 0, partial: 0, timeout: 0, error: 0 };
+    const statuses = { valid: 0, repaired: 0, partial: 0, exhausted: 0, timeout: 0, error: 0 };
     for (const [status, count] of this.#statuses) statuses[status] = count;
     const kept = this.#reservoir.slice(0, Math.min(this.#timed, this.#reservoir.length)).sort();
     const failingApis = [...this.#apis]

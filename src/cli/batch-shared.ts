@@ -76,6 +76,7 @@ export async function writeSummary(base: string, summary: Summary): Promise<void
 export function statusExitCode(statuses: Summary['statuses']): number {
   if (statuses.error > 0) return 2;
   if (statuses.partial > 0) return 3;
+  if (statuses.exhausted > 0) return 4;
   return statuses.repaired + statuses.timeout > 0 ? 1 : 0;
 }
 

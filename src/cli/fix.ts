@@ -12,9 +12,9 @@ import { parseInput, type Input } from './input.ts';
 import { addRequestOptions, resolveRequest } from './request-flags.ts';
 
 /** Exit codes: 0 valid, 1 repaired (or timed out), 3 partial (a call had to go), 2 bad input or error. */
-const EXIT = { valid: 0, repaired: 1, timeout: 1, partial: 3, error: 2 } as const;
-/** The worse of two exit codes: an error (2) over a partial repair (3) over a repair (1). */
-const worse = (a: number, b: number) => ([0, 1, 3, 2].indexOf(a) >= [0, 1, 3, 2].indexOf(b) ? a : b);
+const EXIT = { valid: 0, repaired: 1, timeout: 1, partial: 3, exhausted: 4, error: 2 } as const;
+/** The worse of two exit codes: an error (2) over a partial repair (3) over a limit exhausted (4) over a repair (1). */
+const worse = (a: number, b: number) => ([0, 1, 4, 3, 2].indexOf(a) >= [0, 1, 4, 3, 2].indexOf(b) ? a : b);
 
 const COMMANDS = [
   ['validate', 'check a sequence (or a file of records) without repairing it'],

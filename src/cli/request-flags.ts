@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { InputError } from '../model/errors.ts';
 import { loadMappings } from '../read/mappings.ts';
 import { loadMemory } from '../read/memory.ts';
+import { loadSequence } from '../read/sequence.ts';
 import { readableFile } from '../read/files.ts';
 import { parseWeightFlags } from '../read/cost-models.ts';
 import { parseStringForm } from '../read/string-form.ts';
@@ -55,6 +56,13 @@ const FLAGS: readonly Flag[] = [
     flags: '--memory <file>',
     value: (path, flag) => loadMemory(readableFile(flag, path as string)),
   },
+  {
+    field: 'executed',
+    flags: '--executed <file>',
+    help: 'the calls already executed, in order (a sequence file): they count against --max-tries, and a planned repeat of one whose result --memory holds may read it instead',
+    value: (path, flag) => loadSequence(readableFile(flag, path as string), { root: flag }),
+  },
+  { field: 'maxTries', flags: '--max-tries <n>' },
   {
     field: 'mappings',
     flags: '--mappings <file>',

@@ -20,6 +20,7 @@ import { uniqueTies } from './ties.ts';
 import { pendingRows, unreadSources } from './unread.ts';
 import { linkSources } from './links.ts';
 import { twinRows } from './fills.ts';
+import { triesRows } from './executed.ts';
 import { impliedCatalog } from '../catalog/implied.ts';
 
 export type { CompileOptions };
@@ -49,6 +50,7 @@ export function compile(
   rerunCalls(ctx, emptiedLabels(ctx, produced));
   insertedCalls(ctx, goalCandidates(ctx));
   labelUniqueness(ctx);
+  triesRows(ctx);
   const drops = argumentDrops(ctx);
   const offset = parameterSources(ctx, drops);
   twinRows(ctx);
@@ -64,6 +66,7 @@ export function compile(
   const ties = uniqueTies(built.numVars, cost.weights.tieBreak / 100);
   const model: MilpModel = { ...built, cost: built.cost.map((c, v) => c + ties[v]) };
   const taken = new Set<string>([...produced, ...orphans, ...Object.keys(ctx.memory)]);
+  for (const call of options.executed ?? []) if (call.label !== undefined) taken.add(call.label);
   for (const refs of ctx.refs) for (const site of refs) taken.add(site.ref.label);
   const plan: Plan = {
     steps,

@@ -28,6 +28,7 @@ import { mappingsInForce, mappingsInto } from '../catalog/computed-mappings.ts';
 import { contextFields, contextProducers, describedProducers } from '../catalog/context-match.ts';
 import { apiProvides, memoryProvides } from '../validate/outputs.ts';
 import { ModelBuilder } from './builder.ts';
+import { executedRepeats } from '../validate/tries.ts';
 import { BudgetExceeded, BudgetMeter, type CompileBudget } from './budget.ts';
 import { referencesProblem, stepReferences } from '../read/references.ts';
 import type { Goals } from '../model/options.ts';
@@ -52,6 +53,10 @@ export interface CompileOptions {
    * constrained to a gold repair, which may need them, and measures of what the model can hold.
    */
   readonly keepDominated?: boolean;
+  /** The calls already executed, in order: they count against `maxTries`, and memory may hold their results. */
+  readonly executed?: Sequence;
+  /** Most runs of one call, the executed ones included (tries.ts). */
+  readonly maxTries?: number;
   /** Size caps, deadline and cancellation, enforced while the model is built. */
   readonly budget?: CompileBudget;
 }
@@ -61,6 +66,8 @@ export class CompileContext {
   readonly calls: Call[] = [];
   readonly index: CatalogIndex;
   readonly memory: Memory;
+  /** Step index -> label of an executed call it repeats whose result memory holds (executed.ts). */
+  readonly repeats: ReadonlyMap<number, string>;
   /** The features of each variable, by index (its cost is their price under `weights`). */
   readonly features: Features[] = [];
   /** The features of the objective's constant part (every original argument's drop, refunded when kept). */
@@ -155,6 +162,7 @@ export class CompileContext {
         ? { ...w, perCall: w.perCall > 0 ? w.perCall : this.bounds.optimalPerCall, deleteStep: 0 }
         : w;
     this.memory = options.memory ?? {};
+    this.repeats = executedRepeats(steps, options.executed ?? [], this.memory);
     for (const m of options.mappings ?? []) {
       let list = this.given.get(m.to);
       if (!list) this.given.set(m.to, (list = []));

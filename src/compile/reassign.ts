@@ -18,9 +18,10 @@ import {
 import { normalisePath, segments } from '../read/references.ts';
 import { genericName, similarity, tieDistance, words } from '../catalog/names.ts';
 import { memoryPaths } from '../validate/outputs.ts';
+import { reusedLabel } from './executed.ts';
 import { nameCoverage } from '../catalog/name-terms.ts';
 import { wordKeys } from '../catalog/text.ts';
-import { typesCanMatch } from '../validate/literals.ts';
+import { fitsType, typesCanMatch } from '../validate/literals.ts';
 import { knownLabel, type CompileContext } from './context.ts';
 import type { Call, TokenOption } from './plan.ts';
 import { affinity, MOVE_AFFINITY, siblingFeeds } from './roles.ts';
@@ -28,6 +29,7 @@ import { NO_FEATURES, plus, type Features } from '../model/features.ts';
 
 const REASSIGN: Features = { reassign: 1 };
 const MEMORY: Features = { fromMemory: 1 };
+const REUSE: Features = { reuseExecuted: 1 };
 import { family } from './unread.ts';
 import { numberedBelow, numberedPlace } from './numbering.ts';
 import { answerKeys, spells } from './answer-keys.ts';
@@ -302,10 +304,14 @@ export function reassignments(
     const via = other === label ? undefined : j.labels.find((l) => l.label === label)?.v;
     if (via !== undefined) scan(j, other, true, via);
   }
+  // A planned call that repeats an executed one: its result in memory is the very output referenced.
+  const reused = reusedLabel(ctx, label);
   for (const [item, value] of Object.entries(ctx.memory)) {
     const sameLabel = item === label;
     if (norm === '') {
-      if (!sameLabel && orphan) {
+      // A whole item stands for a value only when it can be one (no `{skyId: …}` object for a date).
+      const fits = !param || value === null || fitsType(value as Json, param.type);
+      if (!sameLabel && orphan && fits) {
         const features = plus(MEMORY, otherTie(item));
         found.push({ features, cost: ctx.price(features), call: null, memoryLabel: item, path: '' });
       }
@@ -314,9 +320,11 @@ export function reassignments(
     for (const mp of memoryPaths(value as Json)) {
       if (sameLabel && mp === norm) continue;
       const { m, spelling } = match(mp);
-      const features = sameLabel
+      const features: Features = sameLabel
         ? { fromMemory: 1, dissimilarity: 1 - m, closeMatch: 1 - m }
-        : plus(plus(plus(MEMORY, labelCost), { dissimilarity: 1 - m }), otherTie(item));
+        : item === reused && mp === norm
+          ? REUSE
+          : plus(plus(plus(MEMORY, labelCost), { dissimilarity: 1 - m }), otherTie(item));
       const cost = ctx.price(features);
       consider({
         features,

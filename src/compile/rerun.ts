@@ -4,21 +4,13 @@
  * stand for the step that made it are offered again, as restored steps are (restore.ts), but under a fresh
  * label (the item's label is taken), its readers re-pointed at it as part of the rerun (`restoreRerun`).
  */
-import type { Json } from '../model/types.ts';
 import { normalisePath } from '../read/references.ts';
-import { memoryProvides } from '../validate/outputs.ts';
+import { holdsNothing, memoryProvides } from '../validate/outputs.ts';
 import type { CompileContext } from './context.ts';
 import { apiChoice, labelChoices, labelRows, newCall } from './calls.ts';
 import { BEFORE_READER, standIns, usesOf } from './restore.ts';
 import type { Call, TokenOption } from './plan.ts';
 import type { PathSegment } from '../model/types.ts';
-
-/** A value that holds nothing: `null`, `{}`, `[]`. */
-function empty(value: Json): boolean {
-  if (value === null) return true;
-  if (Array.isArray(value)) return value.length === 0;
-  return typeof value === 'object' && Object.keys(value).length === 0;
-}
 
 /** Memory labels whose item holds nothing and whose fields the plan reads (no step of the plan defines them). */
 export function emptiedLabels(ctx: CompileContext, produced: ReadonlySet<string>): string[] {
@@ -29,7 +21,7 @@ export function emptiedLabels(ctx: CompileContext, produced: ReadonlySet<string>
       if (out.includes(l) || produced.has(l) || ref.path.length === 0) continue;
       if (!Object.prototype.hasOwnProperty.call(ctx.memory, l)) continue;
       const item = ctx.memory[l];
-      if (empty(item) && !memoryProvides(item, ref.path)) out.push(l);
+      if (holdsNothing(item) && !memoryProvides(item, ref.path)) out.push(l);
     }
   }
   return out;

@@ -73,7 +73,7 @@ export function decode(plan: Plan, values: readonly number[]): Decoded {
   const reads = new Map(plan.slotShares.filter((s) => on(values, s.v)).map((s) => [s.reader, s]));
   for (const call of order) {
     const asks: Step[] = [];
-    const confirms = new Set<string>();
+    const confirms = new Map<string, string>();
     const at = call.origin >= 0 ? call.origin : Math.ceil(call.pos);
     const step = buildStep(
       plan,
@@ -111,14 +111,14 @@ export function decode(plan: Plan, values: readonly number[]): Decoded {
       },
     );
     sequence.push(...asks);
-    for (const param of confirms) {
+    for (const [param, why] of confirms) {
       sequence.push({ name: CONFIRM, arguments: { [param]: step.arguments[param] } });
       edits.push({
         kind: 'confirm',
         step: call.origin >= 0 ? call.origin : Math.ceil(call.pos),
         param,
         cost: plan.confirmCost,
-        detail: `confirm ${param}=${short(step.arguments[param])}`,
+        detail: `confirm ${param}=${short(step.arguments[param])} for ${step.name}: ${why}`,
       });
     }
     sequence.push(step);
@@ -161,14 +161,18 @@ function buildStep(
   k: number,
   values: readonly number[],
   labels: Map<number, string>,
-  confirms: Set<string>,
+  confirms: Map<string, string>,
   ask: AskFn,
   edits: Edit[],
   askFor: (ask: number, from: string) => string,
 ): Step {
-  // Defensive mode: values from maps and inserted calls are invented and get a confirm.
-  const invented = (producer: number | null, mapped = false): boolean =>
-    plan.defensive && (mapped || (producer !== null && plan.calls[producer].kind === 'inserted'));
+  // Defensive mode: every value the repair put where the input had none, or re-pointed, is invented and
+  // gets a confirm that says where it came from; asks (a person answers them) and kept values do not.
+  const confirm = (param: string, why: string): void => {
+    if (plan.defensive && !confirms.has(param)) confirms.set(param, why);
+  };
+  const inserted = (producer: number | null): boolean =>
+    producer !== null && plan.calls[producer].kind === 'inserted';
   const choice = call.apis[k];
   const original = call.origin >= 0 ? plan.steps[call.origin] : undefined;
   const at = call.origin >= 0 ? call.origin : Math.ceil(call.pos);
@@ -276,19 +280,48 @@ function buildStep(
         labels,
         at,
         edits,
-        (producer) => {
-          if (invented(producer)) confirms.add(use.param);
+        (option, raw) => {
+          if (option.kind === 'keep') {
+            if (inserted(option.call)) confirm(use.param, 'an output of a call the repair inserted');
+          } else if (!plan.features[option.v]?.reuseExecuted) {
+            const to = inserted(option.call)
+              ? ', to a call the repair inserted'
+              : option.call === null
+                ? `, to memory item ${option.memoryLabel}`
+                : '';
+            confirm(use.param, `re-pointed from ${raw}${to}`);
+          }
         },
         askFor,
       ),
     );
   }
   for (const { param, source } of filled) {
-    const isInvented = source.kind === 'output' && invented(source.call, source.mapped);
-    if (isInvented) confirms.add(param);
+    const why = inventedFill(source, inserted);
+    if (why !== null) confirm(param, why);
     setOwn(args, param, fillValue(plan, source, labels, ask, at, param, edits));
   }
   return label === undefined ? { name, arguments: args } : { name, arguments: args, label };
+}
+
+/** Why a filled value is the repair's invention (`null`: it is not: asked, or the user's own goal value). */
+function inventedFill(source: Source, inserted: (producer: number | null) => boolean): string | null {
+  switch (source.kind) {
+    case 'output':
+      if (inserted(source.call)) return 'an output of a call the repair inserted';
+      if (source.mapped) return 'an output of another name, by a mapping';
+      if (source.fromStep !== undefined) return `the value passed at step ${source.fromStep + 1}`;
+      if (source.linked || source.unread) return 'an output of another name, by evidence';
+      return 'an earlier output of the same name';
+    case 'memory':
+      return source.mapped ? 'a memory item, by a mapping' : 'a memory item';
+    case 'literal':
+      return source.fromStep < 0 || source.defaulted
+        ? null
+        : `the value passed at step ${source.fromStep + 1}`;
+    default:
+      return null;
+  }
 }
 
 /** What dropping an original argument cost in the model. */

@@ -14,7 +14,7 @@ export function rewriteTokens(
   labels: Map<number, string>,
   at: number,
   edits: Edit[],
-  confirm: (producer: number | null) => void,
+  confirm: (option: Exclude<TokenOption, { kind: 'ask' }>, raw: string) => void,
   askFor: (ask: number, from: string) => string,
 ): Json {
   const tokens = call.tokens.filter((t) => t.arg === arg);
@@ -24,7 +24,7 @@ export function rewriteTokens(
     const option = token?.options.find((o) => on(values, o.v)) as TokenOption | undefined;
     if (!option) return ref.raw;
     if (option.kind === 'ask') return `$${askFor(option.ask, ref.raw)}$`;
-    confirm(option.call);
+    confirm(option, ref.raw);
     if (option.kind === 'keep') return ref.raw;
     const target = option.call === null ? option.memoryLabel! : labels.get(option.call)!;
     const text = formatReference(target, option.path);

@@ -47,7 +47,7 @@ export type Strictness = (typeof STRICTNESS)[number];
  * catalog API is close to its name; the result lists them in `dropped`), out of time (perhaps with a
  * repair), failed.
  */
-export const STATUSES = ['valid', 'repaired', 'partial', 'timeout', 'error'] as const;
+export const STATUSES = ['valid', 'repaired', 'partial', 'exhausted', 'timeout', 'error'] as const;
 export type Status = (typeof STATUSES)[number];
 
 export const SOLVER_NAMES = ['highs', 'lp-solver', 'portfolio'] as const;

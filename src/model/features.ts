@@ -77,6 +77,11 @@ export const FEATURES = {
     'ask-what-a-person-knows',
   ),
   fromMemory: edit('fill a parameter or a reference from an item already in memory', 1, 'role-memory-item'),
+  reuseExecuted: edit(
+    'read the result of an executed call that memory holds, where a planned call repeats it (same API and arguments): the repeat can go',
+    0,
+    'executed-result-is-reused',
+  ),
   reuseLiteral: edit(
     'fill a parameter with a value the sequence passes to a same-named parameter: a literal, or a reference',
     0.5,

@@ -21,6 +21,16 @@ export interface ValidateOptions {
    * unknown APIs.
    */
   readonly pseudoSteps?: boolean;
+  /**
+   * The calls already executed, in order (an agent runtime's history). They count against `maxTries`, and a
+   * planned call that repeats one whose result memory holds under its label may read that result instead.
+   */
+  readonly executed?: Sequence;
+  /**
+   * Most times one call (API and arguments, references read as the calls they come from) may run, the
+   * executed calls included. Off by default; a repair that cannot keep to it has status `exhausted`.
+   */
+  readonly maxTries?: number;
 }
 
 export interface Validation {
@@ -85,6 +95,17 @@ export interface RepairOptions extends ValidateOptions {
   readonly maxModelNonzeros?: number;
 }
 
+/** A call of a repair that would run more often than `maxTries` allows (status `exhausted`). */
+export interface TriesExceeded {
+  /** 0-based index of the step in the repaired sequence. */
+  readonly step: number;
+  readonly name: string;
+  /** How often the call would have run with this step: the executed ones, then the sequence's up to here. */
+  readonly tries: number;
+  /** How many of those were executed already. */
+  readonly executed: number;
+}
+
 /** An input call a repair had to drop although calls are kept, and why. */
 export interface DroppedStep {
   /** 0-based input step index. */
@@ -118,6 +139,8 @@ export interface RepairResult {
   readonly timeMs: number;
   /** True when the repaired sequence has no `ask`/`confirm` pseudo-step. */
   readonly isExecutable?: boolean;
+  /** Status `exhausted`: the calls that would run more often than `maxTries` allows. */
+  readonly exhausted?: readonly TriesExceeded[];
   /** Status `partial`: the input calls the repair had to drop, and why. */
   readonly dropped?: readonly DroppedStep[];
   readonly reason?: string;

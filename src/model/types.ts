@@ -98,7 +98,8 @@ export type IssueTag =
   | 'type_mismatch'
   | 'enum_mismatch'
   | 'unchecked_reference'
-  | 'empty_sequence';
+  | 'empty_sequence'
+  | 'tries_exceeded';
 
 /** A finding of the validator. `error`s make a sequence non-executable; `warning`s do not. */
 export interface Issue {

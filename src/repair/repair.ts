@@ -2,7 +2,7 @@
  * The library's main entry: validate -> (fast path) -> compile -> solve -> verify -> decode -> validate
  * again. Never throws for a bad sequence; input errors (bad catalog shapes) are the adapters' business.
  */
-import type { Catalog, Sequence } from '../model/types.ts';
+import type { Catalog, Sequence, Step } from '../model/types.ts';
 import { compile, type Compiled } from '../compile/compile.ts';
 import { BudgetExceeded, type CompileBudget } from '../compile/budget.ts';
 import { excludePoint } from '../compile/cuts.ts';
@@ -16,7 +16,8 @@ import { getSolver, solveGuarded } from '../solvers/index.ts';
 import type { MilpModel, Solution } from '../model/milp.ts';
 import { apiByName, validate } from '../validate/validate.ts';
 import { unmetGoals } from '../validate/goals.ts';
-import type { Fix, RepairOptions, RepairResult } from '../model/options.ts';
+import type { Fix, RepairOptions, RepairResult, TriesExceeded } from '../model/options.ts';
+import { exhaustedReason, triesExceeded } from '../validate/tries.ts';
 import { COST_DIGITS, round } from '../model/numbers.ts';
 import { errorMessage } from '../model/errors.ts';
 import { pseudoStepsOf, putBack, setAside } from './pseudo.ts';
@@ -48,6 +49,8 @@ export function compileFor(
     mode: options.mode,
     defensive: options.defensive,
     catalogMappings: options.catalogMappings,
+    executed: options.executed,
+    maxTries: options.maxTries,
     budget,
   });
 }
@@ -181,6 +184,7 @@ export async function repair(
 
   const unchanged = checked.edits.length === 0;
   const partial = checked.dropped.length > 0;
+  const exhausted = overTries(checked.sequence, catalog, options);
   const assessed =
     unchanged ||
     first.status !== 'optimal' ||
@@ -192,8 +196,18 @@ export async function repair(
   return {
     issues: validation.issues,
     determination,
-    status: first.status === 'timeout' ? 'timeout' : unchanged ? 'valid' : partial ? 'partial' : 'repaired',
+    status:
+      first.status === 'timeout'
+        ? 'timeout'
+        : exhausted.length > 0
+          ? 'exhausted'
+          : unchanged
+            ? 'valid'
+            : partial
+              ? 'partial'
+              : 'repaired',
     ...(partial ? { dropped: checked.dropped } : {}),
+    ...(exhausted.length > 0 ? { exhausted, reason: exhaustedReason(exhausted[0], options.maxTries!) } : {}),
     sequence: checked.sequence,
     edits: checked.edits.map((e) => ({ ...e, cost: round(e.cost, COST_DIGITS) })),
     cost: round(checked.cost, COST_DIGITS),
@@ -230,12 +244,25 @@ export async function repair(
   }
 }
 
-/** Every repair is validated again before it is returned; a failure is a bug, reported as such. */
+/**
+ * Every repair is validated again before it is returned; a failure is a bug, reported as such. The tries
+ * limit is no part of it: a repair that cannot keep to it is returned as `exhausted` (`overTries`).
+ */
 function revalidate(decoded: Decoded, catalog: Catalog, options: RepairOptions): string | null {
-  const check = validate(decoded.sequence, catalog, { ...options, pseudoSteps: true });
+  const check = validate(decoded.sequence, catalog, { ...options, maxTries: undefined, pseudoSteps: true });
   if (check.valid) return null;
   const first = check.issues.find((x) => x.severity === 'error')!;
   return `internal: the repair does not validate (step ${first.step + 1}: ${first.message})`;
+}
+
+/** The calls of a repaired sequence beyond `maxTries` (none without the limit). */
+function overTries(sequence: Sequence, catalog: Catalog, options: RepairOptions): TriesExceeded[] {
+  if (options.maxTries === undefined) return [];
+  const apis = apiByName(catalog);
+  const resultName = options.resultName ?? DEFAULT_RESULT_NAME;
+  const skip = (s: Step, i: number) =>
+    (s.name === resultName && i === sequence.length - 1) || isPseudoStepIn(s, apis);
+  return triesExceeded(sequence, options.executed ?? [], options.maxTries, skip);
 }
 
 function toFix(d: Decoded): Fix {

@@ -36,6 +36,13 @@ export function apiProvides(api: ApiSpec, path: readonly PathSegment[]): Provide
   return 'no';
 }
 
+/** A memory value that holds nothing: `null`, `{}`, `[]` (the call that made it returned nothing). */
+export function holdsNothing(value: Json): boolean {
+  if (value === null) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === 'object' && Object.keys(value).length === 0;
+}
+
 /** Whether a stored memory value has something at `path`. */
 export function memoryProvides(value: Json, path: readonly PathSegment[]): boolean {
   let v: Json | undefined = value;

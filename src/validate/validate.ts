@@ -9,6 +9,7 @@ import { literalMismatch, typesCompatible } from './literals.ts';
 import { apiProvides, memoryProvides, outputField } from './outputs.ts';
 import { normalisePath } from '../read/references.ts';
 import { paramsByName } from '../catalog/catalog-index.ts';
+import { triesExceeded, triesMessage } from './tries.ts';
 
 const catalogIndex = new WeakMap<Catalog, Map<string, ApiSpec>>();
 
@@ -89,6 +90,12 @@ export function validate(sequence: Sequence, catalog: Catalog, options: Validate
       defined.set(step.label, i);
     }
   });
+  if (options.maxTries !== undefined) {
+    const skip = (step: Step, i: number) =>
+      (step.name === resultName && i === sequence.length - 1) || (pseudoSteps && isPseudoStepIn(step, apis));
+    for (const t of triesExceeded(sequence, options.executed ?? [], options.maxTries, skip))
+      add('tries_exceeded', t.step, triesMessage(t, options.maxTries));
+  }
   return { valid: !issues.some((x) => x.severity === 'error'), issues };
 }
 
