@@ -3,6 +3,7 @@
  * it, or memory holds it), a call must be made with given parameter values. Candidates that can meet a goal
  * no call of the sequence meets are inserted before the answer step.
  */
+import { heldResults } from '../validate/tries.ts';
 import type { Json } from '../model/types.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
 import { canonicalJson } from '../model/canonical.ts';
@@ -51,7 +52,7 @@ export function goalCandidates(ctx: CompileContext): Need[] {
       ),
   );
   const missing = (goals.apis ?? []).filter(
-    (name) => !ctx.calls.some((c) => c.apis.some((a) => a.api?.name === name)),
+    (name) => !executedApi(ctx, name) && !ctx.calls.some((c) => c.apis.some((a) => a.api?.name === name)),
   );
   for (const name of [...new Set(missing), ...unmet.map((g) => g.name)]) {
     const api = ctx.index.byName.get(name);
@@ -63,12 +64,19 @@ export function goalCandidates(ctx: CompileContext): Need[] {
     .map((f) => ({ leaf: f, pos, depth: 0 }));
 }
 
+/** True when an executed call of API `name` left its result in memory. */
+function executedApi(ctx: CompileContext, name: string): boolean {
+  return heldResults(ctx.options.executed ?? [], ctx.memory).some((s) => s.name === name);
+}
+
 /** The goal rows; run after the parameter sources exist. */
 export function goalRows(ctx: CompileContext): void {
   const goals = ctx.options.goals;
   if (!goals) return;
   const b = ctx.builder;
   for (const name of goals.apis ?? []) {
+    // An API goal is met by a call already executed whose result memory holds.
+    if (executedApi(ctx, name)) continue;
     const vars = ctx.calls.flatMap((c) => c.apis.filter((a) => a.api?.name === name).map((a) => a.v));
     if (vars.length === 0) throw new GoalError(`no call can run ${name}`);
     b.row(

@@ -83,6 +83,7 @@ export async function repair(
     !options.goals ||
     unmetGoals(sequence, catalog, options.goals, {
       memory: options.memory,
+      executed: options.executed,
       mappings: options.mappings,
       catalogMappings: options.catalogMappings,
     }).length === 0;

@@ -5,6 +5,7 @@
  * A sequence that misses a goal is not what was asked for, whatever its executability.
  */
 import type { Catalog, Json, Mapping, Memory, Sequence } from '../model/types.ts';
+import { heldResults } from './tries.ts';
 import type { Goals } from '../model/options.ts';
 import { canonicalJson } from '../model/canonical.ts';
 import { memoryPaths } from './outputs.ts';
@@ -17,6 +18,8 @@ export interface GoalContext {
   readonly mappings?: readonly Mapping[];
   /** Also the mappings computed from the catalog, as repairs use them (default true). */
   readonly catalogMappings?: boolean;
+  /** The calls already executed: an API goal is met by one of that API whose result memory holds. */
+  readonly executed?: Sequence;
 }
 
 /** Last key of a normalised path (`navigation.entityId` -> `entityId`, `author[].id` -> `id`). */
@@ -35,7 +38,9 @@ export function unmetGoals(
   const apis = apiByName(catalog);
   const unmet: string[] = [];
   for (const name of goals.apis ?? []) {
-    if (!sequence.some((s) => s.name === name)) unmet.push(`no call of ${name}`);
+    const called = (s: { readonly name: string }) => s.name === name;
+    const held = heldResults(context.executed ?? [], context.memory ?? {});
+    if (!sequence.some(called) && !held.some(called)) unmet.push(`no call of ${name}`);
   }
   for (const field of goals.fields ?? []) {
     const given = (context.mappings ?? []).filter((m) => m.to === field);

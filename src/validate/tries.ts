@@ -82,3 +82,13 @@ export function executedRepeats(steps: Sequence, executed: Sequence, memory: Mem
   });
   return out;
 }
+
+/** The executed calls whose result memory holds under their label (an item that is not `{}`, `[]` or null). */
+export function heldResults(executed: Sequence, memory: Memory): Step[] {
+  return executed.filter(
+    (call) =>
+      call.label !== undefined &&
+      Object.prototype.hasOwnProperty.call(memory, call.label) &&
+      !holdsNothing(memory[call.label]),
+  );
+}

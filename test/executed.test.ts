@@ -1,0 +1,100 @@
+/**
+ * The calls already executed as an input: the tries limit (`maxTries`, status `exhausted`, exit code 4), the
+ * reuse of an executed result that memory holds, and the pass-through of both by the agent hook.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { registerFix } from '../src/cli/fix.ts';
+import { checkToolCalls } from '../src/agents/hook.ts';
+import { repair } from '../src/repair/repair.ts';
+import { validate } from '../src/validate/validate.ts';
+import { callKeys } from '../src/validate/tries.ts';
+import { parseStringForm } from '../src/read/string-form.ts';
+import { runCommands } from './cli-run.ts';
+import { executable } from './helpers.ts';
+
+const CATALOG = 'data/nestful/executable-spec.json';
+const EXECUTED = parseStringForm(
+  'var1 = SkyScrapperSearchAirport(query="New York")\nvar3 = SkyScrapperSearchAirport(query="New York")',
+);
+const PLAN = parseStringForm(
+  'var5 = SkyScrapperSearchAirport(query="New York")\n' +
+    'var6 = SkyScrapperFlightSearch(originSkyId="$var5.skyId$", destinationSkyId="LOND", ' +
+    'originEntityId="$var5.entityId$", destinationEntityId="27544008", date="2024-08-15")',
+);
+afterEach(() => vi.restoreAllMocks());
+
+describe('tries', () => {
+  it('a call is its API and arguments with references read as the calls they come from', () => {
+    const keys = callKeys(
+      parseStringForm('var1 = A(q="x")\nvar2 = B(id="$var1.id$")'),
+      parseStringForm('var3 = A(q="x")\nvar4 = B(id="$var3.id$")\nvar5 = B(id="$var9.id$")'),
+    );
+    expect(keys[2]).toBe(keys[0]);
+    expect(keys[3]).toBe(keys[1]);
+    expect(keys[4]).not.toBe(keys[1]);
+  });
+
+  it('the validator reports a run beyond maxTries, and only with a limit', () => {
+    expect(validate(PLAN, executable, { executed: EXECUTED }).valid).toBe(true);
+    expect(validate(PLAN, executable, { executed: EXECUTED, maxTries: 3 }).valid).toBe(true);
+    const over = validate(PLAN, executable, { executed: EXECUTED, maxTries: 2 });
+    expect(over.issues.map((i) => [i.tag, i.step])).toEqual([['tries_exceeded', 0]]);
+  });
+
+  it('no repair keeps to the limit: status exhausted, the calls over it, the reason; hook: not executable', async () => {
+    const r = await repair(PLAN, executable, { executed: EXECUTED, maxTries: 2 });
+    expect(r.status).toBe('exhausted');
+    expect(r.determination).toBe(false);
+    expect(r.exhausted).toEqual([{ step: 0, name: 'SkyScrapperSearchAirport', tries: 3, executed: 2 }]);
+    expect(r.reason).toContain('maxTries 2');
+    const calls = PLAN.map((s, i) => ({
+      id: `c${i}`,
+      type: 'function',
+      function: { name: s.name, arguments: JSON.stringify(s.arguments) },
+      label: s.label,
+    }));
+    const check = await checkToolCalls(calls, { catalog: executable, executed: EXECUTED, maxTries: 2 });
+    expect(check.executable).toBe(false);
+    expect(check.repair?.status).toBe('exhausted');
+    expect(check.feedback).toContain('tries_exceeded');
+  });
+
+  it('a repeat goes when memory holds the executed result; the hook passes memory and executed through', async () => {
+    const memory = { var1: {}, var3: { skyId: 'NYCA', entityId: '27537542' } };
+    const r = await repair(PLAN, executable, { executed: EXECUTED, memory, maxTries: 2 });
+    expect(r.status).toBe('repaired');
+    expect(r.sequence.map((s) => s.name)).toEqual(['SkyScrapperFlightSearch']);
+    expect(r.sequence[0].arguments.originSkyId).toBe('$var3.skyId$');
+    // The model's calls, unlabelled: their labels skip the executed calls' (var1, var3), so the search is
+    // var2 and the flight search, which reads it, var4.
+    const calls = PLAN.map((s, i) => ({
+      id: `c${i}`,
+      type: 'function',
+      function: {
+        name: s.name,
+        arguments: JSON.stringify(s.arguments).replaceAll('var5', 'var2'),
+      },
+    }));
+    const check = await checkToolCalls(calls, {
+      catalog: executable,
+      executed: EXECUTED,
+      memory,
+      maxTries: 2,
+    });
+    expect(check.sequence.map((s) => s.label)).toEqual(['var4']);
+    expect(check.executable).toBe(true);
+    expect(check.calls.map((c) => c.function.name)).toEqual(['SkyScrapperFlightSearch']);
+    expect(JSON.parse(check.calls[0].function.arguments).originSkyId).toBe('$var3.skyId$');
+  });
+
+  it('refract fix --executed --max-tries: exit 4; a bad --max-tries is exit 2 naming the flag', async () => {
+    vi.spyOn(console, 'log').mockImplementation((...parts) => process.stdout.write(`${parts.join(' ')}\n`));
+    const args = ['fix', '-c', CATALOG, '--executed', 'samples/executed-calls.txt', '--format', 'json'];
+    const r = await runCommands([registerFix], [...args, '--max-tries', '2', 'samples/retry-plan.txt']);
+    expect(r.code).toBe(4);
+    expect((JSON.parse(r.out) as { status: string }).status).toBe('exhausted');
+    const bad = await runCommands([registerFix], [...args, '--max-tries', '0', 'samples/retry-plan.txt']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--max-tries');
+  });
+});
