@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { repair } from '../src/repair/repair.ts';
 import { loadCatalog } from '../src/read/catalog.ts';
-import { loadCostModel, parseCostModel } from '../src/read/cost-models.ts';
+import { loadCostModel, parseCostModel, withWeights } from '../src/read/cost-models.ts';
 import { parseSequenceText } from '../src/read/sequence.ts';
 import { fitCalibration, isotonicSteps, reliability, selective, type Sample } from '../src/confidence/fit.ts';
 import { calibrationScore, confidenceOf } from '../src/confidence/confidence.ts';
@@ -112,5 +112,11 @@ describe('a repair’s confidence (the real solver)', () => {
       { cost },
     );
     if (valid.status === 'valid') expect(valid.confidence).toBe(1);
+    // A calibration fitted under other weights says nothing about these: no confidence, no second solve.
+    const other = withWeights(cost, { slotFill: cost.weights.slotFill + 1 });
+    expect(other.calibration).toBeDefined();
+    const c = await repair(inputOf('missing-step'), catalog, { cost: other });
+    expect(c.status).toBe('repaired');
+    expect(c.confidence).toBeUndefined();
   });
 });

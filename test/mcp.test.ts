@@ -23,7 +23,16 @@ describe('MCP server (in-memory transport)', () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['validate', 'fix', 'compress']);
     expect(Object.keys(tools[1].inputSchema.properties ?? {})).toEqual(
-      expect.arrayContaining(['sequence', 'catalog', 'catalogPath', 'memory', 'costModel', 'weights']),
+      expect.arrayContaining([
+        'sequence',
+        'catalog',
+        'catalogPath',
+        'memory',
+        'executed',
+        'maxTries',
+        'costModel',
+        'weights',
+      ]),
     );
     for (const tool of tools) {
       expect(tool.inputSchema).toMatchObject({

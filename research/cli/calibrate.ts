@@ -5,12 +5,14 @@ import { calibrate, calibrationPage, collectSamples } from '../tuning/index.ts';
 import { addDataOptions, loadData, logger, prepareOutputs, write, type DataFlags } from './data-flags.ts';
 import { invocation } from './invocation.ts';
 import { InputError } from '../../src/model/errors.ts';
+import { EVIDENCE_SETS, type EvidenceSet } from '../../src/confidence/fit.ts';
 
 interface CalibrateFlags extends DataFlags {
   out: string;
   modelOut?: string;
   report?: string;
   l2: string;
+  evidence: string;
 }
 
 export function registerCalibrate(program: Command): void {
@@ -21,7 +23,12 @@ export function registerCalibrate(program: Command): void {
       .requiredOption('--out <calib.json>', 'the calibration (the cost model’s `calibration` field)')
       .option('--model-out <file.json>', 'also write the base cost model with this calibration in it')
       .option('--report <file.md>', 'markdown report: each world held out, reliability bins')
-      .option('--l2 <x>', 'L2 penalty on the standardised logistic coefficients', '1'),
+      .option('--l2 <x>', 'L2 penalty on the standardised logistic coefficients', '1')
+      .option(
+        '--evidence <set>',
+        `evidence the score reads: ${EVIDENCE_SETS.join(' | ')} (all adds edit-kind counts and feature totals)`,
+        'core',
+      ),
   ).action(async (flags: CalibrateFlags, cmd: Command) => {
     const log = logger(flags);
     prepareOutputs(flags, [
@@ -32,9 +39,11 @@ export function registerCalibrate(program: Command): void {
     const l2 = Number(flags.l2);
     if (!(l2 >= 0 && Number.isFinite(l2)))
       throw new InputError('--l2', `expected a number >= 0, got ${flags.l2}`);
+    if (!(EVIDENCE_SETS as readonly string[]).includes(flags.evidence))
+      throw new InputError('--evidence', `expected ${EVIDENCE_SETS.join(' or ')}, got ${flags.evidence}`);
     const { records, options, base } = loadData(flags);
     const samples = await collectSamples(records, base, { ...options, log });
-    const report = calibrate(samples, base, l2);
+    const report = calibrate(samples, base, l2, flags.evidence as EvidenceSet);
     write('--out', flags.out, `${JSON.stringify(report.calibration, null, 2)}\n`, log);
     if (flags.modelOut) {
       const model = { ...base, calibration: report.calibration };

@@ -6,7 +6,13 @@
 import type { CostModel } from '../../src/model/cost.ts';
 import { weightsDigest, type Calibration } from '../../src/model/calibration.ts';
 import { confidenceOf } from '../../src/confidence/confidence.ts';
-import { fitCalibration, reliability, selective, type Sample } from '../../src/confidence/fit.ts';
+import {
+  fitCalibration,
+  reliability,
+  selective,
+  type EvidenceSet,
+  type Sample,
+} from '../../src/confidence/fit.ts';
 import type { LabelledRecord } from './dataset.ts';
 import { repairRecord, type EvalOptions } from './evaluate.ts';
 
@@ -50,6 +56,8 @@ export interface CalibrationReport {
   /** The calibration on the records it was fitted on. */
   readonly fitted: WorldCalibration;
   readonly points: readonly { confidence: number; right: boolean }[];
+  /** Each held-out world's points, under the calibration fitted without it. */
+  readonly heldOutPoints: readonly { set: string; confidence: number; right: boolean }[];
 }
 
 function measure(set: string, calibration: Calibration, samples: readonly Sample[]) {
@@ -64,24 +72,35 @@ function measure(set: string, calibration: Calibration, samples: readonly Sample
   return { world, points };
 }
 
-export function calibrate(samples: readonly LabelledSample[], base: CostModel, l2 = 1): CalibrationReport {
+export function calibrate(
+  samples: readonly LabelledSample[],
+  base: CostModel,
+  l2 = 1,
+  evidence: EvidenceSet = 'core',
+): CalibrationReport {
   const weights = weightsDigest(base.weights);
   const sets = [...new Set(samples.map((s) => s.set))].sort();
-  const heldOut =
+  const held =
     sets.length < 2
       ? []
       : sets.map((set) => {
           const train = samples.filter((s) => s.set !== set);
-          const fitted = fitCalibration(train, { weights, l2 });
+          const fitted = fitCalibration(train, { weights, l2, evidence });
           return measure(
             set,
             fitted,
             samples.filter((s) => s.set === set),
-          ).world;
+          );
         });
-  const calibration = fitCalibration(samples, { weights, l2, sets });
+  const calibration = fitCalibration(samples, { weights, l2, sets, evidence });
   const { world, points } = measure('(all, fitted)', calibration, samples);
-  return { calibration, heldOut, fitted: world, points };
+  return {
+    calibration,
+    heldOut: held.map((h) => h.world),
+    fitted: world,
+    points,
+    heldOutPoints: held.flatMap((h) => h.points.map((p) => ({ set: h.world.set, ...p }))),
+  };
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;

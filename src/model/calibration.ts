@@ -73,3 +73,20 @@ export function weightsDigest(weights: Readonly<Record<string, number>>): string
     .toString(16)
     .padStart(8, '0');
 }
+
+const digests = new WeakMap<object, string>();
+
+/**
+ * The cost model's calibration when it was fitted under these very weights, else none: the evidence is read in
+ * the model's costs, so a calibration fitted under other weights (a `--weight` override, a sweep) says nothing.
+ */
+export function calibrationInForce(cost: {
+  readonly weights: Readonly<Record<string, number>>;
+  readonly calibration?: Calibration;
+}): Calibration | undefined {
+  const calibration = cost.calibration;
+  if (!calibration) return undefined;
+  let digest = digests.get(cost.weights);
+  if (digest === undefined) digests.set(cost.weights, (digest = weightsDigest(cost.weights)));
+  return calibration.weights === digest ? calibration : undefined;
+}

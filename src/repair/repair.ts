@@ -22,6 +22,7 @@ import { COST_DIGITS, round } from '../model/numbers.ts';
 import { errorMessage } from '../model/errors.ts';
 import { pseudoStepsOf, putBack, setAside } from './pseudo.ts';
 import { assessRepair } from '../confidence/assess.ts';
+import { calibrationInForce } from '../model/calibration.ts';
 
 /** Models above this many variables are refused with a clear message (override with `maxModelVars`). */
 export const DEFAULT_MAX_MODEL_VARS = 200_000;
@@ -71,7 +72,7 @@ export async function repair(
   options: RepairOptions = {},
 ): Promise<RepairResult> {
   const start = performance.now();
-  const calibration = (options.cost ?? loadCostModel('default')).calibration;
+  const calibration = calibrationInForce(options.cost ?? loadCostModel('default'));
   const validation = validate(sequence, catalog, options);
   const elapsed = () => performance.now() - start;
   const solverName = options.backend?.name ?? options.solver ?? DEFAULT_SOLVER;

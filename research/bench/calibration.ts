@@ -1,0 +1,121 @@
+/**
+ * `npm run calibrate`: the shipped confidence calibration. Every labelled record of the benchmark (both
+ * corruption recipes, the three NESTFUL sets and the four synthetic worlds) is repaired under the shipped
+ * `default` weights, judged right when it restores the gold modulo unknowns, and the calibration is fitted on
+ * them all and written into `models/default.json`; each world is also held out in turn. The page
+ * (`benchmarks/results/calibration.md`) has the per-world table and a reliability diagram.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadCostModel } from '../../src/read/cost-models.ts';
+import type { CostModel } from '../../src/model/cost.ts';
+import { reliability } from '../../src/confidence/fit.ts';
+import { figureFiles, VEGA_LITE_SCHEMA, type PlotSpec } from '../../src/batch/plot.ts';
+import {
+  calibrate,
+  calibrationPage,
+  collectSamples,
+  parseLabelled,
+  type LabelledRecord,
+} from '../tuning/index.ts';
+import { BENCH_DATA_DIR, ROOT, SET_NAMES } from './data.ts';
+import { FLOW_SET_NAMES, flowCatalog, flowPath } from './flow-data.ts';
+import { machine, pageHeader } from './markdown.ts';
+
+/** The L2 penalty of the shipped fit (standardised coefficients). */
+export const SHIPPED_L2 = 100;
+const MODEL_FILE = join(ROOT, 'models', 'default.json');
+const RESULTS = join(ROOT, 'benchmarks', 'results');
+
+/** Every labelled record of the benchmark, each with its world's catalog. */
+export function benchmarkRecords(): LabelledRecord[] {
+  const corrupted = SET_NAMES.flatMap((set) => {
+    const source = join(BENCH_DATA_DIR, `corrupted-${set}.jsonl`);
+    return parseLabelled(readFileSync(source, 'utf8'), { source, catalog: flowCatalog(set) });
+  });
+  const flows = FLOW_SET_NAMES.flatMap((set) => {
+    const source = flowPath(set);
+    return parseLabelled(readFileSync(source, 'utf8'), { source, catalog: flowCatalog(set) });
+  });
+  return [...corrupted, ...flows];
+}
+
+/** Reliability diagram: observed right rate against mean confidence per bin, one line per held-out world. */
+export function reliabilitySpec(
+  points: readonly { set: string; confidence: number; right: boolean }[],
+): PlotSpec {
+  const sets = [...new Set(points.map((p) => p.set))];
+  const values = sets.flatMap((set) =>
+    reliability(points.filter((p) => p.set === set)).bins.map((b) => ({
+      world: set,
+      confidence: Number(b.meanConfidence.toFixed(4)),
+      right: Number(b.rightRate.toFixed(4)),
+      repairs: b.n,
+    })),
+  );
+  return {
+    $schema: VEGA_LITE_SCHEMA,
+    title: 'Confidence against the observed right rate (each world held out)',
+    width: 420,
+    height: 420,
+    layer: [
+      {
+        data: {
+          values: [
+            { x: 0, y: 0 },
+            { x: 1, y: 1 },
+          ],
+        },
+        mark: { type: 'line', strokeDash: [4, 4], color: 'gray' },
+        encoding: {
+          x: { field: 'x', type: 'quantitative' },
+          y: { field: 'y', type: 'quantitative' },
+        },
+      },
+      {
+        data: { values },
+        mark: { type: 'line', point: { size: 40 } },
+        encoding: {
+          x: {
+            field: 'confidence',
+            type: 'quantitative',
+            title: 'mean confidence',
+            scale: { domain: [0, 1] },
+          },
+          y: {
+            field: 'right',
+            type: 'quantitative',
+            title: 'right (restored modulo unknowns)',
+            scale: { domain: [0, 1] },
+          },
+          color: { field: 'world', type: 'nominal' },
+          tooltip: [{ field: 'world' }, { field: 'repairs' }],
+        },
+      },
+    ],
+  } as PlotSpec;
+}
+
+export async function shipCalibration(log: (line: string) => void, l2 = SHIPPED_L2): Promise<string> {
+  const { calibration: _old, ...base } = loadCostModel('default') as CostModel & { calibration?: unknown };
+  void _old;
+  const records = benchmarkRecords();
+  log(`calibrate: ${records.length} records`);
+  const samples = await collectSamples(records, base, { log });
+  const report = calibrate(samples, base, l2);
+  const model = JSON.parse(readFileSync(MODEL_FILE, 'utf8')) as Record<string, unknown>;
+  writeFileSync(MODEL_FILE, `${JSON.stringify({ ...model, calibration: report.calibration }, null, 2)}\n`);
+  const files = await figureFiles('calibration-reliability', reliabilitySpec(report.heldOutPoints));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(RESULTS, name), text);
+  const page = [
+    calibrationPage(report, pageHeader('Confidence calibration', machine(), 'npm run calibrate')),
+    `Fitted on ${samples.length} repairs of ${records.length} records (valid inputs have confidence 1 and no`,
+    `evidence), core evidence, L2 ${l2}, into \`models/default.json\` (\`calibration\`). Each held-out world is scored by the`,
+    'calibration fitted on the other worlds:',
+    '',
+    '![reliability](calibration-reliability.svg)',
+    '',
+  ].join('\n');
+  writeFileSync(join(RESULTS, 'calibration.md'), page);
+  return page;
+}
