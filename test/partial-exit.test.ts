@@ -56,13 +56,17 @@ describe('partial repairs', () => {
     expect(lines.map((l) => l.status)).toEqual(['valid', 'partial']);
   });
 
-  it('the exit code of a batch: error over partial over exhausted over repaired over valid', () => {
-    const none = { valid: 1, repaired: 0, partial: 0, exhausted: 0, timeout: 0, error: 0 };
+  it('the exit code of a batch: error over partial over exhausted over uncertain over repaired over valid', () => {
+    const none = { valid: 1, repaired: 0, partial: 0, uncertain: 0, exhausted: 0, timeout: 0, error: 0 };
     expect(statusExitCode(none)).toBe(0);
     expect(statusExitCode({ ...none, timeout: 1 })).toBe(1);
     expect(statusExitCode({ ...none, repaired: 1, partial: 1 })).toBe(3);
     expect(statusExitCode({ ...none, partial: 1, error: 1 })).toBe(2);
     expect(statusExitCode({ ...none, repaired: 1, exhausted: 1 })).toBe(4);
     expect(statusExitCode({ ...none, exhausted: 1, partial: 1 })).toBe(3);
+    expect(statusExitCode({ ...none, repaired: 1, uncertain: 1 })).toBe(5);
+    expect(statusExitCode({ ...none, uncertain: 1, exhausted: 1 })).toBe(4);
+    expect(statusExitCode({ ...none, uncertain: 1, partial: 1 })).toBe(3);
+    expect(statusExitCode({ ...none, uncertain: 1, error: 1 })).toBe(2);
   });
 });

@@ -18,6 +18,7 @@ import { parseCostModel } from '../read/cost-models.ts';
 import { REQUEST_FIELDS } from './request.ts';
 import { StepSchema } from './result.ts';
 import { checkGoals } from './goals.ts';
+import { checkMinConfidence } from '../repair/repair.ts';
 
 const count = z.number().int().positive().optional();
 
@@ -33,6 +34,8 @@ const OptionsSchema = z.looseObject({
   mode: REQUEST_FIELDS.mode,
   defensive: REQUEST_FIELDS.defensive,
   fixes: REQUEST_FIELDS.fixes,
+  minConfidence: REQUEST_FIELDS.minConfidence,
+  confidence: z.boolean().optional(),
   maxTries: REQUEST_FIELDS.maxTries,
   pseudoSteps: z.boolean().optional(),
   deadline: z.number().finite().optional(),
@@ -98,6 +101,8 @@ export function optionsArgument<T extends RepairOptions>(
   if (options.cost !== undefined) normal.cost = parseCostModel(options.cost, `${name}.cost`);
   if (options.goals !== undefined) normal.goals = checkGoals(options.goals, catalog, `${name}.goals`);
   if (options.executed !== undefined) sequenceArgument(options.executed, `${name}.executed`);
+  if (options.minConfidence !== undefined)
+    checkMinConfidence({ ...options, ...normal }, `${name}.minConfidence`);
   return Object.keys(normal).length === 0 ? options : { ...options, ...normal };
 }
 

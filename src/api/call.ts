@@ -16,7 +16,7 @@ import { parseSequence } from '../read/sequence.ts';
 import { loadCostModel, parseCostModel, presetNames, withWeights } from '../read/cost-models.ts';
 import { validate } from '../validate/validate.ts';
 import { DEFAULT_TIME_LIMIT } from '../solvers/index.ts';
-import { repair } from '../repair/repair.ts';
+import { checkMinConfidence, repair } from '../repair/repair.ts';
 import { compress } from '../repair/compress.ts';
 import type { FeedbackFormat } from '../feedback/index.ts';
 import { heal, type HealEdit } from '../heal/index.ts';
@@ -136,12 +136,15 @@ export function requestSettings(kind: RequestKind, request: ApiRequest, context:
     ...(request.mode !== undefined ? { mode: request.mode } : {}),
     ...(request.defensive !== undefined ? { defensive: request.defensive } : {}),
     ...(request.fixes !== undefined ? { fixes: request.fixes } : {}),
+    ...(request.minConfidence !== undefined ? { minConfidence: request.minConfidence } : {}),
     ...(cap !== undefined
       ? { timeout: Math.min(request.timeout ?? DEFAULT_TIME_LIMIT, cap) }
       : request.timeout !== undefined
         ? { timeout: request.timeout }
         : {}),
   };
+  // Refused here, once per request, before any sequence is read: a threshold needs a calibrated model.
+  checkMinConfidence(options);
   if (kind === 'loop') {
     const { maxRounds, stallLimit, feedback, escalate } = request;
     return { kind, options, loop: { maxRounds, stallLimit, feedback, escalate } };

@@ -30,6 +30,15 @@ export function seconds(flag: string, value: string): number {
   return n;
 }
 
+/** A decimal number in [0, 1] (`0.9`, `1`, `.95`); `1e-1` and `0x1` are refused. */
+export function fraction(flag: string, value: string): number {
+  const n = Number(value);
+  if (!/^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(value) || !(n >= 0 && n <= 1)) {
+    throw new InputError(flag, `expected a number in [0, 1], received ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }

@@ -121,6 +121,15 @@ const repairing = {
 
 /** What a one-shot repair takes besides (fix, compress). */
 const once = {
+  minConfidence: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe(
+      'a repair less likely right than this (its confidence, 0..1) gets status uncertain, the repair kept and ' +
+        'flagged; needs a calibrated cost model (default: none held back)',
+    ),
   fixes: z
     .number()
     .int()

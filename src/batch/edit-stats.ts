@@ -32,7 +32,7 @@ export class EditStats {
   add(outcome: Outcome): void {
     for (const [kind, n] of Object.entries(outcome.editKinds ?? {}))
       this.#kinds.set(kind, (this.#kinds.get(kind) ?? 0) + n);
-    if (outcome.status !== 'valid' && outcome.status !== 'repaired') return;
+    if (outcome.status !== 'valid' && outcome.status !== 'repaired' && outcome.status !== 'uncertain') return;
     const slots = outcome.askedSlots ?? [];
     const bin = ASK_BINS[Math.min(slots.length, ASK_BINS.length - 1)];
     this.#asks.set(bin, this.#asks.get(bin)! + 1);

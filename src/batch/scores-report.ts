@@ -1,16 +1,38 @@
 /** The scored part of a batch report: one clause for the summary line, and a Markdown table per kind. */
 import { percent, code, table } from './report-format.ts';
-import type { GroupScores, ScoresSummary } from './scores.ts';
+import type { CalibrationScores, GroupScores, ScoresSummary } from './scores.ts';
 
 const share = (part: number, whole: number) => (whole === 0 ? '-' : `${percent(part / whole)} (${part})`);
 
-/** `restored 68.3% (75.0% modulo asks) of 60 labelled; detected 60/60`. */
+/**
+ * `restored 68.3% (75.0% modulo asks) of 60 labelled; detected 60/60`, and with confidences `; calibration:
+ * mean confidence 0.912, right 0.9 of 50 repairs, ECE 0.04`.
+ */
 export function scoresLine(s: ScoresSummary): string {
   const o = s.overall;
-  return (
+  const line =
     `restored ${percent(o.restored / o.n)} (${percent(o.restoredModuloAsks / o.n)} modulo asks) of ` +
-    `${o.n} labelled; detected ${o.detected}/${o.corrupted}`
-  );
+    `${o.n} labelled; detected ${o.detected}/${o.corrupted}`;
+  return s.calibration ? `${line}; ${calibrationLine(s.calibration)}` : line;
+}
+
+function calibrationLine(c: CalibrationScores): string {
+  return `calibration: mean confidence ${c.meanConfidence}, right ${c.rightRate} of ${c.repairs} repairs, ECE ${c.ece}`;
+}
+
+function calibrationSection(c: CalibrationScores): string[] {
+  return [
+    '## Calibration of the confidence',
+    '',
+    `${c.repairs} scored repairs: mean confidence ${c.meanConfidence}, right (restored modulo unknowns) ` +
+      `${c.rightRate}, expected calibration error (10 bins) ${c.ece}.`,
+    '',
+    ...table(
+      ['confidence', 'repairs', 'mean confidence', 'right'],
+      c.bins.map((b) => [`${b.lower.toFixed(1)}-${b.upper.toFixed(1)}`, b.n, b.meanConfidence, b.rightRate]),
+    ),
+    '',
+  ];
 }
 
 function row(name: string, g: GroupScores): (string | number)[] {
@@ -57,5 +79,6 @@ export function scoresSection(s: ScoresSummary): string[] {
       `for a value the input holds, ${o.asksForComputedValues} for a value the gold computes, ${o.asksUnmatched} ` +
       'with no counterpart in the gold.',
     '',
+    ...(s.calibration ? calibrationSection(s.calibration) : []),
   ];
 }

@@ -15,6 +15,15 @@ import {
   summariseVerdicts,
   type ScoreSummary,
 } from '../score/index.ts';
+import { isRepairStatus, type Status } from '../model/constants.ts';
+import { round, SHORT_DIGITS } from '../model/numbers.ts';
+import {
+  addToBins,
+  emptyBins,
+  reliabilityOfBins,
+  type BinSums,
+  type ReliabilityBin,
+} from '../confidence/fit.ts';
 
 /** One record's verdict, as the summary needs it (structured-clonable: it crosses the worker boundary). */
 export interface ScoreDigest {
@@ -28,6 +37,11 @@ export interface ScoreDigest {
   readonly valid: boolean;
   /** The verdict as a one-record score summary (restored, restored modulo asks, asks, …). */
   readonly verdict: ScoreSummary;
+  /**
+   * A repair's confidence (repaired, uncertain or partial, with a calibrated cost model) and whether the
+   * repair is right as the calibration is fitted: restored modulo unknowns, a partial repair never.
+   */
+  readonly calibration?: { readonly confidence: number; readonly right: boolean };
 }
 
 /** Counts of one group of scored records. */
@@ -42,8 +56,23 @@ export interface GroupScores extends ScoreSummary {
   readonly valid: number;
 }
 
+/** How well the repairs' confidences matched the verdicts (docs/scoring.md). */
+export interface CalibrationScores {
+  /** Scored repairs that carried a confidence. */
+  readonly repairs: number;
+  readonly meanConfidence: number;
+  /** The share of them judged right (restored modulo unknowns). */
+  readonly rightRate: number;
+  /** Expected calibration error over ten equal-width bins (src/confidence/fit.ts). */
+  readonly ece: number;
+  /** The reliability diagram: the bins with repairs in them. */
+  readonly bins: readonly ReliabilityBin[];
+}
+
 export interface ScoresSummary {
   readonly overall: GroupScores;
+  /** Absent when no scored repair carried a confidence. */
+  readonly calibration?: CalibrationScores;
   /** Per kind group, most records first. */
   readonly byKind: Readonly<Record<string, GroupScores>>;
 }
@@ -59,11 +88,14 @@ export function kindGroupOf(kinds: readonly string[] | undefined): string {
 /** The verdict of a result line on a record with gold; undefined for a record without one. */
 export function scoreDigest(
   record: RecordItem | undefined,
-  status: string,
+  status: Status,
   output: unknown,
+  confidence?: number,
 ): ScoreDigest | undefined {
   if (!record?.gold || !record.sequence) return undefined;
-  const answered = (status === 'valid' || status === 'repaired') && Array.isArray(output);
+  // An uncertain repair is in the line like any other: it is judged, only flagged.
+  const answered =
+    (status === 'valid' || status === 'repaired' || status === 'uncertain') && Array.isArray(output);
   const verdict = scoreRepair({
     input: record.sequence,
     gold: record.gold,
@@ -75,6 +107,9 @@ export function scoreDigest(
     detected: status !== 'valid',
     valid: answered,
     verdict: summariseVerdicts([verdict]),
+    ...(confidence !== undefined && isRepairStatus(status)
+      ? { calibration: { confidence, right: answered && verdict.restoredModuloUnknowns } }
+      : {}),
   };
 }
 
@@ -112,6 +147,7 @@ export class ScoreStats {
   readonly #overall = empty();
   readonly #kinds = new Map<string, Counts>();
   readonly #maxKinds: number;
+  readonly #bins: BinSums[] = emptyBins();
 
   constructor(maxKinds = 200) {
     this.#maxKinds = maxKinds;
@@ -120,6 +156,7 @@ export class ScoreStats {
   add(digest: ScoreDigest | undefined): void {
     if (!digest) return;
     addTo(this.#overall, digest);
+    if (digest.calibration) addToBins(this.#bins, digest.calibration);
     const key = this.#kinds.has(digest.kind) || this.#kinds.size < this.#maxKinds ? digest.kind : OTHER;
     let counts = this.#kinds.get(key);
     if (!counts) this.#kinds.set(key, (counts = empty()));
@@ -130,9 +167,25 @@ export class ScoreStats {
   result(): ScoresSummary | null {
     if (this.#overall.verdict.n === 0) return null;
     const kinds = [...this.#kinds].sort((a, b) => b[1].verdict.n - a[1].verdict.n || (a[0] < b[0] ? -1 : 1));
+    const calibration = this.#calibration();
     return {
       overall: group(this.#overall),
+      ...(calibration ? { calibration } : {}),
       byKind: Object.fromEntries(kinds.map(([k, c]) => [k, group(c)])),
+    };
+  }
+
+  #calibration(): CalibrationScores | undefined {
+    const repairs = this.#bins.reduce((a, b) => a + b.n, 0);
+    if (repairs === 0) return undefined;
+    const { bins, ece } = reliabilityOfBins(this.#bins);
+    const r = (x: number) => round(x, SHORT_DIGITS);
+    return {
+      repairs,
+      meanConfidence: r(this.#bins.reduce((a, b) => a + b.confidence, 0) / repairs),
+      rightRate: r(this.#bins.reduce((a, b) => a + b.right, 0) / repairs),
+      ece: r(ece),
+      bins: bins.map((b) => ({ ...b, meanConfidence: r(b.meanConfidence), rightRate: r(b.rightRate) })),
     };
   }
 }

@@ -1,5 +1,5 @@
 /** Renderings of a batch summary: one line for the terminal and a Markdown report. */
-import type { Summary } from './summary.ts';
+import type { ConfidenceSummary, Summary } from './summary.ts';
 import { code, percent, table } from './report-format.ts';
 import { scoresLine, scoresSection } from './scores-report.ts';
 
@@ -21,12 +21,33 @@ export function summaryLine(s: Summary): string {
     .join(', ');
   const parts = [`${s.records} records: ${counts}`, `success ${percent(s.successRate)}`];
   if (s.lengthRatio !== null) parts.push(`repaired plans ${lengthChange(s.lengthRatio)}`);
+  if (s.confidence) parts.push(confidenceLine(s.confidence));
   if (s.scores) parts.push(scoresLine(s.scores));
   if (s.latencyMs) {
     const l = s.latencyMs;
     parts.push(`p50 ${ms(l.p50)} ms, p90 ${ms(l.p90)} ms, p99 ${ms(l.p99)} ms, max ${ms(l.max)} ms`);
   }
   return parts.join('; ');
+}
+
+/** `expected wrong 3.2 of 290 repairs (confidence [0, 0.5) 2, [0.5, 0.8) 5, …)`. */
+export function confidenceLine(c: ConfidenceSummary): string {
+  const bands = Object.entries(c.bands)
+    .map(([band, n]) => `${band} ${n}`)
+    .join(', ');
+  return `expected wrong ${c.expectedWrong} of ${c.repairs} repairs (confidence ${bands})`;
+}
+
+function confidenceSection(c: ConfidenceSummary): string[] {
+  return [
+    '## Confidence of the repairs',
+    '',
+    `Repairs (repaired, uncertain, partial) by confidence band; expected wrong: ${c.expectedWrong} of ` +
+      `${c.repairs} (the sum of 1 - confidence).`,
+    '',
+    ...table(Object.keys(c.bands), [Object.values(c.bands)]),
+    '',
+  ];
 }
 
 function tagList(tags: Readonly<Record<string, number>>): string {
@@ -108,6 +129,7 @@ export function summaryMarkdown(s: Summary, chart?: string): string {
       s.mostEdits.map((r) => [code(r.id), r.edits]),
     ),
     '',
+    ...(s.confidence ? confidenceSection(s.confidence) : []),
     ...(s.scores ? scoresSection(s.scores) : []),
     ...editSections(s),
     ...(chart ? [`![batch summary](${chart})`, ''] : []),

@@ -9,7 +9,8 @@ import { mulberry32, type Rng } from '../model/prng.ts';
 import type { Outcome } from './types.ts';
 import { EditStats, type EditStatsSummary } from './edit-stats.ts';
 import { scoreDigest, ScoreStats, type ScoresSummary } from './scores.ts';
-import { ASK } from '../model/constants.ts';
+import { ASK, isRepairStatus } from '../model/constants.ts';
+import { round, SHORT_DIGITS } from '../model/numbers.ts';
 
 export interface BatchSummary {
   readonly records: number;
@@ -41,10 +42,35 @@ export interface BatchSummary {
   readonly mostEdits: readonly { readonly id: string; readonly edits: number }[];
 }
 
+/**
+ * The lower edges of the confidence bands a batch summary counts repairs in: `[0, 0.5)`, `[0.5, 0.8)`,
+ * `[0.8, 0.9)`, `[0.9, 0.99)`, `[0.99, 1]`. Finer towards 1, where most repairs are and where a threshold is
+ * usually set (docs/batch.md).
+ */
+export const CONFIDENCE_BANDS = [0, 0.5, 0.8, 0.9, 0.99] as const;
+
+/** `[0.5, 0.8)`: the name of band `i` of CONFIDENCE_BANDS (the last one closed). */
+export function bandName(i: number): string {
+  const upper = CONFIDENCE_BANDS[i + 1];
+  return upper === undefined ? `[${CONFIDENCE_BANDS[i]}, 1]` : `[${CONFIDENCE_BANDS[i]}, ${upper})`;
+}
+
+/** What the confidences of a batch's repairs say. */
+export interface ConfidenceSummary {
+  /** Repairs (repaired, uncertain, partial) that carry a confidence. */
+  readonly repairs: number;
+  /** Those repairs per confidence band (CONFIDENCE_BANDS), every band listed. */
+  readonly bands: Readonly<Record<string, number>>;
+  /** The expected number of wrong repairs among them: the sum of (1 - confidence). */
+  readonly expectedWrong: number;
+}
+
 export type Summary = BatchSummary &
   EditStatsSummary & {
     /** Verdicts against the records' gold plans, overall and per kind; absent when no record had one. */
     readonly scores?: ScoresSummary;
+    /** Absent when no repair carried a confidence (a cost model without calibration). */
+    readonly confidence?: ConfidenceSummary;
   };
 
 export interface SummaryOptions {
@@ -89,6 +115,9 @@ export class SummaryAccumulator {
   #mostEdits: { id: string; edits: number }[] = [];
   readonly #edits: EditStats;
   readonly #scores = new ScoreStats();
+  readonly #bands: number[] = CONFIDENCE_BANDS.map(() => 0);
+  #confident = 0;
+  #expectedWrong = 0;
 
   constructor(options: SummaryOptions = {}) {
     this.#reservoir = new Float64Array(options.reservoir ?? 65_536);
@@ -101,10 +130,12 @@ export class SummaryAccumulator {
     this.#records++;
     bump(this.#statuses, outcome.status);
     if (outcome.success) this.#success++;
-    if (outcome.status === 'repaired') {
+    if (outcome.status === 'repaired' || outcome.status === 'uncertain') {
       this.#repairedIn += outcome.inputLength;
       this.#repairedOut += outcome.outputLength;
     }
+    if (outcome.confidence !== undefined && isRepairStatus(outcome.status))
+      this.#confidence(outcome.confidence);
     if (outcome.status !== 'error' || outcome.timeMs > 0) this.#sample(outcome.timeMs);
     for (const issue of outcome.issues) {
       if (issue.severity === 'warning') {
@@ -117,6 +148,14 @@ export class SummaryAccumulator {
     if (outcome.edits > 0) this.#rankEdits(outcome.id, outcome.edits);
     this.#edits.add(outcome);
     this.#scores.add(outcome.score);
+  }
+
+  #confidence(confidence: number): void {
+    this.#confident++;
+    this.#expectedWrong += 1 - confidence;
+    let band = CONFIDENCE_BANDS.length - 1;
+    while (band > 0 && confidence < CONFIDENCE_BANDS[band]) band--;
+    this.#bands[band]++;
   }
 
   /** Reservoir sampling (algorithm R): every latency has the same chance to be kept. */
@@ -151,7 +190,7 @@ export class SummaryAccumulator {
   result(): Summary {
     const n = this.#records;
     const scores = this.#scores.result();
-    const statuses = { valid: 0, repaired: 0, partial: 0, exhausted: 0, timeout: 0, error: 0 };
+    const statuses = { valid: 0, repaired: 0, partial: 0, uncertain: 0, exhausted: 0, timeout: 0, error: 0 };
     for (const [status, count] of this.#statuses) statuses[status] = count;
     const kept = this.#reservoir.slice(0, Math.min(this.#timed, this.#reservoir.length)).sort();
     const failingApis = [...this.#apis]
@@ -182,6 +221,15 @@ export class SummaryAccumulator {
       mostEdits: this.#mostEdits.map((x) => ({ ...x })),
       ...this.#edits.result(),
       ...(scores ? { scores } : {}),
+      ...(this.#confident > 0
+        ? {
+            confidence: {
+              repairs: this.#confident,
+              bands: Object.fromEntries(this.#bands.map((n, i) => [bandName(i), n])),
+              expectedWrong: round(this.#expectedWrong, SHORT_DIGITS),
+            },
+          }
+        : {}),
     };
   }
 }
@@ -205,7 +253,8 @@ export function outcomeOf(record: RecordItem | undefined, line: Readonly<Record<
     const slot = (step.arguments as { slot?: unknown } | undefined)?.slot;
     return [typeof slot === 'string' ? slot : '(unnamed)'];
   });
-  const score = scoreDigest(record, status, line.sequence);
+  const confidence = typeof line.confidence === 'number' ? line.confidence : undefined;
+  const score = scoreDigest(record, status, line.sequence, confidence);
   return {
     id: String(line.id),
     status,
@@ -215,6 +264,7 @@ export function outcomeOf(record: RecordItem | undefined, line: Readonly<Record<
     edits: edits.length,
     ...(Object.keys(editKinds).length ? { editKinds } : {}),
     ...(askedSlots.length ? { askedSlots } : {}),
+    ...(confidence !== undefined ? { confidence } : {}),
     ...(score ? { score } : {}),
     timeMs: typeof line.timeMs === 'number' ? line.timeMs : 0,
     issues: issues.map((x) => {

@@ -23,6 +23,8 @@ export interface Outcome {
   readonly editKinds?: Readonly<Record<string, number>>;
   /** The parameter of each `ask` step of the result sequence. */
   readonly askedSlots?: readonly string[];
+  /** The repair's confidence, when the line carries one (a calibrated cost model). */
+  readonly confidence?: number;
   /** The verdict against the record's gold, when it has one. */
   readonly score?: ScoreDigest;
   readonly timeMs: number;

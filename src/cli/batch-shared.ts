@@ -71,12 +71,14 @@ export async function writeSummary(base: string, summary: Summary): Promise<void
 
 /**
  * The exit code of a finished batch: 2 any error, 3 any record repaired only in part (a call had to go),
- * 1 any repaired or timed out, 0 every record valid.
+ * 4 any over the tries limit, 5 any repair held back as uncertain (below --min-confidence), 1 any repaired
+ * or timed out, 0 every record valid.
  */
 export function statusExitCode(statuses: Summary['statuses']): number {
   if (statuses.error > 0) return 2;
   if (statuses.partial > 0) return 3;
   if (statuses.exhausted > 0) return 4;
+  if (statuses.uncertain > 0) return 5;
   return statuses.repaired + statuses.timeout > 0 ? 1 : 0;
 }
 

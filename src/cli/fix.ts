@@ -11,10 +11,15 @@ import { oneOf, readInput } from '../api/flag-values.ts';
 import { parseInput, type Input } from './input.ts';
 import { addRequestOptions, resolveRequest } from './request-flags.ts';
 
-/** Exit codes: 0 valid, 1 repaired (or timed out), 3 partial (a call had to go), 2 bad input or error. */
-const EXIT = { valid: 0, repaired: 1, timeout: 1, partial: 3, exhausted: 4, error: 2 } as const;
-/** The worse of two exit codes: an error (2) over a partial repair (3) over a limit exhausted (4) over a repair (1). */
-const worse = (a: number, b: number) => ([0, 1, 4, 3, 2].indexOf(a) >= [0, 1, 4, 3, 2].indexOf(b) ? a : b);
+/**
+ * Exit codes: 0 valid, 1 repaired (or timed out), 3 partial (a call had to go), 4 exhausted (the tries limit),
+ * 5 uncertain (below --min-confidence), 2 bad input or error.
+ */
+const EXIT = { valid: 0, repaired: 1, timeout: 1, partial: 3, uncertain: 5, exhausted: 4, error: 2 } as const;
+/** Exit codes from best to worst: an error over a partial repair over a limit exhausted over an uncertain repair. */
+const EXIT_ORDER = [0, 1, 5, 4, 3, 2];
+/** The worse of two exit codes. */
+const worse = (a: number, b: number) => (EXIT_ORDER.indexOf(a) >= EXIT_ORDER.indexOf(b) ? a : b);
 
 const COMMANDS = [
   ['validate', 'check a sequence (or a file of records) without repairing it'],

@@ -24,7 +24,7 @@ import {
   type ApiRequest,
   type RequestKind,
 } from '../api/request.ts';
-import { collect, integer, oneOf, seconds } from '../api/flag-values.ts';
+import { collect, fraction, integer, oneOf, seconds } from '../api/flag-values.ts';
 
 type Value = string | boolean | string[];
 type Goals = NonNullable<ApiRequest['goals']>;
@@ -118,6 +118,11 @@ const FLAGS: readonly Flag[] = [
   },
   { field: 'defensive', flags: '--defensive' },
   { field: 'fixes', flags: '--fixes <k>' },
+  {
+    field: 'minConfidence',
+    flags: '--min-confidence <x>',
+    value: (v, flag) => fraction(flag, v as string),
+  },
   { field: 'maxRounds', flags: '--max-rounds <n>' },
   { field: 'stallLimit', flags: '--stall-limit <m>' },
   { field: 'feedback', flags: '--feedback <format>' },
@@ -179,6 +184,7 @@ const GOAL_FLAGS = { apis: '--goal-api', fields: '--goal-field', steps: '--goal-
 function commandLineField(field: string): string | null {
   const goal = /^goals\.(apis|fields|steps)\b/.exec(field);
   if (goal) return GOAL_FLAGS[goal[1] as keyof typeof GOAL_FLAGS];
+  if (field === 'minConfidence') return '--min-confidence';
   const cost = /^costModel(?=$|\.)/.exec(field);
   return cost ? `cost-model${field.slice(cost[0].length)}` : null;
 }

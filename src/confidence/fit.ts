@@ -169,23 +169,55 @@ export interface ReliabilityBin {
   readonly rightRate: number;
 }
 
-/** Ten equal-width bins of confidence, and the expected calibration error they give. */
-export function reliability(points: readonly { confidence: number; right: boolean }[], bins = 10) {
+/** The running sums of one reliability bin: points, their confidence total, the right ones among them. */
+export interface BinSums {
+  n: number;
+  confidence: number;
+  right: number;
+}
+
+/** Empty sums for `bins` equal-width bins of confidence. */
+export function emptyBins(bins = 10): BinSums[] {
+  return Array.from({ length: bins }, () => ({ n: 0, confidence: 0, right: 0 }));
+}
+
+/**
+ * Adds one point to its bin: bin b holds [b/bins, (b+1)/bins), the last one its upper bound too. Sums can be
+ * kept while points stream by (a batch summary), and give the same diagram as the points themselves.
+ */
+export function addToBins(sums: BinSums[], point: { confidence: number; right: boolean }): void {
+  const bins = sums.length;
+  const c = point.confidence;
+  if (!(c >= 0)) return;
+  let b = Math.min(bins - 1, Math.floor(c * bins));
+  while (b > 0 && c < b / bins) b--;
+  while (b < bins - 1 && c >= (b + 1) / bins) b++;
+  sums[b].n++;
+  sums[b].confidence += c;
+  sums[b].right += point.right ? 1 : 0;
+}
+
+/** The reliability diagram of binned sums (empty bins left out), and its expected calibration error. */
+export function reliabilityOfBins(sums: readonly BinSums[]): { bins: ReliabilityBin[]; ece: number } {
+  const bins = sums.length;
+  const total = sums.reduce((a, s) => a + s.n, 0);
   const out: ReliabilityBin[] = [];
   let ece = 0;
-  for (let b = 0; b < bins; b++) {
-    const lower = b / bins;
-    const upper = (b + 1) / bins;
-    const inBin = points.filter((p) =>
-      b === bins - 1 ? p.confidence >= lower : p.confidence >= lower && p.confidence < upper,
-    );
-    if (inBin.length === 0) continue;
-    const meanConfidence = inBin.reduce((a, p) => a + p.confidence, 0) / inBin.length;
-    const rightRate = inBin.filter((p) => p.right).length / inBin.length;
-    ece += (inBin.length / points.length) * Math.abs(meanConfidence - rightRate);
-    out.push({ lower, upper, n: inBin.length, meanConfidence, rightRate });
-  }
+  sums.forEach((s, b) => {
+    if (s.n === 0) return;
+    const meanConfidence = s.confidence / s.n;
+    const rightRate = s.right / s.n;
+    ece += (s.n / total) * Math.abs(meanConfidence - rightRate);
+    out.push({ lower: b / bins, upper: (b + 1) / bins, n: s.n, meanConfidence, rightRate });
+  });
   return { bins: out, ece };
+}
+
+/** Ten equal-width bins of confidence, and the expected calibration error they give. */
+export function reliability(points: readonly { confidence: number; right: boolean }[], bins = 10) {
+  const sums = emptyBins(bins);
+  for (const p of points) addToBins(sums, p);
+  return reliabilityOfBins(sums);
 }
 
 /** Precision of the most confident `share` of the points, and the share kept at `precision` or better. */

@@ -44,11 +44,25 @@ export type Strictness = (typeof STRICTNESS)[number];
 
 /**
  * A repair's status: nothing to repair, repaired, repaired but some input call could not be kept (no
- * catalog API is close to its name; the result lists them in `dropped`), out of time (perhaps with a
- * repair), failed.
+ * catalog API is close to its name; the result lists them in `dropped`), repaired but less likely right than
+ * `minConfidence` asks (`uncertain`: the repair is in the result, flagged), over the tries limit, out of time
+ * (perhaps with a repair), failed.
  */
-export const STATUSES = ['valid', 'repaired', 'partial', 'exhausted', 'timeout', 'error'] as const;
+export const STATUSES = [
+  'valid',
+  'repaired',
+  'partial',
+  'uncertain',
+  'exhausted',
+  'timeout',
+  'error',
+] as const;
 export type Status = (typeof STATUSES)[number];
+
+/** The statuses of a repair a confidence describes: repaired, held back as uncertain, or repaired in part. */
+export function isRepairStatus(status: Status): boolean {
+  return status === 'repaired' || status === 'uncertain' || status === 'partial';
+}
 
 export const SOLVER_NAMES = ['highs', 'lp-solver', 'portfolio'] as const;
 export type SolverName = (typeof SOLVER_NAMES)[number];

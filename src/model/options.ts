@@ -87,6 +87,12 @@ export interface RepairOptions extends ValidateOptions {
    * confidence needs a calibration in the cost model; `false` skips the second solve.
    */
   readonly confidence?: boolean;
+  /**
+   * A repair whose confidence is below this (0..1) gets status `uncertain` instead of `repaired`: the repair
+   * stays in the result, flagged. Needs a calibrated cost model (and the confidence not skipped); a partial,
+   * exhausted or timed-out repair keeps its own, worse status. Default: none (no repair is held back).
+   */
+  readonly minConfidence?: number;
   /** Return the evidence the confidence is read from (`evidence`), for `refract calibrate`. */
   readonly confidenceEvidence?: boolean;
   /** Refuse models with more variables than this (default 200,000), checked while the model is built. */

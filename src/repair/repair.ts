@@ -19,7 +19,7 @@ import { unmetGoals } from '../validate/goals.ts';
 import type { Fix, RepairOptions, RepairResult, TriesExceeded } from '../model/options.ts';
 import { exhaustedReason, triesExceeded } from '../validate/tries.ts';
 import { COST_DIGITS, round } from '../model/numbers.ts';
-import { errorMessage } from '../model/errors.ts';
+import { errorMessage, InputError } from '../model/errors.ts';
 import { pseudoStepsOf, putBack, setAside } from './pseudo.ts';
 import { assessRepair } from '../confidence/assess.ts';
 import { calibrationInForce } from '../model/calibration.ts';
@@ -66,6 +66,36 @@ export function isExecutable(sequence: Sequence, catalog?: Catalog): boolean {
   return !sequence.some((s) => isPseudoStepIn(s, apis));
 }
 
+/**
+ * Refuses a `minConfidence` the repair cannot honour: the cost model carries no calibration fitted for its
+ * weights, or the confidence is skipped (`confidence: false`). `field` names the option as the caller's
+ * front end spells it.
+ */
+export function checkMinConfidence(
+  options: Pick<RepairOptions, 'cost' | 'confidence' | 'minConfidence'>,
+  field = 'minConfidence',
+): void {
+  const min = options.minConfidence;
+  if (min === undefined) return;
+  if (!(typeof min === 'number' && min >= 0 && min <= 1))
+    throw new InputError(field, `expected a number from 0 to 1, received ${String(min)}`);
+  if (options.confidence === false)
+    throw new InputError(field, 'needs the confidence, which is skipped (confidence false)');
+  const cost = options.cost ?? loadCostModel('default');
+  if (!calibrationInForce(cost))
+    throw new InputError(
+      field,
+      'needs a cost model with a calibration fitted for its weights (refract calibrate --model-out); ' +
+        (cost.calibration
+          ? 'this one was fitted for other weights (a weight override)'
+          : 'this one has none'),
+    );
+}
+
+/**
+ * Repairs a sequence at the lowest cost. Throws an `InputError` only for options it cannot honour
+ * (`checkMinConfidence`); a bad sequence is a result.
+ */
 export async function repair(
   sequence: Sequence,
   catalog: Catalog,
@@ -73,6 +103,7 @@ export async function repair(
 ): Promise<RepairResult> {
   const start = performance.now();
   const calibration = calibrationInForce(options.cost ?? loadCostModel('default'));
+  if (options.minConfidence !== undefined) checkMinConfidence(options);
   const validation = validate(sequence, catalog, options);
   const elapsed = () => performance.now() - start;
   const solverName = options.backend?.name ?? options.solver ?? DEFAULT_SOLVER;
@@ -195,21 +226,30 @@ export async function repair(
       ? undefined
       : await assessRepair(compiled.model, plan, first.values, checked.edits, solve, calibration);
   const confidence = unchanged && first.status === 'optimal' && calibration ? 1 : assessed?.confidence;
+  // Below `minConfidence` a repair is held back as uncertain; the worse statuses keep theirs.
+  const unsure =
+    options.minConfidence !== undefined && confidence !== undefined && confidence < options.minConfidence;
+  const status =
+    first.status === 'timeout'
+      ? 'timeout'
+      : exhausted.length > 0
+        ? 'exhausted'
+        : unchanged
+          ? 'valid'
+          : partial
+            ? 'partial'
+            : unsure
+              ? 'uncertain'
+              : 'repaired';
   return {
     issues: validation.issues,
     determination,
-    status:
-      first.status === 'timeout'
-        ? 'timeout'
-        : exhausted.length > 0
-          ? 'exhausted'
-          : unchanged
-            ? 'valid'
-            : partial
-              ? 'partial'
-              : 'repaired',
+    status,
     ...(partial ? { dropped: checked.dropped } : {}),
     ...(exhausted.length > 0 ? { exhausted, reason: exhaustedReason(exhausted[0], options.maxTries!) } : {}),
+    ...(status === 'uncertain'
+      ? { reason: `confidence ${confidence} is below minConfidence ${options.minConfidence}` }
+      : {}),
     sequence: checked.sequence,
     edits: checked.edits.map((e) => ({ ...e, cost: round(e.cost, COST_DIGITS) })),
     cost: round(checked.cost, COST_DIGITS),
