@@ -25,6 +25,12 @@ import { stepNumber } from '../model/numbers.ts';
 
 export interface CheckOptions extends RepairOptions, HealOptions {
   readonly catalog: Catalog;
+  /**
+   * Apply a repair only when its confidence is at least this (0..1); below, `executable` is false and the
+   * feedback (with the repair as a suggestion) goes back to the model. Needs a calibrated cost model (the
+   * shipped default is one). Default: none, every executable repair is applied.
+   */
+  readonly minConfidence?: number;
   /** What `feedback` holds (default `suggestions`: the issues and the optimiser's fix). */
   readonly feedback?: FeedbackFormat;
 }
@@ -134,8 +140,10 @@ export async function checkToolCalls(
     };
   }
   const repaired = await repair(sequence, catalog, options);
-  // A repair over the tries limit is no plan to run: its calls go back to the model with the reason.
-  const executable = repaired.isExecutable === true && repaired.status !== 'exhausted';
+  // A repair over the tries limit is no plan to run, nor one below `minConfidence` (status uncertain): its
+  // calls go back to the model with the reason.
+  const executable =
+    repaired.isExecutable === true && repaired.status !== 'exhausted' && repaired.status !== 'uncertain';
   const origin = executable ? originOf(sequence, repaired.sequence, repaired.edits) : [];
   const after = executable ? healAfterRepair(repaired.sequence, origin, options) : { sequence, edits: [] };
   const healEdits = [...heal, ...after.edits];

@@ -117,10 +117,6 @@ const repairing = {
     .optional()
     .describe('sound (executability) | valid (plus goals) | optimal (cheapest meeting the goals)'),
   defensive: z.boolean().optional().describe('add a confirm pseudo-step for every value the repair invents'),
-};
-
-/** What a one-shot repair takes besides (fix, compress). */
-const once = {
   minConfidence: z
     .number()
     .min(0)
@@ -128,8 +124,12 @@ const once = {
     .optional()
     .describe(
       'a repair less likely right than this (its confidence, 0..1) gets status uncertain, the repair kept and ' +
-        'flagged; needs a calibrated cost model (default: none held back)',
+        'flagged (the loop and the agent hooks do not apply it); needs a calibrated cost model (default: none held back)',
     ),
+};
+
+/** What a one-shot repair takes besides (fix, compress). */
+const once = {
   fixes: z
     .number()
     .int()

@@ -73,6 +73,11 @@ export function milpFixer(options: MilpFixerOptions): Fixer<Sequence> {
           }
           if (result.determination === true && input === state)
             return stall('optimiser found nothing to repair');
+          // Below `minConfidence` the repair is not proposed: the feedback goes on to the next fixer or a person.
+          if (result.status === 'uncertain') {
+            fallback = stall(`optimiser unsure: ${result.reason ?? result.status}`);
+            continue;
+          }
           if (openIssues(result.sequence, catalog, base).length < open) return result.sequence;
           fallback = result.sequence;
         } catch (error) {
