@@ -48,7 +48,9 @@ describe('partial repairs', () => {
     const out = tmp.file('partial-out.jsonl');
     const r = await runCommands([registerBatch], ['batch', input, '-c', CATALOG, '--out', out]);
     expect(r.code).toBe(3);
-    expect(r.err).toContain('2 records: 1 valid, 0 repaired, 1 partial, 0 uncertain, 0 exhausted, 0 timeout, 0 error');
+    expect(r.err).toContain(
+      '2 records: 1 valid, 0 repaired, 1 partial, 0 uncertain, 0 exhausted, 0 timeout, 0 error',
+    );
     const lines = readFileSync(out, 'utf8')
       .trim()
       .split('\n')
