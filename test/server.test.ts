@@ -160,6 +160,12 @@ describe('bad requests', () => {
     ['unknown weight', { sequence: gold, catalog, weights: { speed: 1 } }, 'weights.speed'],
     ['bad memory', { sequence: gold, catalog, memory: 5 }, 'memory'],
     ['not an object', [1, 2], 'body'],
+    ['threshold above 1', { sequence: gold, catalog, minConfidence: 2 }, 'minConfidence'],
+    [
+      'threshold without a calibration',
+      { sequence: gold, catalog, minConfidence: 0.9, costModel: 'hand' },
+      'minConfidence',
+    ],
   ];
   it.each(cases)('%s -> 400 naming the field', async (_name, body, field) => {
     const r = await call('POST', '/v1/fix', body);
@@ -241,5 +247,19 @@ describe('openapi.json', () => {
     const refs = JSON.stringify(r.json).match(/"\$ref":"[^"]+"/g) ?? [];
     for (const ref of refs)
       expect(r.json.components.schemas).toHaveProperty(ref.split('/').pop()!.replace('"', ''));
+  });
+});
+
+describe('minConfidence', () => {
+  it('holds back a repair below minConfidence as uncertain, the repair in the answer', async () => {
+    const sequence = broken[0].sequence;
+    const plain = RepairJsonSchema.parse((await call('POST', '/v1/fix', { sequence, catalog })).json);
+    expect(plain.status).toBe('repaired');
+    const r = await call('POST', '/v1/fix', { sequence, catalog, minConfidence: 1 });
+    expect(r.status).toBe(200);
+    const held = RepairJsonSchema.parse(r.json);
+    expect(held.status).toBe('uncertain');
+    expect(held.sequence).toEqual(plain.sequence);
+    expect(held.reason).toBe(`confidence ${plain.confidence} is below minConfidence 1`);
   });
 });
