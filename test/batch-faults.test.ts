@@ -35,6 +35,13 @@ describe('refract batch: worker faults', () => {
     for (const i of [0, 1, 3, 4, 6, 7, 9, 10, 11]) expect(status[`r${i}`]).toBe('valid');
     // At least one restart per failure (a busy machine may stall another record past the watchdog too).
     expect(report.restarts).toBeGreaterThanOrEqual(4);
-    expect(report.summary.statuses).toEqual({ valid: 11, repaired: 0, partial: 0, timeout: 0, error: 1 });
+    expect(report.summary.statuses).toEqual({
+      valid: 11,
+      repaired: 0,
+      partial: 0,
+      exhausted: 0,
+      timeout: 0,
+      error: 1,
+    });
   });
 });

@@ -159,7 +159,7 @@ describe('batch --out keeps earlier results', () => {
 
     writeFileSync(out, `${JSON.stringify({ id: ids[0], status: 'fine' })}\n`);
     const bad = await batch('--catalog', CATALOG, '--resume', '--out', out, input);
-    expectRefusal(bad, /\(valid, repaired, partial, timeout, error\)/);
+    expectRefusal(bad, /\(valid, repaired, partial, exhausted, timeout, error\)/);
   });
 });
 

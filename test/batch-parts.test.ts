@@ -97,7 +97,7 @@ describe('summary', () => {
     acc.add(outcome('d', 'error', { inputLength: 0, outputLength: 0, timeMs: 0 }));
     const s = acc.result();
     expect(s.records).toBe(10);
-    expect(s.statuses).toEqual({ valid: 6, repaired: 3, partial: 0, timeout: 0, error: 1 });
+    expect(s.statuses).toEqual({ valid: 6, repaired: 3, partial: 0, exhausted: 0, timeout: 0, error: 1 });
     expect(s.successRate).toBeCloseTo(0.8);
     expect(s.lengthRatio).toBeCloseTo(10 / 10);
     // Latencies 1..6, 100, 10, 7 (the error line never reached the repair), nearest rank of 9 samples.
@@ -113,10 +113,10 @@ describe('summary', () => {
       { id: 'a', edits: 3 },
     ]);
     expect(summaryLine(s)).toBe(
-      '10 records: 6 valid, 3 repaired, 0 partial, 0 timeout, 1 error; success 80.0%; repaired plans same length; p50 5.00 ms, p90 100 ms, p99 100 ms, max 100 ms',
+      '10 records: 6 valid, 3 repaired, 0 partial, 0 exhausted, 0 timeout, 1 error; success 80.0%; repaired plans same length; p50 5.00 ms, p90 100 ms, p99 100 ms, max 100 ms',
     );
     const md = summaryMarkdown(s);
-    expect(md).toContain('| 10 | 6 | 3 | 0 | 0 | 1 | 80.0% | 1.000 (same length) |');
+    expect(md).toContain('| 10 | 6 | 3 | 0 | 0 | 0 | 1 | 80.0% | 1.000 (same length) |');
     expect(md).toContain('| `Foo` | 3 | unknown_label 2, unknown_api 1 |');
   });
 

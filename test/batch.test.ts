@@ -86,7 +86,14 @@ describe('refract batch (library)', () => {
       expect(line).toMatchObject({ determination: null, sequence: null, edits: [], issues: [] });
       expect(line.steps).toBeUndefined();
     }
-    expect(report.summary.statuses).toEqual({ valid: 2, repaired: 1, partial: 0, timeout: 0, error: 4 });
+    expect(report.summary.statuses).toEqual({
+      valid: 2,
+      repaired: 1,
+      partial: 0,
+      exhausted: 0,
+      timeout: 0,
+      error: 4,
+    });
     // r5 refers to a label its second call never defines: its 3rd call cannot run.
     const steps = (x: Record<string, unknown>) =>
       x as { firstFailingStep: number | null; steps: { valid: boolean }[] };

@@ -153,8 +153,9 @@ export function requestSettings(kind: RequestKind, request: ApiRequest, context:
 export type Subject = {
   readonly id?: string;
   readonly catalog: Catalog;
-  /** A record's own memory and goals take the place of the request's. */
+  /** A record's own memory, executed calls and goals take the place of the request's. */
   readonly memory?: Memory;
+  readonly executed?: Sequence;
   readonly goals?: Goals;
 } & ({ readonly input: unknown } | { readonly sequence: Sequence });
 
@@ -163,15 +164,17 @@ export function makeCall(settings: Settings, subject: Subject): Call {
   const { catalog } = subject;
   const resultName = settings.options.resultName;
   const memory = subject.memory;
+  const executed = subject.executed;
   const goals = settings.kind !== 'validate' ? subject.goals : undefined;
   // Most calls (every record of a batch without its own memory or goals) keep the settings' options as
   // they are: no copy per call.
   const options: RepairOptions =
-    memory === undefined && goals === undefined
+    memory === undefined && goals === undefined && executed === undefined
       ? settings.options
       : {
           ...settings.options,
           ...(memory !== undefined ? { memory } : {}),
+          ...(executed !== undefined ? { executed } : {}),
           ...(goals !== undefined ? { goals } : {}),
         };
   // Written out key by key: spreads after own keys take V8's slow path (a batch makes a call per record).
