@@ -32,6 +32,7 @@ const OptionsSchema = z.looseObject({
   timeout: REQUEST_FIELDS.timeout,
   mode: REQUEST_FIELDS.mode,
   defensive: REQUEST_FIELDS.defensive,
+  confidence: REQUEST_FIELDS.confidence,
   fixes: REQUEST_FIELDS.fixes,
   maxTries: REQUEST_FIELDS.maxTries,
   pseudoSteps: z.boolean().optional(),

@@ -135,6 +135,7 @@ export function requestSettings(kind: RequestKind, request: ApiRequest, context:
       : {}),
     ...(request.mode !== undefined ? { mode: request.mode } : {}),
     ...(request.defensive !== undefined ? { defensive: request.defensive } : {}),
+    ...(request.confidence !== undefined ? { confidence: request.confidence } : {}),
     ...(request.fixes !== undefined ? { fixes: request.fixes } : {}),
     ...(cap !== undefined
       ? { timeout: Math.min(request.timeout ?? DEFAULT_TIME_LIMIT, cap) }

@@ -117,6 +117,12 @@ const repairing = {
     .optional()
     .describe('sound (executability) | valid (plus goals) | optimal (cheapest meeting the goals)'),
   defensive: z.boolean().optional().describe('add a confirm pseudo-step for every value the repair invents'),
+  confidence: z
+    .boolean()
+    .optional()
+    .describe(
+      'read the repair’s calibrated confidence, a second solve (default true; false skips it and leaves confidence out)',
+    ),
 };
 
 /** What a one-shot repair takes besides (fix, compress). */
