@@ -93,7 +93,7 @@ describe.skipIf(!redis.url)(
       const out = tmp.file('killed.jsonl');
       const collected = await batchCli(['collect', '--run', 'killed', '--results', results, '--out', out]);
       expect(collected.err).toMatch(
-        /40 chunks collected; 20000 records: \d+ valid, \d+ repaired, \d+ partial, 0 timeout, 2 error/,
+        /40 chunks collected; 20000 records: \d+ valid, \d+ repaired, \d+ partial, 0 uncertain, 0 exhausted, 0 timeout, 2 error/,
       );
       expect(collected.code).toBe(2); // as `refract batch`: some records are errors (the malformed lines)
       const ids = readLines(out).map((line) => line.id);

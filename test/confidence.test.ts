@@ -69,7 +69,15 @@ describe('fitting a calibration', () => {
 });
 
 describe('a repair’s confidence (the real solver)', () => {
-  const base = loadCostModel('default');
+  // The shipped default's weights without its calibration.
+  const { calibration: shipped, ...base } = loadCostModel('default');
+  it('the shipped default is calibrated for its own weights', async () => {
+    expect(shipped?.weights).toBe(weightsDigest(base.weights));
+    const result = await repair(inputOf('missing-step'), catalog);
+    expect(result.confidence).toBeGreaterThan(0);
+    expect(result.confidence).toBeLessThan(1);
+  });
+
   it('reads the gap to the best different repair, and needs a calibration to report one', async () => {
     const result = await repair(inputOf('missing-step'), catalog, { cost: base, confidenceEvidence: true });
     expect(result.status).toBe('repaired');

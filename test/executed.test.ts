@@ -2,8 +2,12 @@
  * The calls already executed as an input: the tries limit (`maxTries`, status `exhausted`, exit code 4), the
  * reuse of an executed result that memory holds, and the pass-through of both by the agent hook.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { registerFix } from '../src/cli/fix.ts';
+import { registerBatch } from '../src/cli/batch.ts';
+import { formatStringForm } from '../src/read/sequence.ts';
+import { tempDir } from './fixtures/batch/records.ts';
 import { checkToolCalls } from '../src/agents/hook.ts';
 import { repair } from '../src/repair/repair.ts';
 import { validate } from '../src/validate/validate.ts';
@@ -22,6 +26,8 @@ const PLAN = parseStringForm(
     'originEntityId="$var5.entityId$", destinationEntityId="27544008", date="2024-08-15")',
 );
 afterEach(() => vi.restoreAllMocks());
+const tmp = tempDir();
+afterAll(() => tmp.remove());
 
 describe('tries', () => {
   it('a call is its API and arguments with references read as the calls they come from', () => {
@@ -96,5 +102,35 @@ describe('tries', () => {
     const bad = await runCommands([registerFix], [...args, '--max-tries', '0', 'samples/retry-plan.txt']);
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('--max-tries');
+  });
+
+  it('refract batch: a record carries its own executed calls; an exhausted record has its count and exit 4', async () => {
+    const sequence = formatStringForm(PLAN);
+    const executed = formatStringForm(EXECUTED);
+    const input = tmp.file('executed.jsonl');
+    writeFileSync(
+      input,
+      [
+        { id: 'fresh', sequence },
+        { id: 'retried', sequence, executed },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n') + '\n',
+    );
+    const out = tmp.file('executed-out.jsonl');
+    const r = await runCommands(
+      [registerBatch],
+      ['batch', input, '-c', CATALOG, '--max-tries', '2', '--out', out],
+    );
+    expect(r.code).toBe(4);
+    expect(r.err).toContain('1 valid, 0 repaired, 0 partial, 1 exhausted');
+    const lines = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; status: string });
+    expect(lines.map((l) => [l.id, l.status])).toEqual([
+      ['fresh', 'valid'],
+      ['retried', 'exhausted'],
+    ]);
   });
 });

@@ -50,9 +50,91 @@ export async function measureLatency(ctx: BenchContext): Promise<LatencyRow[]> {
   return rows;
 }
 
+/** The repair time with the confidence (its second solve) against without, paired per record, per set. */
+export interface ConfidenceCost {
+  readonly set: string;
+  readonly solver: SolverName;
+  readonly with: number[];
+  readonly without: number[];
+  /** Per record: time with ÷ time without. */
+  readonly ratios: number[];
+}
+
+/** The solvers the confidence cost is measured with: the default first. */
+const CONFIDENCE_SOLVERS: readonly SolverName[] = ['portfolio', 'highs'];
+
+/**
+ * Each corrupted record repaired twice per solver, once with the shipped calibration's second solve and once
+ * with `confidence: false`, in alternating order so that neither run always comes first.
+ */
+export async function measureConfidenceCost(ctx: BenchContext): Promise<ConfidenceCost[]> {
+  const out: ConfidenceCost[] = [];
+  for (const solver of CONFIDENCE_SOLVERS) {
+    await warmUp(ctx, { solver });
+    for (const set of ctx.sets) {
+      const catalog = catalogOf(ctx, set.name);
+      const row: ConfidenceCost = { set: set.name, solver, with: [], without: [], ratios: [] };
+      for (const [i, record] of ctx.corrupted[set.name].entries()) {
+        const time = async (confidence: boolean) => {
+          const start = performance.now();
+          await repair(record.sequence, catalog, { solver, confidence });
+          return performance.now() - start;
+        };
+        const first = i % 2 === 0;
+        const a = await time(first);
+        const b = await time(!first);
+        const [withMs, withoutMs] = first ? [a, b] : [b, a];
+        row.with.push(withMs);
+        row.without.push(withoutMs);
+        row.ratios.push(withMs / Math.max(1e-6, withoutMs));
+      }
+      out.push(row);
+      ctx.log(`latency confidence ${solver} ${set.name}: median ratio ${median(row.ratios).toFixed(2)}`);
+    }
+  }
+  return out;
+}
+
+export function confidenceCostSection(rows: readonly ConfidenceCost[]): string {
+  return [
+    '## Confidence: the second solve',
+    '',
+    'Every corrupted record repaired twice per solver, with the confidence (the shipped calibration: a second',
+    'solve under a cut of the chosen decisions) and with `confidence: false` (`--no-confidence`), alternating',
+    'which runs first. Target: median ratio ≤ 1.5. Each HiGHS solve has a fixed cost of its own (the WebAssembly',
+    'module is called afresh), so a second one weighs more there than under the default portfolio.',
+    '',
+    table(
+      [
+        'set',
+        'solver',
+        'records',
+        'median ms with',
+        'median ms without',
+        'median ratio (paired)',
+        'p90 ratio',
+      ],
+      rows.map((r) => [
+        r.set,
+        r.solver,
+        r.ratios.length,
+        ms(median(r.with)),
+        ms(median(r.without)),
+        median(r.ratios).toFixed(2),
+        quantile(r.ratios, 0.9).toFixed(2),
+      ]),
+    ),
+    '',
+  ].join('\n');
+}
+
 const check = (ok: boolean) => (ok ? 'met' : '**missed**');
 
-export function latencyPage(ctx: BenchContext, rows: readonly LatencyRow[]): string {
+export function latencyPage(
+  ctx: BenchContext,
+  rows: readonly LatencyRow[],
+  confidence: readonly ConfidenceCost[] = [],
+): string {
   const timing = table(
     [
       'set',
@@ -110,5 +192,6 @@ export function latencyPage(ctx: BenchContext, rows: readonly LatencyRow[]): str
     '',
     sizes,
     '',
+    ...(confidence.length > 0 ? [confidenceCostSection(confidence)] : []),
   ].join('\n');
 }

@@ -10,7 +10,7 @@ import type { SolverName } from '../../src/model/constants.ts';
 import { figureFiles } from '../../src/batch/plot.ts';
 import { loadContext, type BenchContext, type StudySettings } from './context.ts';
 import { ROOT } from './data.ts';
-import { latencyPage, measureLatency } from './latency.ts';
+import { latencyPage, measureConfidenceCost, measureLatency } from './latency.ts';
 import { pageHeader } from './markdown.ts';
 import { measureModes, modesPage } from './modes.ts';
 import { measureRestoration, restorationPage } from './restoration.ts';
@@ -67,7 +67,9 @@ async function run(name: BenchmarkName, ctx: BenchContext, options: BenchOptions
     case 'restoration':
       return { 'restoration.md': restorationPage(ctx, await measureRestoration(ctx)) };
     case 'latency':
-      return { 'latency.md': latencyPage(ctx, await measureLatency(ctx)) };
+      return {
+        'latency.md': latencyPage(ctx, await measureLatency(ctx), await measureConfidenceCost(ctx)),
+      };
     case 'solvers': {
       const study = await studySolvers(ctx);
       return {

@@ -135,6 +135,7 @@ export function requestSettings(kind: RequestKind, request: ApiRequest, context:
       : {}),
     ...(request.mode !== undefined ? { mode: request.mode } : {}),
     ...(request.defensive !== undefined ? { defensive: request.defensive } : {}),
+    ...(request.confidence !== undefined ? { confidence: request.confidence } : {}),
     ...(request.fixes !== undefined ? { fixes: request.fixes } : {}),
     ...(request.minConfidence !== undefined ? { minConfidence: request.minConfidence } : {}),
     ...(cap !== undefined
@@ -156,8 +157,9 @@ export function requestSettings(kind: RequestKind, request: ApiRequest, context:
 export type Subject = {
   readonly id?: string;
   readonly catalog: Catalog;
-  /** A record's own memory and goals take the place of the request's. */
+  /** A record's own memory, executed calls and goals take the place of the request's. */
   readonly memory?: Memory;
+  readonly executed?: Sequence;
   readonly goals?: Goals;
 } & ({ readonly input: unknown } | { readonly sequence: Sequence });
 
@@ -166,15 +168,17 @@ export function makeCall(settings: Settings, subject: Subject): Call {
   const { catalog } = subject;
   const resultName = settings.options.resultName;
   const memory = subject.memory;
+  const executed = subject.executed;
   const goals = settings.kind !== 'validate' ? subject.goals : undefined;
   // Most calls (every record of a batch without its own memory or goals) keep the settings' options as
   // they are: no copy per call.
   const options: RepairOptions =
-    memory === undefined && goals === undefined
+    memory === undefined && goals === undefined && executed === undefined
       ? settings.options
       : {
           ...settings.options,
           ...(memory !== undefined ? { memory } : {}),
+          ...(executed !== undefined ? { executed } : {}),
           ...(goals !== undefined ? { goals } : {}),
         };
   // Written out key by key: spreads after own keys take V8's slow path (a batch makes a call per record).

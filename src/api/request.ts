@@ -126,6 +126,12 @@ const repairing = {
       'a repair less likely right than this (its confidence, 0..1) gets status uncertain, the repair kept and ' +
         'flagged (the loop and the agent hooks do not apply it); needs a calibrated cost model (default: none held back)',
     ),
+  confidence: z
+    .boolean()
+    .optional()
+    .describe(
+      'read the repair’s calibrated confidence, a second solve (default true; false skips it and leaves confidence out)',
+    ),
 };
 
 /** What a one-shot repair takes besides (fix, compress). */

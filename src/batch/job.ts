@@ -40,6 +40,7 @@ export async function runJob(record: RecordItem, ctx: JobContext): Promise<JobRe
     sequence: record.sequence,
     catalog,
     memory: record.memory,
+    executed: record.executed,
     goals: record.goals,
   });
   try {

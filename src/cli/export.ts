@@ -97,7 +97,13 @@ export function registerExport(program: Command): void {
     const callOf = (r: RecordItem) => {
       const found = r.catalog ?? catalog;
       if (!found) throw new InputError('--catalog', `required: record ${r.id} brings no catalog of its own`);
-      return makeCall(settings, { sequence: r.sequence!, catalog: found, memory: r.memory, goals: r.goals });
+      return makeCall(settings, {
+        sequence: r.sequence!,
+        catalog: found,
+        memory: r.memory,
+        executed: r.executed,
+        goals: r.goals,
+      });
     };
     if (!flags.out) {
       if (records.length !== 1 || formats.length !== 1)

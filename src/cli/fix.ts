@@ -70,6 +70,7 @@ async function runRequests(kind: RequestKind, file: string | undefined, flags: R
       sequence: record.sequence,
       catalog: record.catalog ?? catalog,
       memory: record.memory,
+      executed: record.executed,
       goals: record.goals,
       ...(input.single ? {} : { id: record.id }),
     });

@@ -117,6 +117,11 @@ const FLAGS: readonly Flag[] = [
     }),
   },
   { field: 'defensive', flags: '--defensive' },
+  {
+    field: 'confidence',
+    flags: '--no-confidence',
+    help: 'skip the second solve that reads the repair’s confidence (no confidence in the result)',
+  },
   { field: 'fixes', flags: '--fixes <k>' },
   {
     field: 'minConfidence',

@@ -111,12 +111,25 @@ function slotName(name: string): string {
  * the slot name of its first consumer; returns its index in `ctx.asks`. The plan took the value from an
  * output, so the premium applies when an API produces the field or the parameter (`names`).
  */
-export function sharedAsk(ctx: CompileContext, key: string, slot: string, names: readonly string[]): number {
+export function sharedAsk(
+  ctx: CompileContext,
+  key: string,
+  slot: string,
+  names: readonly string[],
+  label?: string,
+): number {
   const known = ctx.askIndex.get(key);
   if (known !== undefined) return known;
-  const features = plus(ASK, dearest(ctx, names));
+  // A placeholder label (`label`) stands for a value a person gives, priced as asking for the parameter.
+  const features = label === undefined ? plus(ASK, dearest(ctx, names)) : askCost(ctx, slot);
   const v = ctx.variable(features);
-  ctx.asks.push({ v, cost: ctx.price(features), slot: slotName(slot), uses: [] });
+  ctx.asks.push({
+    v,
+    cost: ctx.price(features),
+    slot: slotName(slot),
+    uses: [],
+    ...(label ? { label } : {}),
+  });
   ctx.askIndex.set(key, ctx.asks.length - 1);
   return ctx.asks.length - 1;
 }

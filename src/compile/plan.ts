@@ -97,6 +97,11 @@ export interface SharedAsk {
   readonly cost: number;
   /** The slot asked for (its answer's label). */
   readonly slot: string;
+  /**
+   * The label the answer takes as it is: a reference to a value no step or memory item holds, written as a
+   * whole label that names the parameter (`date="$date$"`), is answered under that very label.
+   */
+  readonly label?: string;
   /** The token options that read the answer. */
   readonly uses: number[];
 }

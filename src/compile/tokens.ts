@@ -10,6 +10,7 @@ import { memoryProvides } from '../validate/outputs.ts';
 import type { CompileContext } from './context.ts';
 import type { Call, TokenOption } from './plan.ts';
 import { sharedAsk } from './asks.ts';
+import { similarity } from '../catalog/names.ts';
 import { reassignments } from './reassign.ts';
 import { rerunOptions } from './rerun.ts';
 
@@ -58,6 +59,12 @@ export function tokenPlans(
       const v = ctx.variable();
       ctx.asks[k].uses.push(v);
       options.push({ kind: 'ask', v, cost: 0, ask: k });
+    } else if (call.kind !== 'result' && namesItsValue(ctx, call, arg, site.ref, whole)) {
+      // `date="$date$"` with nothing labelled date: the label names the value, so it is asked under it.
+      const k = sharedAsk(ctx, `${label}\u0000`, arg, [arg], label);
+      const v = ctx.variable();
+      ctx.asks[k].uses.push(v);
+      options.push({ kind: 'ask', v, cost: 0, ask: k });
     }
     b.equal(
       options.map((o) => o.v),
@@ -65,6 +72,24 @@ export function tokenPlans(
     );
     call.tokens.push({ arg, site, options });
   }
+}
+
+/**
+ * A whole argument that is a bare label nothing defines (no step of the plan, no memory item), spelt like the
+ * parameter it feeds (`minSimilarity`): a placeholder for a value a person gives, not a lost step's output.
+ */
+function namesItsValue(
+  ctx: CompileContext,
+  call: Call,
+  arg: string,
+  ref: { readonly label: string; readonly path: readonly unknown[] },
+  whole: boolean,
+): boolean {
+  if (!whole || ref.path.length > 0) return false;
+  if (ctx.steps.some((s) => s.label === ref.label)) return false;
+  if (Object.prototype.hasOwnProperty.call(ctx.memory, ref.label)) return false;
+  if (!ctx.broken(call.origin, ref as Parameters<CompileContext['broken']>[1])) return false;
+  return similarity(ref.label, arg) >= ctx.cost.minSimilarity;
 }
 
 /** The declared parameter an argument feeds under the call's first API choice that has it. */

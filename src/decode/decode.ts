@@ -96,7 +96,8 @@ export function decode(plan: Plan, values: readonly number[]): Decoded {
         const known = shared.get(k);
         if (known !== undefined) return known;
         const ask = plan.asks[k];
-        const slot = freeSlot(ask.slot);
+        const slot = ask.label ?? freeSlot(ask.slot);
+        slots.add(slot);
         shared.set(k, slot);
         asks.push({ name: ASK, arguments: { slot: ask.slot }, label: slot });
         edits.push({

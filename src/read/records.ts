@@ -1,6 +1,6 @@
 /**
  * Files of many sequences → record items. Accepted: a JSON array of NESTFUL samples (`{input, output}`) or of
- * records, JSONL with one record or sample per line (`{id?, sequence, memory?, goals?, catalog?, gold?, kinds?}`, the
+ * records, JSONL with one record or sample per line (`{id?, sequence, memory?, executed?, goals?, catalog?, gold?, kinds?}`, the
  * sequence in any form `parseSequence` takes), or one sequence in the string form. A malformed record gives an
  * item with `error`; the others still parse.
  */
@@ -21,6 +21,8 @@ export interface RecordItem {
   readonly input?: string;
   readonly sequence?: Sequence;
   readonly memory?: Memory;
+  /** The calls already executed before this sequence (they count against `maxTries`). */
+  readonly executed?: Sequence;
   readonly goals?: Goals;
   readonly catalog?: Catalog;
   /** The plan the sequence should have been (labelled data): the batch then scores the repair against it. */
@@ -85,6 +87,7 @@ function recordFromObject(value: PlainObject, id: string, options: RecordOptions
   const input = own(value, 'input');
   const memory = own(value, 'memory');
   const goals = own(value, 'goals');
+  const executed = own(value, 'executed');
   const catalog = own(value, 'catalog') ?? own(value, 'tools');
   const gold = own(value, 'gold');
   const kinds = own(value, 'kinds') ?? own(value, 'kind');
@@ -94,6 +97,7 @@ function recordFromObject(value: PlainObject, id: string, options: RecordOptions
     sequence: parsed,
     ...(memory != null ? { memory: parseMemory(memory) } : {}),
     ...(goals != null ? { goals: parseAt(goalsSchema, goals, ['goals']) as Goals } : {}),
+    ...(executed != null ? { executed: parseSequence(executed, { root: 'executed' }) } : {}),
     ...(catalog != null ? { catalog: (options.parseCatalog ?? parseCatalog)(catalog) } : {}),
     ...(gold != null ? { gold: parseSequence(gold, { root: 'gold' }) } : {}),
     ...(kinds != null ? { kinds: kindList(parseAt(kindsSchema, kinds, ['kinds'])) } : {}),

@@ -80,7 +80,7 @@ export function checkMinConfidence(
   if (!(typeof min === 'number' && min >= 0 && min <= 1))
     throw new InputError(field, `expected a number from 0 to 1, received ${String(min)}`);
   if (options.confidence === false)
-    throw new InputError(field, 'needs the confidence, which is skipped (confidence false)');
+    throw new InputError(field, 'needs the confidence, which is skipped (--no-confidence, confidence false)');
   const cost = options.cost ?? loadCostModel('default');
   if (!calibrationInForce(cost))
     throw new InputError(
