@@ -123,7 +123,7 @@ describe('tries', () => {
       ['batch', input, '-c', CATALOG, '--max-tries', '2', '--out', out],
     );
     expect(r.code).toBe(4);
-    expect(r.err).toContain('1 valid, 0 repaired, 0 partial, 1 exhausted');
+    expect(r.err).toContain('1 valid, 0 repaired, 0 partial, 0 uncertain, 1 exhausted');
     const lines = readFileSync(out, 'utf8')
       .trim()
       .split('\n')
