@@ -153,7 +153,7 @@ console.log(typeof buildServer, typeof serveStdio, options);
     writeFileSync(
       join(project, 'good.ts'),
       consumer(
-        `const status: 'valid' | 'repaired' | 'partial' | 'exhausted' | 'timeout' | 'error' = result.status;\nconsole.log(status);`,
+        `const status: 'valid' | 'repaired' | 'partial' | 'uncertain' | 'exhausted' | 'timeout' | 'error' = result.status;\nconsole.log(status);`,
       ),
     );
     writeFileSync(
