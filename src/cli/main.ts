@@ -1,7 +1,7 @@
 /**
  * The `refract` command line: thin shells over the library. Exit codes: 0 valid, 1 repaired/invalid,
  * 3 partial (a call no catalog API is close to had to go), 4 exhausted (no repair keeps to the tries limit),
- * 2 bad input or internal error. `buildProgram`
+ * 5 uncertain (a repair below --min-confidence), 2 bad input or internal error. `buildProgram`
  * registers the product's commands; the executable (`bin/refract.ts`) adds the research commands on top and
  * runs it.
  */
