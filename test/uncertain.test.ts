@@ -10,7 +10,10 @@ import { loadCostModel, withWeights } from '../src/read/cost-models.ts';
 import { parseSequenceText } from '../src/read/sequence.ts';
 import { InputError } from '../src/model/errors.ts';
 import { requestSettings } from '../src/api/call.ts';
-import { checkToolCalls } from '../src/agents/hook.ts';
+import { checkCall, checkToolCalls } from '../src/agents/hook.ts';
+import { createRepairToolCall } from '../src/agents/ai-sdk.ts';
+import { repairToolCallsRunnable, type RepairNote } from '../src/agents/langchain.ts';
+import { AIMessage } from '@langchain/core/messages';
 import { milpFixer } from '../src/loop/fixers/milp.ts';
 import { runBatch } from '../src/batch/run.ts';
 import { CONFIDENCE_BANDS, bandName } from '../src/batch/summary.ts';
@@ -241,5 +244,52 @@ describe('the agent hook and the loop with minConfidence', () => {
     expect(proposal).toMatchObject({ stalled: expect.stringMatching(/^optimiser unsure: confidence/) });
     const plain = await milpFixer({ catalog: executable, escalate: false }).propose(missingStep, '', 0);
     expect(Array.isArray(plain)).toBe(true);
+  });
+
+  it('the AI SDK and LangChain adapters apply no repair below it, and refuse it without a calibration', async () => {
+    const misspelt = call('x', 'SkyScrapperSearchAirprot', { query: 'Rome' });
+    const c = (await checkCall(misspelt, { catalog: executable })).repair!.confidence!;
+    expect(c).toBeLessThan(1);
+    const above = Math.min(1, c + 0.001);
+    const toolCall = {
+      type: 'tool-call' as const,
+      toolCallId: 'x',
+      toolName: 'SkyScrapperSearchAirprot',
+      input: '{"query": "Rome"}',
+    };
+    const sdk = (minConfidence?: number) =>
+      createRepairToolCall({
+        catalog: executable,
+        ...(minConfidence === undefined ? {} : { minConfidence }),
+      })({
+        toolCall,
+        tools: {},
+        inputSchema: async () => ({}),
+        system: undefined,
+        messages: [],
+        error: new Error('bad') as never,
+      });
+    expect(await sdk()).toMatchObject({ toolName: 'SkyScrapperSearchAirport' });
+    expect(await sdk(c)).toMatchObject({ toolName: 'SkyScrapperSearchAirport' });
+    expect(await sdk(above)).toBeNull();
+
+    const message = new AIMessage({
+      content: '',
+      tool_calls: [{ id: 'x', name: 'SkyScrapperSearchAirprot', args: { query: 'Rome' }, type: 'tool_call' }],
+    });
+    const out = (await repairToolCallsRunnable(executable, { minConfidence: above }).invoke(
+      message,
+    )) as AIMessage;
+    const note = out.additional_kwargs.refract as RepairNote;
+    expect(note.executable).toBe(false);
+    expect(note.feedback).toContain(`not applied: confidence ${c} is below minConfidence ${above}`);
+    expect(out.tool_calls).toEqual(message.tool_calls);
+
+    expect(() =>
+      createRepairToolCall({ catalog: executable, minConfidence: 0.9, cost: loadCostModel('compress') }),
+    ).toThrow(/^options\.minConfidence: needs a cost model/);
+    expect(() => repairToolCallsRunnable(executable, { minConfidence: 2 })).toThrow(
+      /^options\.minConfidence: /,
+    );
   });
 });
