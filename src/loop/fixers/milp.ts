@@ -78,6 +78,11 @@ export function milpFixer(options: MilpFixerOptions): Fixer<Sequence> {
             fallback = stall(`optimiser unsure: ${result.reason ?? result.status}`);
             continue;
           }
+          // Over `maxTries` no repair is a plan to run either.
+          if (result.status === 'exhausted') {
+            fallback = stall(`optimiser exhausted: ${result.reason ?? result.status}`);
+            continue;
+          }
           if (openIssues(result.sequence, catalog, base).length < open) return result.sequence;
           fallback = result.sequence;
         } catch (error) {
