@@ -103,5 +103,19 @@ describe('batch summary: what the repairs did', () => {
     expect(svg).toContain('Asks per answered record');
     const panels = (spec as { hconcat: { encoding: { x: { scale: { zero: boolean } } } }[] }).hconcat;
     expect(panels.every((p) => p.encoding.x.scale.zero)).toBe(true);
+    // Repairs that carry a confidence add a panel of them per band.
+    acc.add({
+      id: 'c',
+      status: 'repaired',
+      success: true,
+      inputLength: 2,
+      outputLength: 2,
+      edits: 1,
+      confidence: 0.85,
+      timeMs: 1,
+      issues: [],
+    });
+    const withConfidence = await renderSvg(summaryChart(acc.result()));
+    expect(withConfidence).toContain('Repairs by confidence (expected wrong 0.1)');
   });
 });

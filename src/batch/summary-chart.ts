@@ -1,7 +1,8 @@
 /**
  * The batch summary's chart (a Vega-Lite spec): edits by kind and the histogram of `ask` steps per
- * answered record, side by side on count axes that start at zero; for a scored batch, first the share of
- * records restored (exactly and modulo asks) per mistake kind, on a 0–100 % axis.
+ * answered record, side by side on count axes that start at zero, then the repairs per band of confidence
+ * when they carry one; for a scored batch, first the share of records restored (exactly and modulo asks) per
+ * mistake kind, on a 0–100 % axis.
  */
 import { VEGA_LITE_SCHEMA, type PlotSpec } from './plot.ts';
 import type { Summary } from './summary.ts';
@@ -76,6 +77,15 @@ export function summaryChart(s: Summary): PlotSpec {
       ...(s.scores ? [scoresPanel(s.scores)] : []),
       bars(`Edits by kind (${edits.reduce((a, e) => a + e.n, 0)} edits)`, edits, 'count'),
       bars('Asks per answered record', asks, 'given'),
+      ...(s.confidence
+        ? [
+            bars(
+              `Repairs by confidence (expected wrong ${s.confidence.expectedWrong.toFixed(1)})`,
+              Object.entries(s.confidence.bands).map(([label, n]) => ({ label, n })),
+              'given',
+            ),
+          ]
+        : []),
     ],
   } as unknown as PlotSpec;
 }
