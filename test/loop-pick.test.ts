@@ -76,6 +76,13 @@ describe('pick', () => {
     );
   });
 
+  it('says so when the cheapest repair is held back as uncertain (every repair is)', async () => {
+    const result = await pick([worse, broken], catalog, { repair: { minConfidence: 0.95 } });
+    expect(result).toMatchObject({ index: 1, by: 'cheapest-repair' });
+    expect(result.repair?.status).toBe('uncertain');
+    expect(result.reason).toMatch(/cheapest repair \(cost [\d.]+\), uncertain: confidence 0\.\d+ is below/);
+  });
+
   it('refuses an empty list', async () => {
     await expect(pick([], catalog)).rejects.toThrow(/at least one candidate/);
   });

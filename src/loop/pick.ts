@@ -1,6 +1,7 @@
 /**
  * Several samples for one request: drop the invalid ones; among the valid ones take the most common by
- * data-flow signature; if none is valid, repair each and take the cheapest repair.
+ * data-flow signature; if none is valid, repair each and take the cheapest repair (one held back as uncertain
+ * or exhausted only when every repair is).
  */
 import type { Catalog, Sequence } from '../model/types.ts';
 import type { RepairOptions, RepairResult, ValidateOptions } from '../model/options.ts';
@@ -38,6 +39,11 @@ export interface PickResult {
 export interface PickOptions {
   readonly validate?: ValidateOptions;
   readonly repair?: RepairOptions;
+}
+
+/** A repair that is returned but not to be run as it is: below `minConfidence`, or over `maxTries`. */
+function heldBack(result: RepairResult): boolean {
+  return result.status === 'uncertain' || result.status === 'exhausted';
 }
 
 /** Picks one sequence among candidates for the same request. */
@@ -79,7 +85,11 @@ export async function pick(
         continue;
       }
       repaired.push({ ...r, cost: result.cost });
-      if (!best || result.cost < best.result.cost) best = { index: r.index, result };
+      // A repair held back (below minConfidence, over maxTries) wins only where no other repair does.
+      const rank = (x: RepairResult) => [heldBack(x) ? 1 : 0, x.cost];
+      const [h, c] = rank(result);
+      const [bh, bc] = best ? rank(best.result) : [Infinity, Infinity];
+      if (h < bh || (h === bh && c < bc)) best = { index: r.index, result };
     } catch (error) {
       repaired.push({ ...r, reason: errorMessage(error) });
     }
@@ -98,7 +108,9 @@ export async function pick(
     sequence: best.result.sequence,
     by: 'cheapest-repair',
     repair: best.result,
-    reason: `no candidate is valid; candidate ${best.index} has the cheapest repair (cost ${best.result.cost})`,
+    reason:
+      `no candidate is valid; candidate ${best.index} has the cheapest repair (cost ${best.result.cost})` +
+      (heldBack(best.result) ? `, ${best.result.status}: ${best.result.reason ?? ''}`.trimEnd() : ''),
     candidates: repaired,
   };
 }
