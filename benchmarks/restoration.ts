@@ -7,6 +7,7 @@
  *   npm run bench:restoration -- --recipe second --sets synthetic-camel --by-set
  *   npm run bench:restoration -- --json                  the summary as JSON on stdout
  *   npm run bench:restoration -- --model e692d8e --write benchmarks/results/restoration-baseline.json
+ *   npm run bench:restoration -- --cost-model FILE --against HEAD   the shipped sets under a cost-model file
  *   npm run bench:restoration -- --large 1000,5000,10000 --every 4 --cost-model models/hand.json
  *                                    the large-catalog worlds (research/bench/large.ts), any cost-model file;
  *                                    --page also rewrites their section of benchmarks/results/restoration.md

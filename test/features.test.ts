@@ -10,7 +10,7 @@ import { compile } from '../src/compile/compile.ts';
 import { loadCostModel } from '../src/read/cost-models.ts';
 import { FEATURES, FEATURE_NAMES, price } from '../src/model/features.ts';
 import { argumentKey, type Call, type Plan, type Source } from '../src/compile/plan.ts';
-import { commonness, contentWords, linkEvidence } from '../src/catalog/evidence.ts';
+import { commonness, contentWords, linkEvidence, relatedTo } from '../src/catalog/evidence.ts';
 import { indexCatalog } from '../src/catalog/catalog-index.ts';
 import { editDistance, similarity } from '../src/catalog/names.ts';
 import { seq } from './helpers.ts';
@@ -20,8 +20,8 @@ const out = (type: string, description: string) => ({ type, description });
 
 const catalog = parseCatalog([
   {
-    name: 'Clinic_Find_Patient',
-    description: 'Find a patient of the clinic by name.',
+    name: 'Clinic_Lookup_Person',
+    description: 'Look up a person at the clinic by name.',
     query_parameters: { name: param('string', 'The name of the patient.') },
     output_parameters: {
       patient_id: out('string', 'The patient identifier.'),
@@ -123,7 +123,7 @@ describe('features', () => {
     const status = links.find((s) => s.kind === 'output' && s.path.join('.') === 'status')!;
     expect(features(plan, status.v).closeDistance).toBeCloseTo(0.5, 9);
     const fill = compile(
-      seq('var1 = Clinic_Find_Patient(name="Ada")\nvar2 = Ecg_Get_Sample()'),
+      seq('var1 = Clinic_Lookup_Person(name="Ada")\nvar2 = Ecg_Get_Sample()'),
       catalog,
       hand,
       {},
@@ -170,7 +170,7 @@ describe('features', () => {
   it('link evidence: shared words and descriptions, a field as common as every API’s, one no other has', () => {
     const index = indexCatalog(catalog);
     const ecg = catalog.apis.find((a) => a.name === 'Ecg_Get_Sample')!;
-    const clinic = catalog.apis.find((a) => a.name === 'Clinic_Find_Patient')!;
+    const clinic = catalog.apis.find((a) => a.name === 'Clinic_Lookup_Person')!;
     const e = linkEvidence(
       index,
       clinic.outputs!.find((f) => f.path === 'patient_id')!,
@@ -183,7 +183,7 @@ describe('features', () => {
   });
 
   it('copies: a literal passed under another name, and whether it fits', () => {
-    const plan = build('var1 = Clinic_Find_Patient(name="Ada")\nvar2 = Books_Search()', true);
+    const plan = build('var1 = Clinic_Lookup_Person(name="Ada")\nvar2 = Books_Search()', true);
     const copies = sourcesOf(plan, 'Books_Search', 'keyword').filter(
       (s) => s.kind === 'literal' && s.copiedFrom,
     );
@@ -198,14 +198,18 @@ describe('features', () => {
     const inserted = plan.calls.filter((c) => c.kind === 'inserted');
     const by = (name: string) =>
       features(plan, inserted.find((c) => c.apis[0].api!.name === name)!.apis[0].v);
-    expect(by('Dental_Find_Fracture').insertUnrelated).toBe(1);
-    expect(by('Dental_Find_Fracture').insertCommonNeed).toBeCloseTo(
-      commonness(indexCatalog(catalog), 'patient_id'),
-      9,
-    );
-    const related = build('var1 = Clinic_Find_Patient(name="Ada")\nvar2 = Ecg_Get_Sample(lead="II")');
+    // An API named after the value it would produce is no stranger, whatever the plan calls.
+    const api = (name: string) => catalog.apis.find((a) => a.name === name)!;
+    expect(relatedTo(api('Dental_Find_Fracture'), new Set(), 'fracture_id')).toBe(true);
+    expect(relatedTo(api('Dental_Find_Fracture'), new Set(), 'patient_id')).toBe(false);
+    // A stranger weighs as much as its need is common in the catalog.
+    const common = commonness(indexCatalog(catalog), 'patient_id');
+    expect(common).toBeGreaterThan(0);
+    expect(by('Dental_Find_Fracture').insertUnrelated).toBeCloseTo(common, 9);
+    expect(by('Dental_Find_Fracture').insertCommonNeed).toBeCloseTo(common, 9);
+    const related = build('var1 = Clinic_Lookup_Person(name="Ada")\nvar2 = Ecg_Get_Sample(lead="II")');
     const clinic = related.calls.find(
-      (c) => c.kind === 'inserted' && c.apis[0].api!.name === 'Clinic_Find_Patient',
+      (c) => c.kind === 'inserted' && c.apis[0].api!.name === 'Clinic_Lookup_Person',
     );
     if (clinic) expect(features(related, clinic.apis[0].v).insertUnrelated).toBe(0);
     // Asking for the id pays the premium of its cheapest producer; only strangers produce it here.
@@ -216,15 +220,28 @@ describe('features', () => {
 
   it('a plan of unrelated requests: its asks, inserted calls and unread fills say so', () => {
     const bag = build('var1 = Weather_Get_Forecast(city="Oslo")\nvar2 = Ecg_Get_Sample(lead="II")');
+    // Only strangers output a patient id here: their premium, incoherent or not.
     const ask = sourcesOf(bag, 'Ecg_Get_Sample', 'patient_id').find((s) => s.kind === 'ask')!;
-    expect(features(bag, ask.v).askProducedIncoherent).toBeGreaterThan(0);
+    expect(features(bag, ask.v).askProducedStranger).toBeGreaterThan(0);
+    expect(features(bag, ask.v).askProducedIncoherent).toBeUndefined();
+    // A word of the plan (a made-up `clinic` argument) relates the clinic's lookup: the incoherent premium.
+    const related = build(
+      'var1 = Weather_Get_Forecast(city="Oslo")\nvar2 = Ecg_Get_Sample(lead="II")\nvar3 = Books_Search(keyword="dune", clinic="north")',
+    );
+    const asked = sourcesOf(related, 'Ecg_Get_Sample', 'patient_id').find((s) => s.kind === 'ask')!;
+    expect(features(related, asked.v).askProducedIncoherent).toBeGreaterThan(0);
     const inserted = bag.calls.find((c) => c.kind === 'inserted')!;
     expect(features(bag, inserted.apis[0].v).insertIncoherent).toBe(1);
-    const unread = build('var1 = Weather_Get_Forecast(city="Oslo")\nvar2 = Notes_Send_Text()');
-    const fill = sourcesOf(unread, 'Notes_Send_Text', 'text').find((s) => s.kind === 'output' && s.unread)!;
+    // A keyword from the weather's status: nothing says it is one.
+    const unread = build('var1 = Weather_Get_Forecast(city="Oslo")\nvar2 = Books_Search()');
+    const fill = sourcesOf(unread, 'Books_Search', 'keyword').find((s) => s.kind === 'output' && s.unread)!;
     expect(features(unread, fill.v).unreadIncoherent).toBe(1);
+    // A note's text may be any earlier result: the parameter takes the content the call acts on.
+    const note = build('var1 = Weather_Get_Forecast(city="Oslo")\nvar2 = Notes_Send_Text()');
+    const text = sourcesOf(note, 'Notes_Send_Text', 'text').find((s) => s.kind === 'output' && s.unread)!;
+    expect(features(note, text.v).unreadIncoherent).toBe(0);
     const chain = build(
-      'var1 = Clinic_Find_Patient(name="Ada")\nvar2 = Ecg_Get_Sample(patient_id="$var1.patient_id$")\nvar3 = Notes_Send_Text()',
+      'var1 = Clinic_Lookup_Person(name="Ada")\nvar2 = Ecg_Get_Sample(patient_id="$var1.patient_id$")\nvar3 = Notes_Send_Text()',
     );
     const chained = sourcesOf(chain, 'Notes_Send_Text', 'text').find((s) => s.kind === 'output' && s.unread);
     if (chained) expect(features(chain, chained.v).unreadIncoherent).toBe(0);

@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { InputError } from '../../src/model/errors.ts';
 import { repair } from '../../src/repair/repair.ts';
+import { loadCostModel } from '../../src/read/cost-models.ts';
 import { isSolverName, SOLVER_NAMES, type SolverName } from '../../src/model/constants.ts';
 import { loadBuild, type Build } from './build-ref.ts';
 import { loadCorpus, measureBuilds, RECIPES, RECIPE_SETS, type MeasuredBuild } from './restoration-run.ts';
@@ -95,7 +96,11 @@ export async function restorationCli(args: readonly string[], io: CliIo): Promis
   const model: Build | null = values.model ? await loadBuild(values.model) : null;
   const against: Build | null = values.against ? await loadBuild(values.against) : null;
   try {
-    const builds: MeasuredBuild[] = [{ label: 'now', repair: model?.repair ?? repair }];
+    const base = model?.repair ?? repair;
+    const costFile = values['cost-model'];
+    const cost = costFile ? loadCostModel(costFile, 'cost-model') : undefined;
+    const now: MeasuredBuild['repair'] = cost ? (s, c, o) => base(s, c, { ...o, cost }) : base;
+    const builds: MeasuredBuild[] = [{ label: 'now', repair: now }];
     if (against) builds.push({ label: 'before', repair: against.repair });
     const start = performance.now();
     const outcomes = await measureBuilds(corpus, builds, { backends, log: io.log });
@@ -107,10 +112,10 @@ export async function restorationCli(args: readonly string[], io: CliIo): Promis
       date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
     });
     const summary = summariseRestoration(outcomes.get('now')!, meta(model));
-    const base = against ? summariseRestoration(outcomes.get('before')!, meta(against)) : null;
+    const before = against ? summariseRestoration(outcomes.get('before')!, meta(against)) : null;
     if (values.write) writeFileSync(values.write, `${JSON.stringify(summary, null, 2)}\n`);
-    if (values.json) io.out(`${JSON.stringify(base ? { now: summary, before: base } : summary, null, 2)}\n`);
-    else io.out(restorationReport(summary, base, values['by-set'] ?? false));
+    if (values.json) io.out(`${JSON.stringify(before ? { now: summary, before } : summary, null, 2)}\n`);
+    else io.out(restorationReport(summary, before, values['by-set'] ?? false));
     io.log(`measured in ${((performance.now() - start) / 1000).toFixed(0)} s`);
   } finally {
     model?.dispose();

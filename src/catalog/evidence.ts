@@ -42,6 +42,16 @@ export function sharesWords(api: ApiSpec, words: ReadonlySet<string>): boolean {
 }
 
 /**
+ * Whether an API is related to a plan (`words`) or to the value it would produce (`need`, a parameter or
+ * field name): `find_city` for a lost `city_id` is no stranger, whatever else the plan calls.
+ */
+export function relatedTo(api: ApiSpec, words: ReadonlySet<string>, need: string): boolean {
+  if (sharesWords(api, words)) return true;
+  const own = apiWords(api);
+  return contentWords(need).some((w) => own.has(w));
+}
+
+/**
  * The content words of a plan: its calls' API names, the names of the arguments it passes and the keys of
  * its answer (`isAnswer`: the answer step's own name is no API). An API whose name shares none of them is a
  * stranger to the plan. The one definition: the repair model prices inserted calls by it, and the judge of

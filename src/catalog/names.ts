@@ -148,6 +148,14 @@ export function genericName(name: string): boolean {
   return GENERIC.has(name.toLowerCase());
 }
 
+/** Parameter names for the content a call acts on (`text`, `message`): any earlier result may be it. */
+const PAYLOAD = new Set(['text', 'message', 'content', 'body', 'input']);
+
+/** Whether a parameter name is one for the content the call acts on (`text` of a translation). */
+export function payloadName(name: string): boolean {
+  return PAYLOAD.has(name.toLowerCase()) || genericName(name);
+}
+
 /**
  * Whether `field` names the same kind of value as `param` for another thing: both end in the same word after
  * words of their own, and neither name ends with the other (`account_id` for `stock_id`, `stylist_name` for

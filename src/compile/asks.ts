@@ -11,7 +11,7 @@ import { namesAnId } from '../catalog/names.ts';
 import type { CompileContext } from './context.ts';
 import type { SlotAsk } from './plan.ts';
 import { producers } from './producers.ts';
-import { sharesWords } from '../catalog/evidence.ts';
+import { relatedTo } from '../catalog/evidence.ts';
 import { NO_FEATURES, plus, type Features } from '../model/features.ts';
 
 /**
@@ -23,7 +23,7 @@ export function askPremium(ctx: CompileContext, name: string): Features {
   if (ctx.options.allowInsert === false) return NO_FEATURES;
   let known = ctx.premiums.get(name);
   if (known === undefined) {
-    known = insertionPremium(ctx, producers(ctx, name));
+    known = insertionPremium(ctx, producers(ctx, name), name);
     ctx.premiums.set(name, known);
   }
   return known;
@@ -31,20 +31,22 @@ export function askPremium(ctx: CompileContext, name: string): Features {
 
 /**
  * `askProduced`, valued at the cheapest insertion of one of `apis` with every input asked (none: no API);
- * when only strangers to the plan produce it (APIs that share no content word with it), `askProducedStranger`
+ * when only strangers produce it (APIs that share no content word with the plan or with `name`), `askProducedStranger`
  * instead: in a large catalog some API outputs nearly any name.
  */
-function insertionPremium(ctx: CompileContext, apis: readonly ApiSpec[]): Features {
+function insertionPremium(ctx: CompileContext, apis: readonly ApiSpec[], name: string): Features {
   let related = Infinity;
   let strangers = Infinity;
   const words = ctx.planWords();
   for (const api of apis) {
     const inputs = api.params.filter((p) => p.required).length;
     const price = ctx.price({ insertCall: 1, perCall: 1, slotFill: inputs });
-    if (sharesWords(api, words)) related = Math.min(related, price);
+    if (relatedTo(api, words, name)) related = Math.min(related, price);
     else strangers = Math.min(strangers, price);
   }
   if (related === Infinity && strangers === Infinity) return NO_FEATURES;
+  // Only strangers produce it: their premium, in any plan.
+  if (related === Infinity) return { askProducedStranger: strangers };
   // In a plan of unrelated requests the premium is its own feature: the evidence of a flow is weaker there.
   if (ctx.incoherent()) return { askProducedIncoherent: Math.min(related, strangers) };
   if (related <= strangers) return { askProduced: related };
@@ -69,6 +71,7 @@ export function askParamCost(ctx: CompileContext, p: ParamSpec, fromOutputs: rea
     premium = insertionPremium(
       ctx,
       apis.filter((api) => !ctx.allowed || ctx.allowed(api)),
+      p.name,
     );
     ctx.premiums.set(key, premium);
   }

@@ -11,7 +11,7 @@ import { producers } from './producers.ts';
 import { carriedValues, templates } from './carried.ts';
 import { apiChoice, labelChoice, labelChoices, labelRows, newCall } from './calls.ts';
 import { NO_FEATURES } from '../model/features.ts';
-import { commonness, sharesWords } from '../catalog/evidence.ts';
+import { commonness, relatedTo } from '../catalog/evidence.ts';
 import type { Call } from './plan.ts';
 
 /** What a call needs that an inserted call could produce: (field leaf, position of the consumer). */
@@ -75,8 +75,11 @@ export function newInsertedCall(
       apiChoice(ctx, api, {
         [kind]: 1,
         perCall: 1,
-        // A stranger: an API that shares no content word with the plan; and a need many APIs could meet.
-        insertUnrelated: sharesWords(api, ctx.planWords()) ? 0 : 1,
+        // A stranger (an API that shares no content word with the plan or its need) weighs as much as its need is common:
+        // the one API that outputs a rare field is evidence, one of many that output `status` a guess.
+        insertUnrelated: relatedTo(api, ctx.planWords(), leafOf(need))
+          ? 0
+          : commonness(ctx.index, leafOf(need)),
         insertCommonNeed: commonness(ctx.index, leafOf(need)),
         insertIncoherent: ctx.incoherent() ? 1 : 0,
       }),

@@ -15,7 +15,8 @@ import { segments } from '../read/references.ts';
 import type { Call } from './plan.ts';
 import { knownLabel, type CompileContext } from './context.ts';
 import { answerKeys, spells } from './answer-keys.ts';
-import { namesAnId } from '../catalog/names.ts';
+import { genericName, namesAnId, payloadName } from '../catalog/names.ts';
+import { nameCoverage } from '../catalog/name-terms.ts';
 import { numberedBefore } from './numbering.ts';
 import type { Features } from '../model/features.ts';
 import { linkFeatures } from './links.ts';
@@ -157,6 +158,24 @@ function objectRank(api: ApiSpec, p: ParamSpec): number {
   }).length;
 }
 
+/**
+ * Whether an unread field feeds parameter `param` without evidence of a flow, in a plan of unrelated
+ * requests: the field is not its API's headline result (the API's name covers less than
+ * `headlineCoverage` of its words: `gross_salary` of calculate_gross_salary is one), no answer key names
+ * it (`keyed`), the field's name is no generic one (`data`, `result`) and the parameter takes no content
+ * to act on (`text`, `message`). A plan of independent calls lost a value the user gives.
+ */
+function incoherentFeed(
+  ctx: CompileContext,
+  api: ApiSpec | null,
+  field: string,
+  param: string,
+  keyed: boolean,
+): boolean {
+  if (!ctx.incoherent() || keyed || genericName(field) || payloadName(param)) return false;
+  return !(api && nameCoverage(field, api) >= ctx.evidence.headlineCoverage);
+}
+
 function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed[] {
   const wanted = family(p.type);
   // A choice among fixed values (an enum) is the user's, not a flow.
@@ -216,7 +235,7 @@ function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed
           unreadObjectRank: chained ? rank : 0,
           unreadUnkeyed: named.length > 0 && !named.includes(field) ? 1 : 0,
           ...linkFeatures(ctx, field, p, j, call),
-          unreadIncoherent: ctx.incoherent() ? 1 : 0,
+          unreadIncoherent: incoherentFeed(ctx, choice.api, leaf, p.name, named.includes(field)) ? 1 : 0,
         };
         out.push({ call: j, field, path, features, chained });
       }

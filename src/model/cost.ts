@@ -64,6 +64,10 @@ export const EvidenceSchema = z
       0.5,
       'a whole output alone names its API only when the name covers this share of its key',
     ),
+    headlineCoverage: score(
+      0.5,
+      'an unread field is its API’s headline result when the API’s name covers this share of its words',
+    ),
     strangerFamily: score(0.5, 'an API this unlike every call of the plan is of another family'),
     restoreFieldShare: score(
       0.5,

@@ -104,9 +104,9 @@ export const FEATURES = {
     'ask-what-a-person-knows',
   ),
   askProducedStranger: edit(
-    'the same premium when only APIs that share no content word with the plan (strangers) produce the value',
+    'the same premium when only APIs that share no content word with the plan (strangers) produce the value, in any plan (a stranger is weaker evidence that a call was lost)',
     1,
-    UNIT,
+    'flat-plan-inserts-no-stranger',
   ),
   askProducedIncoherent: edit(
     'the same premium in a plan of unrelated requests (two calls or more, none reads another, no two APIs share a content word)',
@@ -114,8 +114,16 @@ export const FEATURES = {
     UNIT,
   ),
   insertIncoherent: evidence('an inserted call in a plan of unrelated requests', 0, UNIT),
-  unreadIncoherent: evidence('an unread output fills a parameter in a plan of unrelated requests', 0, UNIT),
-  insertUnrelated: evidence('an inserted API shares no content word with the plan (a stranger)', 0, UNIT),
+  unreadIncoherent: evidence(
+    'an unread output fills a parameter in a plan of unrelated requests with no evidence of a flow: not its API’s headline result (see headlineCoverage), not named by an answer key, no generic field name, and the parameter takes no content to act on (`text`, `message`)',
+    0,
+    'flat-plan-asks-for-a-lost-value',
+  ),
+  insertUnrelated: evidence(
+    'an inserted API shares no content word with the plan (a stranger), valued at how common the field it is inserted for is (see linkCommonField): the one API that outputs a rare field is evidence, one of many a guess',
+    0,
+    'flat-plan-inserts-no-stranger',
+  ),
   insertCommonNeed: evidence(
     'how common the field an inserted call was proposed for is in the catalog (log scale, see linkCommonField)',
     0,

@@ -4,7 +4,8 @@
  * each call. Corrupted with the first recipe's kinds that make sense without data flow between calls: a
  * misspelt API or parameter name, a missing required parameter (the gold keeps its literal: a fair repair
  * asks for it), a made-up parameter, a wrong answer reference (a label no call defines), and a missing step
- * (a call the answer reads is gone); then one record of two kinds. Seeded per plan (`flat/seed/n`).
+ * (a call the answer reads is gone); then one record of two kinds. No two arguments of a plan share a
+ * literal where their types allow (independent calls). Seeded per plan (`flat/seed/n`).
  */
 import type { ApiSpec, Catalog, Json } from '../../../src/model/types.ts';
 import type { NestfulStep } from '../../../src/read/sequence.ts';
@@ -38,9 +39,30 @@ export function flatCallable(api: ApiSpec): boolean {
   );
 }
 
-function literalFor(rng: Rng, name: string, type: string, allowed: readonly Json[] | undefined): Json {
-  if (allowed && allowed.length > 0) return choose(rng, allowed);
-  return choose(rng, literalChoices(name, type));
+/**
+ * A literal for parameter `name`, unlike every literal the plan passes already (`used`) where the type
+ * allows: independent calls share no value, so a left-out argument's gold is a value the input does not
+ * hold and asking is the fair repair. A choice list that is used up gives a numbered variant.
+ */
+function literalFor(
+  rng: Rng,
+  name: string,
+  type: string,
+  allowed: readonly Json[] | undefined,
+  used: Set<string>,
+): Json {
+  const choices = allowed && allowed.length > 0 ? allowed : literalChoices(name, type);
+  const fresh = choices.filter((c) => !used.has(JSON.stringify(c)));
+  let value: Json = choose(rng, fresh.length > 0 ? fresh : choices);
+  if (fresh.length === 0 && !allowed) {
+    for (let k = 2; used.has(JSON.stringify(value)); k++) {
+      const base = choose(rng, choices);
+      value = typeof base === 'string' ? `${base}-${k}` : typeof base === 'number' ? base + k : base;
+      if (typeof base === 'boolean') break;
+    }
+  }
+  used.add(JSON.stringify(value));
+  return value;
 }
 
 /** One flat plan: `calls` distinct APIs, drawn from the distractors with odds `distractorShare`. */
@@ -53,13 +75,14 @@ export function flatPlan(
   const calls = 2 + Math.floor(rng() * 4);
   const used = new Set<string>();
   const steps: NestfulStep[] = [];
+  const values = new Set<string>();
   while (steps.length < calls) {
     const api = choose(rng, rng() < distractorShare ? distractors : shipped);
     if (used.has(api.name)) continue;
     used.add(api.name);
     const args: Record<string, Json> = {};
     for (const p of api.params) {
-      if (p.required || rng() < 0.3) args[p.name] = literalFor(rng, p.name, p.type, p.enum);
+      if (p.required || rng() < 0.3) args[p.name] = literalFor(rng, p.name, p.type, p.enum, values);
     }
     steps.push({ name: api.name, arguments: args, label: `var${steps.length + 1}` });
   }
