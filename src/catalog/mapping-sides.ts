@@ -27,8 +27,25 @@ export interface Weighted extends Side {
   readonly rarity: number;
 }
 
+/**
+ * Term lists of the names and texts met while weighing one catalog: a large catalog repeats its field
+ * names and descriptions (`id`, "The status."), so each is split and stemmed once. Bounded by the catalog.
+ */
+type Terms = (text: string | undefined, split: (text: string) => string[]) => string[];
+
+function termsOnce(): Terms {
+  const known = new Map<string, string[]>();
+  return (text, split) => {
+    if (!text) return [];
+    const key = `${split === nameTerms ? 'n' : 't'}\u0000${text}`;
+    let terms = known.get(key);
+    if (!terms) known.set(key, (terms = split(text)));
+    return terms;
+  };
+}
+
 /** Output fields by leaf (first path wins: `entityId` before `navigation.entityId`), with parent words. */
-function outputSides(api: ApiSpec): Side[] {
+function outputSides(api: ApiSpec, terms: Terms): Side[] {
   const seen = new Map<string, Side>();
   for (const f of api.outputs ?? []) {
     const leaf = leafOf(f.path);
@@ -38,20 +55,20 @@ function outputSides(api: ApiSpec): Side[] {
       api: api.name,
       name: leaf,
       type: f.type,
-      nameTerms: nameTerms(leaf),
-      descTerms: [...textTerms(parents), ...textTerms(f.description)],
+      nameTerms: terms(leaf, nameTerms),
+      descTerms: [...terms(parents, textTerms), ...terms(f.description, textTerms)],
     });
   }
   return [...seen.values()];
 }
 
-function inputSides(api: ApiSpec): Side[] {
+function inputSides(api: ApiSpec, terms: Terms): Side[] {
   return api.params.map((p) => ({
     api: api.name,
     name: p.name,
     type: p.type,
-    nameTerms: nameTerms(p.name),
-    descTerms: textTerms(p.description),
+    nameTerms: terms(p.name, nameTerms),
+    descTerms: terms(p.description, textTerms),
   }));
 }
 
@@ -120,8 +137,9 @@ const weighed = new WeakMap<Catalog, WeighedCatalog>();
 export function weighCatalog(catalog: Catalog): WeighedCatalog {
   let known = weighed.get(catalog);
   if (!known) {
-    const outSides = catalog.apis.flatMap(outputSides);
-    const inSides = catalog.apis.flatMap(inputSides);
+    const terms = termsOnce();
+    const outSides = catalog.apis.flatMap((api) => outputSides(api, terms));
+    const inSides = catalog.apis.flatMap((api) => inputSides(api, terms));
     // Name words are weighed by how many names use them, description words by how many texts do.
     const names = new Idf();
     const texts = new Idf();
@@ -129,14 +147,23 @@ export function weighCatalog(catalog: Catalog): WeighedCatalog {
       names.add(s.nameTerms);
       texts.add([...s.nameTerms, ...s.descTerms]);
     }
-    const weigh = (s: Side): Weighted => ({
-      ...s,
-      nameVector: vector([...new Set(s.nameTerms)], names),
-      textVector: vector([...s.nameTerms, ...s.descTerms], texts),
-      nameRun: spaced(s.nameTerms),
-      descText: spaced(s.descTerms),
-      rarity: rarity(s.nameTerms, texts),
-    });
+    // Sides that read alike (name and description words) share their vectors.
+    const shared = new Map<string, Omit<Weighted, keyof Side>>();
+    const weigh = (s: Side): Weighted => {
+      const key = `${s.nameTerms.join(' ')}\u0000${s.descTerms.join(' ')}`;
+      let w = shared.get(key);
+      if (!w) {
+        w = {
+          nameVector: vector([...new Set(s.nameTerms)], names),
+          textVector: vector([...s.nameTerms, ...s.descTerms], texts),
+          nameRun: spaced(s.nameTerms),
+          descText: spaced(s.descTerms),
+          rarity: rarity(s.nameTerms, texts),
+        };
+        shared.set(key, w);
+      }
+      return { ...s, ...w };
+    };
     known = { outs: outSides.map(weigh), ins: inSides.map(weigh) };
     weighed.set(catalog, known);
   }
