@@ -90,4 +90,55 @@ describe('scored batch on a labelled file', () => {
     expect(summary.scores).toBeUndefined();
     expect(readFileSync(`${stem}.md`, 'utf8')).not.toContain('Scores against');
   });
+
+  it('counts the stranger calls and unsupported wirings of the repairs, judged against the catalog', async () => {
+    // Under the hand model a lost patient id brings in a dental lookup (a stranger) and a campaign's
+    // audience is wired to a ticket's status (no evidence): both counted, fresh and resumed alike.
+    const records = join(dir, 'strangers.jsonl');
+    const ecg = ['var1 = translate_text(text="hello", target_language="de")'];
+    const lines = [
+      {
+        id: 'ecg',
+        sequence: [...ecg, 'var2 = getECGSample(duration=30)'].join('\n'),
+        gold: [...ecg, 'var2 = getECGSample(duration=30, patient_id="P-7")'].join('\n'),
+      },
+      {
+        id: 'campaign',
+        sequence: 'var1 = lookup_ticket(ticket_id="T-17")\nvar2 = create_campaign(budget=500)',
+        gold: 'var1 = lookup_ticket(ticket_id="T-17")\nvar2 = create_campaign(budget=500, audience="adults")',
+      },
+    ];
+    appendFileSync(records, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const run = (...extra: string[]) =>
+      runCommands(
+        [registerBatch],
+        [
+          'batch',
+          records,
+          '--catalog',
+          'test/cases/catalogs/unrelated-requests-spec.json',
+          '--cost-model',
+          'hand',
+          '--out',
+          join(dir, 'strangers-out.jsonl'),
+          '--workers',
+          '1',
+          ...extra,
+        ],
+      );
+    const first = await run('--summary', join(dir, 'strangers'));
+    expect(first.err).toContain('stranger calls in 1 of 2 repairs, 1 unsupported wiring');
+    const fresh = JSON.parse(readFileSync(join(dir, 'strangers.json'), 'utf8')) as Summary;
+    expect(fresh.scores!.overall).toMatchObject({
+      catalogJudged: 2,
+      strangerRepairs: 1,
+      unsupportedWirings: 1,
+    });
+    expect(readFileSync(join(dir, 'strangers.md'), 'utf8')).toContain(
+      'Judged against the catalog (2 answered',
+    );
+    await run('--resume', '--summary', join(dir, 'strangers-resumed'));
+    const resumed = JSON.parse(readFileSync(join(dir, 'strangers-resumed.json'), 'utf8')) as Summary;
+    expect(resumed.scores).toEqual(fresh.scores);
+  });
 });

@@ -5,7 +5,8 @@
  * the catalog's JSON; bounded in entries and in key bytes.
  */
 import { LRUCache } from 'lru-cache';
-import { parseCatalog } from '../read/catalog.ts';
+import { loadCatalog, parseCatalog } from '../read/catalog.ts';
+import type { RecordItem } from '../read/records.ts';
 import type { Catalog } from '../model/types.ts';
 
 export interface RecordCatalogsOptions {
@@ -39,4 +40,17 @@ export class RecordCatalogs {
   get size(): number {
     return this.#cache.size;
   }
+}
+
+/**
+ * The catalog a scored record is judged against where results are re-read (a resumed run, `collect`): its
+ * own, else the run's `--catalog`, read once and only when a record with a gold needs it.
+ */
+export function judgingCatalog(path: string | undefined): (record: RecordItem) => Catalog | undefined {
+  let shared: Catalog | undefined;
+  return (record) => {
+    if (!record.gold || record.catalog || path === undefined) return record.catalog;
+    shared ??= loadCatalog(path);
+    return shared;
+  };
 }

@@ -51,7 +51,7 @@ export async function runJob(record: RecordItem, ctx: JobContext): Promise<JobRe
     }
     const line = answerJson(answer);
     if (ctx.stepByStep) Object.assign(line, checkStepByStep(record.sequence, catalog, call.options));
-    return { kind: 'done', line: JSON.stringify(line), outcome: outcomeOf(record, line) };
+    return { kind: 'done', line: JSON.stringify(line), outcome: outcomeOf(record, line, catalog) };
   } catch (error) {
     return { kind: 'fault', reason: `the repair threw: ${errorMessage(error)}` };
   }

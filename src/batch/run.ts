@@ -9,6 +9,7 @@ import { InputError } from '../model/errors.ts';
 import type { ApiRequest } from '../api/request.ts';
 import { PoolError } from '../workers/pool.ts';
 import { createBatchPool, TASKS_AHEAD, type BatchPool } from './pool.ts';
+import { judgingCatalog } from './catalogs.ts';
 import { countRecords } from './count.ts';
 import { errorDone } from './lines.ts';
 import type { ReadFile } from './out-path.ts';
@@ -107,6 +108,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
   const opened = await openSink(options);
   const sink = opened.sink;
   let prior = opened.prior;
+  const judgeAgainst = judgingCatalog(options.request.catalogPath);
   let resumed = 0;
   let failure: unknown;
   let wake = () => {};
@@ -247,7 +249,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchReport> {
         if (line) {
           const record = sourceRecord(source);
           prior.expect(line, record.id);
-          summary.add(outcomeOf(record, line.value));
+          summary.add(outcomeOf(record, line.value, judgeAgainst(record)));
           progress?.update(0, ++resumed);
           continue;
         }

@@ -13,7 +13,14 @@ export function scoresLine(s: ScoresSummary): string {
   const line =
     `restored ${percent(o.restored / o.n)} (${percent(o.restoredModuloAsks / o.n)} modulo asks) of ` +
     `${o.n} labelled; detected ${o.detected}/${o.corrupted}`;
-  return s.calibration ? `${line}; ${calibrationLine(s.calibration)}` : line;
+  const judged = o.catalogJudged > 0 ? `; ${catalogLine(o)}` : '';
+  return s.calibration ? `${line}${judged}; ${calibrationLine(s.calibration)}` : `${line}${judged}`;
+}
+
+/** `stranger calls in 2 of 58 repairs, 1 unsupported wiring`. */
+function catalogLine(g: GroupScores): string {
+  const wirings = `${g.unsupportedWirings} unsupported ${g.unsupportedWirings === 1 ? 'wiring' : 'wirings'}`;
+  return `stranger calls in ${g.strangerRepairs} of ${g.catalogJudged} repairs, ${wirings}`;
 }
 
 function calibrationLine(c: CalibrationScores): string {
@@ -75,6 +82,15 @@ export function scoresSection(s: ScoresSummary): string[] {
       [...Object.entries(s.byKind).map(([k, g]) => row(code(k), g)), row('**all**', o)],
     ),
     '',
+    ...(o.catalogJudged > 0
+      ? [
+          `Judged against the catalog (${o.catalogJudged} answered records): ${catalogLine(o)}. A stranger ` +
+            'call is one the repair brought in of an API that shares no content word with the plan (and not ' +
+            'in the gold); an unsupported wiring feeds a parameter from an output with no name, description ' +
+            'or type evidence.',
+          '',
+        ]
+      : []),
     `Asks (${o.asks} in all): ${o.asksForUnknownLiterals} for a value the input lost, ${o.asksForKnownLiterals} ` +
       `for a value the input holds, ${o.asksForComputedValues} for a value the gold computes, ${o.asksUnmatched} ` +
       'with no counterpart in the gold.',

@@ -7,8 +7,9 @@
  * summary stays bounded and resumed results add up the same way.
  */
 import type { RecordItem } from '../read/records.ts';
-import type { Sequence } from '../model/types.ts';
+import type { Catalog, Sequence } from '../model/types.ts';
 import {
+  judgeWithCatalog,
   mergeScoreSummaries,
   sameDataFlow,
   scoreRepair,
@@ -42,6 +43,11 @@ export interface ScoreDigest {
    * repair is right as the calibration is fitted: restored modulo unknowns, a partial repair never.
    */
   readonly calibration?: { readonly confidence: number; readonly right: boolean };
+  /**
+   * Judged against the record's catalog too (docs/scoring.md): calls the repair brought in of an API that
+   * shares no content word with the plan (strangers), and wirings to an output with no evidence.
+   */
+  readonly catalogJudged?: { readonly strangerCalls: number; readonly unsupportedWirings: number };
 }
 
 /** Counts of one group of scored records. */
@@ -54,6 +60,10 @@ export interface GroupScores extends ScoreSummary {
   readonly falseAlarms: number;
   /** Records that got a valid sequence back. */
   readonly valid: number;
+  /** Answered records judged against their catalog, those with a stranger call, and unsupported wirings. */
+  readonly catalogJudged: number;
+  readonly strangerRepairs: number;
+  readonly unsupportedWirings: number;
 }
 
 /** How well the repairs' confidences matched the verdicts (docs/scoring.md). */
@@ -91,16 +101,19 @@ export function scoreDigest(
   status: Status,
   output: unknown,
   confidence?: number,
+  catalog?: Catalog,
 ): ScoreDigest | undefined {
   if (!record?.gold || !record.sequence) return undefined;
   // An uncertain repair is in the line like any other: it is judged, only flagged.
   const answered =
     (status === 'valid' || status === 'repaired' || status === 'uncertain') && Array.isArray(output);
-  const verdict = scoreRepair({
+  const input = {
     input: record.sequence,
     gold: record.gold,
     repaired: answered ? (output as Sequence) : null,
-  });
+  };
+  const verdict = scoreRepair(input);
+  const judged = catalog && answered ? judgeWithCatalog({ ...input, catalog }) : undefined;
   return {
     kind: kindGroupOf(record.kinds),
     corrupted: !sameDataFlow(record.sequence, record.gold),
@@ -109,6 +122,14 @@ export function scoreDigest(
     verdict: summariseVerdicts([verdict]),
     ...(confidence !== undefined && isRepairStatus(status)
       ? { calibration: { confidence, right: answered && verdict.restoredModuloUnknowns } }
+      : {}),
+    ...(judged
+      ? {
+          catalogJudged: {
+            strangerCalls: judged.strangerCalls.length,
+            unsupportedWirings: judged.unsupportedWirings.length,
+          },
+        }
       : {}),
   };
 }
@@ -119,11 +140,24 @@ interface Counts {
   clean: number;
   falseAlarms: number;
   valid: number;
+  catalogJudged: number;
+  strangerRepairs: number;
+  unsupportedWirings: number;
   verdict: ScoreSummary;
 }
 
 function empty(): Counts {
-  return { corrupted: 0, detected: 0, clean: 0, falseAlarms: 0, valid: 0, verdict: mergeScoreSummaries([]) };
+  return {
+    corrupted: 0,
+    detected: 0,
+    clean: 0,
+    falseAlarms: 0,
+    valid: 0,
+    catalogJudged: 0,
+    strangerRepairs: 0,
+    unsupportedWirings: 0,
+    verdict: mergeScoreSummaries([]),
+  };
 }
 
 function addTo(counts: Counts, d: ScoreDigest): void {
@@ -135,6 +169,11 @@ function addTo(counts: Counts, d: ScoreDigest): void {
     if (d.detected) counts.falseAlarms++;
   }
   if (d.valid) counts.valid++;
+  if (d.catalogJudged) {
+    counts.catalogJudged++;
+    if (d.catalogJudged.strangerCalls > 0) counts.strangerRepairs++;
+    counts.unsupportedWirings += d.catalogJudged.unsupportedWirings;
+  }
   counts.verdict = mergeScoreSummaries([counts.verdict, d.verdict]);
 }
 

@@ -3,7 +3,7 @@
  * records (latencies go through a fixed-size reservoir, exact up to its size; API names are capped).
  */
 import type { RecordItem } from '../read/records.ts';
-import type { IssueTag } from '../model/types.ts';
+import type { Catalog, IssueTag } from '../model/types.ts';
 import type { Status } from '../model/constants.ts';
 import { mulberry32, type Rng } from '../model/prng.ts';
 import type { Outcome } from './types.ts';
@@ -234,8 +234,15 @@ export class SummaryAccumulator {
   }
 }
 
-/** The digest of a result line (as written, or re-read on resume) of `record`. */
-export function outcomeOf(record: RecordItem | undefined, line: Readonly<Record<string, unknown>>): Outcome {
+/**
+ * The digest of a result line (as written, or re-read on resume) of `record`; a scored record is judged
+ * against its own catalog, else `catalog` (the run's `--catalog`), too.
+ */
+export function outcomeOf(
+  record: RecordItem | undefined,
+  line: Readonly<Record<string, unknown>>,
+  catalog?: Catalog,
+): Outcome {
   const status = line.status as Status;
   const issues = Array.isArray(line.issues)
     ? (line.issues as { tag: IssueTag; severity: 'error' | 'warning'; step: number }[])
@@ -254,7 +261,7 @@ export function outcomeOf(record: RecordItem | undefined, line: Readonly<Record<
     return [typeof slot === 'string' ? slot : '(unnamed)'];
   });
   const confidence = typeof line.confidence === 'number' ? line.confidence : undefined;
-  const score = scoreDigest(record, status, line.sequence, confidence);
+  const score = scoreDigest(record, status, line.sequence, confidence, record?.catalog ?? catalog);
   return {
     id: String(line.id),
     status,

@@ -12,7 +12,9 @@ import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { InputError } from '../model/errors.ts';
-import { sourceRecord } from '../read/records.ts';
+import { sourceRecord, type RecordItem } from '../read/records.ts';
+import type { Catalog } from '../model/types.ts';
+import { judgingCatalog } from '../batch/catalogs.ts';
 import { outcomeOf, SummaryAccumulator, type Summary } from '../batch/summary.ts';
 import { prepareOutPath, refuseOverwrite } from '../batch/out-path.ts';
 import { chunkRecords } from './chunk-records.ts';
@@ -72,6 +74,7 @@ async function checkPart(
   chunk: number,
   ref: ChunkRef,
   summary: SummaryAccumulator,
+  judgeAgainst: (record: RecordItem) => Catalog | undefined,
 ): Promise<Buffer> {
   const part = await readPartSummary(options.results, chunk);
   const bytes = await readFile(partLines(options.results, chunk));
@@ -97,7 +100,7 @@ async function checkPart(
         `line ${at} holds record ${JSON.stringify(id)} where the input has ${JSON.stringify(record.id)}`,
       );
     }
-    const outcome = outcomeOf(record, JSON.parse(line) as Record<string, unknown>);
+    const outcome = outcomeOf(record, JSON.parse(line) as Record<string, unknown>, judgeAgainst(record));
     statuses[outcome.status] = (statuses[outcome.status] ?? 0) + 1;
     summary.add(outcome);
   }
@@ -184,12 +187,13 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
   if (!options.overwrite) refuseOverwrite(options.out, 'add --overwrite to replace it');
   const { path: temporary, handle } = await openOutput(options.out);
   const summary = new SummaryAccumulator();
+  const judgeAgainst = judgingCatalog(manifest.request.catalogPath);
   const broken: { chunk: number; reason: string }[] = [];
   let total = 0;
   try {
     for (let k = 0; k < chunks.length; k++) {
       try {
-        const bytes = await checkPart(options, manifest.input.path, k, chunks[k], summary);
+        const bytes = await checkPart(options, manifest.input.path, k, chunks[k], summary, judgeAgainst);
         await handle.write(bytes);
         total += bytes.length;
       } catch (error) {

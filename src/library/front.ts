@@ -188,6 +188,7 @@ export const checkStepByStep = checked(checkStepByStepCore, { sequence, catalog,
 export const outcomeOf = checked(outcomeOfCore, {
   record: optional(shaped({ id: string }, 'a record')),
   line: record(),
+  catalog: optional(catalog),
 });
 export const summaryLine = checked(reports.summaryLine, { summary: batchSummary });
 export const summaryMarkdown = checked(reports.summaryMarkdown, {
