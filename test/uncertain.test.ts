@@ -17,6 +17,7 @@ import { AIMessage } from '@langchain/core/messages';
 import { milpFixer } from '../src/loop/fixers/milp.ts';
 import { runBatch } from '../src/batch/run.ts';
 import { CONFIDENCE_BANDS, bandName } from '../src/batch/summary.ts';
+import * as library from '../src/index.ts';
 import { statusExitCode } from '../src/cli/batch-shared.ts';
 import { summaryLine, summaryMarkdown } from '../src/batch/summary-report.ts';
 import { addToBins, emptyBins, reliability, reliabilityOfBins } from '../src/confidence/fit.ts';
@@ -170,6 +171,8 @@ describe('a batch with --min-confidence', () => {
     const c = s.confidence!;
     expect(c.repairs).toBe(repairs.length);
     expect(Object.keys(c.bands)).toEqual(CONFIDENCE_BANDS.map((_, i) => bandName(i)));
+    // The bands are the library's too, for a reader of the summary.
+    expect(library.CONFIDENCE_BANDS).toEqual([0, 0.5, 0.8, 0.9, 0.99]);
     expect(Object.values(c.bands).reduce((a, b) => a + b, 0)).toBe(repairs.length);
     const inBand = (lo: number, hi: number) =>
       repairs.filter((l) => l.confidence! >= lo && (hi === 1 ? true : l.confidence! < hi)).length;
