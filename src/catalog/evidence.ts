@@ -8,7 +8,7 @@
 import type { ApiSpec, OutputField, ParamSpec } from '../model/types.ts';
 import type { CatalogIndex } from './catalog-index.ts';
 import { leafOf } from './catalog-index.ts';
-import { similarity } from './names.ts';
+import { editDistance, similarity } from './names.ts';
 import { nameTerms, textTerms } from './text.ts';
 import { perObject } from '../model/memo.ts';
 
@@ -45,10 +45,42 @@ export function sharesWords(api: ApiSpec, words: ReadonlySet<string>): boolean {
  * Whether an API is related to a plan (`words`) or to the value it would produce (`need`, a parameter or
  * field name): `find_city` for a lost `city_id` is no stranger, whatever else the plan calls.
  */
-export function relatedTo(api: ApiSpec, words: ReadonlySet<string>, need: string): boolean {
-  if (sharesWords(api, words)) return true;
+export function relatedTo(
+  api: ApiSpec,
+  words: ReadonlySet<string>,
+  need: string,
+  misspelt = Infinity,
+): boolean {
   const own = apiWords(api);
-  return contentWords(need).some((w) => own.has(w));
+  return contentWords(need).some((w) => own.has(w)) || nearPlan(api, words, misspelt);
+}
+
+/** Per plan's words (one set per repair) and misspelling bound: whether each API asked about is near them. */
+const nearPlans = new WeakMap<ReadonlySet<string>, Map<string, boolean>>();
+
+/**
+ * Whether an API's name shares a word with the plan's (`sharesWords`), or a word of `misspelt` letters or
+ * more that reads as one of the plan's with one letter wrong (`nIstagram_Posts_Reels`, a call to be
+ * renamed). Remembered per plan: a large catalog asks about many producers of a name.
+ */
+function nearPlan(api: ApiSpec, words: ReadonlySet<string>, misspelt: number): boolean {
+  let known = nearPlans.get(words);
+  if (!known) nearPlans.set(words, (known = new Map()));
+  const key = `${misspelt}\u0000${api.name}`;
+  let near = known.get(key);
+  if (near === undefined) {
+    near = sharesWords(api, words) || misspeltWord(apiWords(api), words, misspelt);
+    known.set(key, near);
+  }
+  return near;
+}
+
+function misspeltWord(own: ReadonlySet<string>, words: ReadonlySet<string>, misspelt: number): boolean {
+  for (const w of own) {
+    if (w.length < misspelt) continue;
+    for (const v of words) if (v.length >= misspelt - 1 && editDistance(w, v, 1) <= 1) return true;
+  }
+  return false;
 }
 
 /**

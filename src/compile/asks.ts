@@ -41,7 +41,7 @@ function insertionPremium(ctx: CompileContext, apis: readonly ApiSpec[], name: s
   for (const api of apis) {
     const inputs = api.params.filter((p) => p.required).length;
     const price = ctx.price({ insertCall: 1, perCall: 1, slotFill: inputs });
-    if (relatedTo(api, words, name)) related = Math.min(related, price);
+    if (relatedTo(api, words, name, ctx.bounds.misspeltWord)) related = Math.min(related, price);
     else strangers = Math.min(strangers, price);
   }
   if (related === Infinity && strangers === Infinity) return NO_FEATURES;

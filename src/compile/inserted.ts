@@ -77,7 +77,7 @@ export function newInsertedCall(
         perCall: 1,
         // A stranger (an API that shares no content word with the plan or its need) weighs as much as its need is common:
         // the one API that outputs a rare field is evidence, one of many that output `status` a guess.
-        insertUnrelated: relatedTo(api, ctx.planWords(), leafOf(need))
+        insertUnrelated: relatedTo(api, ctx.planWords(), leafOf(need), ctx.bounds.misspeltWord)
           ? 0
           : commonness(ctx.index, leafOf(need)),
         insertCommonNeed: commonness(ctx.index, leafOf(need)),

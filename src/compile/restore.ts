@@ -12,6 +12,7 @@ import { leafOf } from '../catalog/catalog-index.ts';
 import { genericName, namesAnother, tieDistance } from '../catalog/names.ts';
 import { apisNaming, apisOutputting, nameCoverage, nameShare } from '../catalog/name-terms.ts';
 import { nameTerms } from '../catalog/text.ts';
+import { commonness, relatedTo } from '../catalog/evidence.ts';
 import { normalisePath } from '../read/references.ts';
 import { apiProvides, outputField } from '../validate/outputs.ts';
 import { contextMatch } from '../catalog/context-match.ts';
@@ -221,6 +222,20 @@ export function deletedSteps(ctx: CompileContext, orphans: readonly string[]): v
   }
 }
 
+/**
+ * `insertUnrelated` of a restored API not of the plan's family (see strangerFamily): 0 when it shares a
+ * content word with the plan or with what its uses read (a field, a name); else how common the rarest field read is in the catalog (the one API that outputs
+ * a rare field is evidence, one of the many that output `album` a guess). A whole output read under names
+ * alone: 0 (its names chose the API).
+ */
+function strangerWeight(ctx: CompileContext, api: ApiSpec, uses: Uses): number {
+  const leaves = uses.paths.map((p) => leafOf(normalisePath(p)));
+  if (leaves.length === 0) return 0;
+  if ([...leaves, ...uses.names].some((n) => relatedTo(api, ctx.planWords(), n, ctx.bounds.misspeltWord)))
+    return 0;
+  return Math.min(...leaves.map((leaf) => commonness(ctx.index, leaf)));
+}
+
 /** Restored-call candidates for every dangling label with evidence; records those labels as restorable. */
 export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): void {
   if (ctx.options.allowInsert === false) return;
@@ -264,7 +279,13 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
       const lacks = closer(stand, best) > 0 ? Math.max(0, required(best.api) - required(api)) : 0;
       const pad: Features = lacks > 0 ? { slotFill: lacks, restorePad: 1 } : NO_FEATURES;
       const features = plus(
-        { restoreStep: 1, perCall: 1, dissimilarity: 1 - evidence, restoreFamily: 1 - family },
+        {
+          restoreStep: 1,
+          perCall: 1,
+          dissimilarity: 1 - evidence,
+          restoreFamily: 1 - family,
+          insertUnrelated: family >= ctx.evidence.strangerFamily ? 0 : strangerWeight(ctx, api, uses),
+        },
         pad,
       );
       const call = newCall(ctx, {

@@ -139,6 +139,11 @@ export const BoundsSchema = z
       100,
       'an unread call with more fields of the parameter’s type than this gives no evidence of which one',
     ),
+    misspeltWord: bound(
+      6,
+      100,
+      'a plan word this long or longer, read with one letter wrong, still relates an API to the plan (no stranger)',
+    ),
     labelFuzz: z
       .number()
       .finite()
