@@ -20,6 +20,7 @@ import { healValues } from '../heal/values.ts';
 import { isExecutable, repair } from '../repair/repair.ts';
 import type { RepairOptions, RepairResult } from '../model/options.ts';
 import { validate } from '../validate/validate.ts';
+import { isHeldBack } from '../model/constants.ts';
 import { originOf, toSequence, toToolCalls, type ExecutableCall, type ToolCall } from './toolcalls.ts';
 import { stepNumber } from '../model/numbers.ts';
 
@@ -142,8 +143,7 @@ export async function checkToolCalls(
   const repaired = await repair(sequence, catalog, options);
   // A repair over the tries limit is no plan to run, nor one below `minConfidence` (status uncertain): its
   // calls go back to the model with the reason.
-  const executable =
-    repaired.isExecutable === true && repaired.status !== 'exhausted' && repaired.status !== 'uncertain';
+  const executable = repaired.isExecutable === true && !isHeldBack(repaired.status);
   const origin = executable ? originOf(sequence, repaired.sequence, repaired.edits) : [];
   const after = executable ? healAfterRepair(repaired.sequence, origin, options) : { sequence, edits: [] };
   const healEdits = [...heal, ...after.edits];

@@ -86,8 +86,8 @@ function misspeltWord(own: ReadonlySet<string>, words: ReadonlySet<string>, miss
 /**
  * The content words of a plan: its calls' API names, the names of the arguments it passes and the keys of
  * its answer (`isAnswer`: the answer step's own name is no API). An API whose name shares none of them is a
- * stranger to the plan. The one definition: the repair model prices inserted calls by it, and the judge of
- * a repair (`src/score`) counts stranger calls by it.
+ * stranger to the plan. The judge of a repair (`src/score`) counts stranger calls by these words alone; the
+ * repair model prices them by `relatedTo`, which also reads the value an API is for and a misspelt word.
  */
 export function planWords(
   steps: readonly { readonly name: string; readonly arguments: Readonly<Record<string, unknown>> }[],

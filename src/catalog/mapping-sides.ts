@@ -28,20 +28,23 @@ export interface Weighted extends Side {
 }
 
 /**
- * Term lists of the names and texts met while weighing one catalog: a large catalog repeats its field
- * names and descriptions (`id`, "The status."), so each is split and stemmed once. Bounded by the catalog.
+ * `split` remembered for the texts met while weighing one catalog: a large catalog repeats its field names
+ * and descriptions (`id`, "The status."), so each is split and stemmed once. Bounded by the catalog.
  */
-type Terms = (text: string | undefined, split: (text: string) => string[]) => string[];
-
-function termsOnce(): Terms {
+function once(split: (text: string) => string[]): (text: string | undefined) => string[] {
   const known = new Map<string, string[]>();
-  return (text, split) => {
+  return (text) => {
     if (!text) return [];
-    const key = `${split === nameTerms ? 'n' : 't'}\u0000${text}`;
-    let terms = known.get(key);
-    if (!terms) known.set(key, (terms = split(text)));
+    let terms = known.get(text);
+    if (!terms) known.set(text, (terms = split(text)));
     return terms;
   };
+}
+
+/** The memoised splitters of one weighing. */
+interface Terms {
+  readonly name: (text: string | undefined) => string[];
+  readonly text: (text: string | undefined) => string[];
 }
 
 /** Output fields by leaf (first path wins: `entityId` before `navigation.entityId`), with parent words. */
@@ -55,8 +58,8 @@ function outputSides(api: ApiSpec, terms: Terms): Side[] {
       api: api.name,
       name: leaf,
       type: f.type,
-      nameTerms: terms(leaf, nameTerms),
-      descTerms: [...terms(parents, textTerms), ...terms(f.description, textTerms)],
+      nameTerms: terms.name(leaf),
+      descTerms: [...terms.text(parents), ...terms.text(f.description)],
     });
   }
   return [...seen.values()];
@@ -67,8 +70,8 @@ function inputSides(api: ApiSpec, terms: Terms): Side[] {
     api: api.name,
     name: p.name,
     type: p.type,
-    nameTerms: terms(p.name, nameTerms),
-    descTerms: terms(p.description, textTerms),
+    nameTerms: terms.name(p.name),
+    descTerms: terms.text(p.description),
   }));
 }
 
@@ -137,7 +140,7 @@ const weighed = new WeakMap<Catalog, WeighedCatalog>();
 export function weighCatalog(catalog: Catalog): WeighedCatalog {
   let known = weighed.get(catalog);
   if (!known) {
-    const terms = termsOnce();
+    const terms: Terms = { name: once(nameTerms), text: once(textTerms) };
     const outSides = catalog.apis.flatMap((api) => outputSides(api, terms));
     const inSides = catalog.apis.flatMap((api) => inputSides(api, terms));
     // Name words are weighed by how many names use them, description words by how many texts do.

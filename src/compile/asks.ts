@@ -31,8 +31,8 @@ export function askPremium(ctx: CompileContext, name: string): Features {
 
 /**
  * `askProduced`, valued at the cheapest insertion of one of `apis` with every input asked (none: no API);
- * when only strangers produce it (APIs that share no content word with the plan or with `name`), `askProducedStranger`
- * instead: in a large catalog some API outputs nearly any name.
+ * when only strangers produce it (APIs that share no content word with the plan or with `name`),
+ * `askProducedStranger` instead: in a large catalog some API outputs nearly any name.
  */
 function insertionPremium(ctx: CompileContext, apis: readonly ApiSpec[], name: string): Features {
   let related = Infinity;

@@ -137,9 +137,9 @@ export function originalCalls(ctx: CompileContext, orphans: readonly string[]): 
       apis: apiChoices(ctx, step),
       labels: labelChoices(ctx, step.label, orphans, false, i, ctx.index.byName.get(step.name)),
     });
-    // The user's calls stay: in sound and valid modes a call goes only as a duplicate of an earlier one
-    // or of an executed one whose result memory holds, or when no catalog API is close to its name (the result is then partial), unless the cost model
-    // lets the weights decide. In optimal mode deleting is free: the arguments are refunded with it.
+    // The user's calls stay: in sound and valid modes a call goes only as a duplicate of an earlier one or
+    // of an executed one whose result memory holds, or when no catalog API is close to its name (the result
+    // is then partial), unless the cost model lets the weights decide. In optimal mode deleting is free: the arguments are refunded with it.
     if (
       ctx.optimal ||
       !ctx.cost.keepCalls ||

@@ -51,8 +51,9 @@ export function goalCandidates(ctx: CompileContext): Need[] {
         (s) => s.name === g.name && Object.entries(g.arguments).every(([k, v]) => same(s.arguments[k], v)),
       ),
   );
+  const ran = executedApis(ctx);
   const missing = (goals.apis ?? []).filter(
-    (name) => !executedApi(ctx, name) && !ctx.calls.some((c) => c.apis.some((a) => a.api?.name === name)),
+    (name) => !ran.has(name) && !ctx.calls.some((c) => c.apis.some((a) => a.api?.name === name)),
   );
   for (const name of [...new Set(missing), ...unmet.map((g) => g.name)]) {
     const api = ctx.index.byName.get(name);
@@ -64,9 +65,9 @@ export function goalCandidates(ctx: CompileContext): Need[] {
     .map((f) => ({ leaf: f, pos, depth: 0 }));
 }
 
-/** True when an executed call of API `name` left its result in memory. */
-function executedApi(ctx: CompileContext, name: string): boolean {
-  return heldResults(ctx.options.executed ?? [], ctx.memory).some((s) => s.name === name);
+/** The APIs of the executed calls whose results memory holds. */
+function executedApis(ctx: CompileContext): Set<string> {
+  return new Set(heldResults(ctx.options.executed ?? [], ctx.memory).map((s) => s.name));
 }
 
 /** The goal rows; run after the parameter sources exist. */
@@ -74,9 +75,10 @@ export function goalRows(ctx: CompileContext): void {
   const goals = ctx.options.goals;
   if (!goals) return;
   const b = ctx.builder;
+  const ran = executedApis(ctx);
   for (const name of goals.apis ?? []) {
     // An API goal is met by a call already executed whose result memory holds.
-    if (executedApi(ctx, name)) continue;
+    if (ran.has(name)) continue;
     const vars = ctx.calls.flatMap((c) => c.apis.filter((a) => a.api?.name === name).map((a) => a.v));
     if (vars.length === 0) throw new GoalError(`no call can run ${name}`);
     b.row(

@@ -66,6 +66,7 @@ export function newInsertedCall(
   gap?: { readonly label: string; readonly consumer: { step: Step; i: number } },
 ): Call {
   const kind = gap ? 'restoreStep' : 'insertCall';
+  const common = commonness(ctx.index, leafOf(need));
   const call = newCall(ctx, {
     kind: 'inserted',
     origin: -1,
@@ -75,12 +76,11 @@ export function newInsertedCall(
       apiChoice(ctx, api, {
         [kind]: 1,
         perCall: 1,
-        // A stranger (an API that shares no content word with the plan or its need) weighs as much as its need is common:
-        // the one API that outputs a rare field is evidence, one of many that output `status` a guess.
-        insertUnrelated: relatedTo(api, ctx.planWords(), leafOf(need), ctx.bounds.misspeltWord)
-          ? 0
-          : commonness(ctx.index, leafOf(need)),
-        insertCommonNeed: commonness(ctx.index, leafOf(need)),
+        // A stranger (an API that shares no content word with the plan or its need) weighs as much as its
+        // need is common: the one API that outputs a rare field is evidence, one of many that output `status`
+        // a guess.
+        insertUnrelated: relatedTo(api, ctx.planWords(), leafOf(need), ctx.bounds.misspeltWord) ? 0 : common,
+        insertCommonNeed: common,
         insertIncoherent: ctx.incoherent() ? 1 : 0,
       }),
     ],

@@ -224,9 +224,9 @@ export function deletedSteps(ctx: CompileContext, orphans: readonly string[]): v
 
 /**
  * `insertUnrelated` of a restored API not of the plan's family (see strangerFamily): 0 when it shares a
- * content word with the plan or with what its uses read (a field, a name); else how common the rarest field read is in the catalog (the one API that outputs
- * a rare field is evidence, one of the many that output `album` a guess). A whole output read under names
- * alone: 0 (its names chose the API).
+ * content word with the plan or with what its uses read (a field, a name); else how common the rarest field
+ * read is in the catalog (the one API that outputs a rare field is evidence, one of the many that output
+ * `album` a guess). A whole output read under names alone: 0 (its names chose the API).
  */
 function strangerWeight(ctx: CompileContext, api: ApiSpec, uses: Uses): number {
   const leaves = uses.paths.map((p) => leafOf(normalisePath(p)));

@@ -9,6 +9,7 @@ import { repair } from '../repair/repair.ts';
 import { signature } from '../score/flow.ts';
 import { validate } from '../validate/validate.ts';
 import { errorMessage } from '../model/errors.ts';
+import { isHeldBack } from '../model/constants.ts';
 
 export interface CandidateReport {
   readonly index: number;
@@ -42,9 +43,7 @@ export interface PickOptions {
 }
 
 /** A repair that is returned but not to be run as it is: below `minConfidence`, or over `maxTries`. */
-function heldBack(result: RepairResult): boolean {
-  return result.status === 'uncertain' || result.status === 'exhausted';
-}
+const heldBack = (result: RepairResult): boolean => isHeldBack(result.status);
 
 /** Picks one sequence among candidates for the same request. */
 export async function pick(

@@ -59,6 +59,14 @@ export const STATUSES = [
 ] as const;
 export type Status = (typeof STATUSES)[number];
 
+/**
+ * A repair that is returned but not to be run as it is: held back below `minConfidence` (uncertain), or over
+ * `maxTries` (exhausted). The hook, the loop and `pick` treat both alike.
+ */
+export function isHeldBack(status: Status): boolean {
+  return status === 'uncertain' || status === 'exhausted';
+}
+
 /** The statuses of a repair a confidence describes: repaired, held back as uncertain, or repaired in part. */
 export function isRepairStatus(status: Status): boolean {
   return status === 'repaired' || status === 'uncertain' || status === 'partial';

@@ -10,7 +10,7 @@ import { errorMessage } from '../../model/errors.ts';
 import { repair } from '../../repair/repair.ts';
 import { apiByName } from '../../validate/validate.ts';
 import { stall, type Fixer, type Stalled } from '../engine.ts';
-import { isPseudoStepIn } from '../../model/constants.ts';
+import { isHeldBack, isPseudoStepIn } from '../../model/constants.ts';
 import { openIssues } from '../issues.ts';
 
 /** The repair options of each escalation stage. */
@@ -73,14 +73,11 @@ export function milpFixer(options: MilpFixerOptions): Fixer<Sequence> {
           }
           if (result.determination === true && input === state)
             return stall('optimiser found nothing to repair');
-          // Below `minConfidence` the repair is not proposed: the feedback goes on to the next fixer or a person.
-          if (result.status === 'uncertain') {
-            fallback = stall(`optimiser unsure: ${result.reason ?? result.status}`);
-            continue;
-          }
-          // Over `maxTries` no repair is a plan to run either.
-          if (result.status === 'exhausted') {
-            fallback = stall(`optimiser exhausted: ${result.reason ?? result.status}`);
+          // Below `minConfidence` or over `maxTries` the repair is not proposed: the feedback goes on to the
+          // next fixer or a person.
+          if (isHeldBack(result.status)) {
+            const why = result.status === 'uncertain' ? 'unsure' : 'exhausted';
+            fallback = stall(`optimiser ${why}: ${result.reason ?? result.status}`);
             continue;
           }
           if (openIssues(result.sequence, catalog, base).length < open) return result.sequence;
