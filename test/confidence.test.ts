@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { repair } from '../src/repair/repair.ts';
+import { compileFor, repair } from '../src/repair/repair.ts';
+import { resultJson, resultText } from '../src/api/render.ts';
+import { getSolver } from '../src/solvers/index.ts';
+import { excludeFlow } from '../src/confidence/alternative.ts';
+import { alternativesEvidence } from '../src/confidence/alternatives.ts';
 import { loadCatalog } from '../src/read/catalog.ts';
 import { loadCostModel, parseCostModel, withWeights } from '../src/read/cost-models.ts';
 import { parseSequenceText } from '../src/read/sequence.ts';
@@ -126,5 +130,56 @@ describe('a repair’s confidence (the real solver)', () => {
     const c = await repair(inputOf('missing-step'), catalog, { cost: other });
     expect(c.status).toBe('repaired');
     expect(c.confidence).toBeUndefined();
+  });
+});
+
+describe('the confidence of the alternatives (fixes)', () => {
+  it('fix 1 has the repair’s; the others a probability, fix 1’s when only labels differ; the same on every backend', async () => {
+    const shipped = loadCostModel('default');
+    expect(shipped.calibration?.alternatives).toBeDefined();
+    const input = inputOf('missing-step');
+    const a = await repair(input, catalog, { fixes: 4, confidenceEvidence: true });
+    const b = await repair(input, catalog, { fixes: 4, solver: 'lp-solver' });
+    const fixes = a.fixes!;
+    expect(fixes.length).toBeGreaterThan(1);
+    expect(fixes[0].confidence).toBe(a.confidence);
+    for (const fix of fixes.slice(1)) {
+      expect(fix.confidence).toBeGreaterThanOrEqual(0);
+      expect(fix.confidence).toBeLessThanOrEqual(1);
+      expect(fix.evidence?.rank).toBeGreaterThanOrEqual(2);
+      if (fix.evidence?.sameFlow === 1) expect(fix.confidence).toBe(a.confidence);
+      else expect(fix.confidence).toBeLessThan(a.confidence!);
+    }
+    expect(b.fixes!.map((f) => f.confidence)).toEqual(fixes.map((f) => f.confidence));
+    // Shown in the JSON result and in the text's fix lines.
+    const json = resultJson(a) as { fixes: { confidence?: number; evidence?: unknown }[] };
+    expect(json.fixes.map((f) => f.confidence)).toEqual(fixes.map((f) => f.confidence));
+    expect(json.fixes[1].evidence).toBeUndefined();
+    expect(resultText(a)).toContain(`fix 2 (cost ${fixes[1].cost}, confidence ${fixes[1].confidence}):`);
+  });
+
+  it('the second solve differs in data flow, not in labels alone: the repair’s own flow is cut', async () => {
+    const { calibration: _c, ...base } = loadCostModel('default');
+    void _c;
+    for (const name of ['missing-step', 'wrong-label', 'missing-label', 'made-up-variable']) {
+      const input = inputOf(name);
+      const { plan, model } = compileFor(input, catalog, { cost: base });
+      const solver = getSolver('highs');
+      const first = await solver.solve(model, {});
+      const cut = excludeFlow(model, plan, first.values!);
+      const row = cut.rows[cut.rows.length - 1];
+      const lhs = (values: readonly number[]) =>
+        row.vars.reduce((s, v, i) => s + row.coefs[i] * values[v], 0);
+      expect(lhs(first.values!)).toBeGreaterThan(row.upper);
+      const second = await solver.solve(cut, {});
+      if (second.status !== 'optimal') continue;
+      const [evidence] = alternativesEvidence(plan, [
+        { values: first.values!, edits: [] },
+        { values: second.values!, edits: [] },
+      ]);
+      // What the cut leaves is another flow: some choice means something else.
+      expect(evidence.sameFlow).toBe(0);
+      expect(evidence.flowChanges + evidence.askChanges).toBeGreaterThan(0);
+    }
   });
 });

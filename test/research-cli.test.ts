@@ -7,7 +7,7 @@ import { runCli } from '../src/cli/main.ts';
 import { loadCostModel } from '../src/read/cost-models.ts';
 import { registerCalibrate, registerCoverage, registerFit, registerSweep } from '../research/cli/research.ts';
 import { parseCostModel } from '../src/read/cost-models.ts';
-import { CalibrationSchema } from '../src/model/calibration.ts';
+import { ALTERNATIVE_EVIDENCE, CalibrationSchema } from '../src/model/calibration.ts';
 import { LABELLED_CATALOG as CATALOG, labelledRecords, writeLabelled } from './labelled.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'refract-research-'));
@@ -30,7 +30,7 @@ async function cli(...args: string[]): Promise<{ code: number; err: string }> {
   let err = '';
   const spy = vi.spyOn(process.stderr, 'write').mockImplementation((c) => ((err += String(c)), true));
   try {
-    await runCli(['node', 'refract', ...args, '--quiet'], [registerSweep, registerFit]);
+    await runCli(['node', 'refract', ...args, '--quiet'], [registerSweep, registerFit, registerCalibrate]);
     return { code: Number(process.exitCode ?? 0), err };
   } finally {
     spy.mockRestore();
@@ -197,5 +197,33 @@ describe('refract calibrate', () => {
     const page = readFileSync(report, 'utf8');
     expect(page).toContain('| world | repairs | right | ECE | top 90 % | kept at 99 % |');
     expect(page).toContain('(all, fitted)');
+    // The alternatives (fix 2, 3, …) are fitted too, on the flows that differ from fix 1's.
+    expect(calibration.alternatives?.fitted.records).toBeGreaterThan(0);
+    for (const name of calibration.alternatives!.evidence)
+      expect(Object.keys(ALTERNATIVE_EVIDENCE)).toContain(name);
+    expect(calibration.alternatives?.evidence).not.toContain('sameFlow');
+    expect(page).toContain('| world | alternatives | right | mean confidence | ECE |');
+  });
+
+  it('fits no alternatives with --alternatives 0, and refuses a bad count naming the flag', async () => {
+    const out = join(dir, 'calib-none.json');
+    await run('calibrate', '--data', LABELLED, '--catalog', CATALOG, '--out', out, '--alternatives', '0');
+    expect(CalibrationSchema.parse(JSON.parse(readFileSync(out, 'utf8'))).alternatives).toBeUndefined();
+    for (const bad of ['-1', '2.5', 'many', '11']) {
+      const { code, err } = await cli(
+        'calibrate',
+        '--data',
+        LABELLED,
+        '--catalog',
+        CATALOG,
+        '--out',
+        out,
+        '--alternatives',
+        bad,
+      );
+      expect(code).toBe(2);
+      expect(err).toMatch(/--alternatives/);
+      expect(err.trim().split('\n')).toHaveLength(1);
+    }
   });
 });

@@ -14,6 +14,7 @@ import { figureFiles, VEGA_LITE_SCHEMA, type PlotSpec } from '../../src/batch/pl
 import {
   calibrate,
   calibrationPage,
+  DEFAULT_ALTERNATIVES,
   collectSamples,
   parseLabelled,
   type LabelledRecord,
@@ -101,7 +102,7 @@ export async function shipCalibration(log: (line: string) => void, l2 = SHIPPED_
   void _old;
   const records = benchmarkRecords();
   log(`calibrate: ${records.length} records`);
-  const samples = await collectSamples(records, base, { log });
+  const samples = await collectSamples(records, base, { log, alternatives: DEFAULT_ALTERNATIVES });
   const report = calibrate(samples, base, l2);
   const model = JSON.parse(readFileSync(MODEL_FILE, 'utf8')) as Record<string, unknown>;
   writeFileSync(MODEL_FILE, `${JSON.stringify({ ...model, calibration: report.calibration }, null, 2)}\n`);

@@ -100,7 +100,7 @@ export function confidenceCostSection(rows: readonly ConfidenceCost[]): string {
     '## Confidence: the second solve',
     '',
     'Every corrupted record repaired twice per solver, with the confidence (the shipped calibration: a second',
-    'solve under a cut of the chosen decisions) and with `confidence: false` (`--no-confidence`), alternating',
+    'solve under a cut of the chosen data flow) and with `confidence: false` (`--no-confidence`), alternating',
     'which runs first. Target: median ratio ≤ 1.5. Each HiGHS solve has a fixed cost of its own (the WebAssembly',
     'module is called afresh), so a second one weighs more there than under the default portfolio.',
     '',

@@ -6,6 +6,10 @@ import { addDataOptions, loadData, logger, prepareOutputs, write, type DataFlags
 import { invocation } from './invocation.ts';
 import { InputError } from '../../src/model/errors.ts';
 import { EVIDENCE_SETS, type EvidenceSet } from '../../src/confidence/fit.ts';
+import { DEFAULT_ALTERNATIVES } from '../tuning/index.ts';
+
+/** The most alternatives per record a calibration collects (each is one more solve). */
+const MAX_ALTERNATIVES = 10;
 
 interface CalibrateFlags extends DataFlags {
   out: string;
@@ -13,6 +17,7 @@ interface CalibrateFlags extends DataFlags {
   report?: string;
   l2: string;
   evidence: string;
+  alternatives: string;
 }
 
 export function registerCalibrate(program: Command): void {
@@ -28,6 +33,11 @@ export function registerCalibrate(program: Command): void {
         '--evidence <set>',
         `evidence the score reads: ${EVIDENCE_SETS.join(' | ')} (all adds edit-kind counts and feature totals)`,
         'core',
+      )
+      .option(
+        '--alternatives <k>',
+        'alternatives (fix 2, 3, …) per record to fit the `fixes` confidence on; 0 fits none',
+        String(DEFAULT_ALTERNATIVES),
       ),
   ).action(async (flags: CalibrateFlags, cmd: Command) => {
     const log = logger(flags);
@@ -41,8 +51,14 @@ export function registerCalibrate(program: Command): void {
       throw new InputError('--l2', `expected a number >= 0, got ${flags.l2}`);
     if (!(EVIDENCE_SETS as readonly string[]).includes(flags.evidence))
       throw new InputError('--evidence', `expected ${EVIDENCE_SETS.join(' or ')}, got ${flags.evidence}`);
+    const alternatives = Number(flags.alternatives);
+    if (!(Number.isInteger(alternatives) && alternatives >= 0 && alternatives <= MAX_ALTERNATIVES))
+      throw new InputError(
+        '--alternatives',
+        `expected an integer from 0 to ${MAX_ALTERNATIVES}, got ${flags.alternatives}`,
+      );
     const { records, options, base } = loadData(flags);
-    const samples = await collectSamples(records, base, { ...options, log });
+    const samples = await collectSamples(records, base, { ...options, alternatives, log });
     const report = calibrate(samples, base, l2, flags.evidence as EvidenceSet);
     write('--out', flags.out, `${JSON.stringify(report.calibration, null, 2)}\n`, log);
     if (flags.modelOut) {

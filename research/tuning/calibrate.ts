@@ -6,7 +6,9 @@
 import type { CostModel } from '../../src/model/cost.ts';
 import { weightsDigest, type Calibration } from '../../src/model/calibration.ts';
 import { confidenceOf } from '../../src/confidence/confidence.ts';
+import { confidenceOfFixes, logit, sameFlow } from '../../src/confidence/alternatives.ts';
 import {
+  fitAlternatives,
   fitCalibration,
   reliability,
   selective,
@@ -16,9 +18,14 @@ import {
 import type { LabelledRecord } from './dataset.ts';
 import { repairRecord, type EvalOptions } from './evaluate.ts';
 
+/** Alternatives per record a calibration collects unless told otherwise (`refract calibrate`, the shipped fit). */
+export const DEFAULT_ALTERNATIVES = 3;
+
 export interface LabelledSample extends Sample {
   readonly id: string;
   readonly set: string;
+  /** Fix 2, 3, … (`alternatives`), each with its evidence without `firstLogit`. */
+  readonly alternatives?: readonly Sample[];
 }
 
 /** Repairs every record with its evidence; valid inputs (confidence 1) and failed repairs have none. */
@@ -34,7 +41,13 @@ export async function collectSamples(
     if (i % 500 === 499) log?.(`calibrate: ${i + 1}/${records.length} records repaired`);
     // Judged as the benchmark judges (restored modulo unknowns; a partial repair is not right).
     if (outcome.evidence) {
-      samples.push({ id: record.id, set: record.set, evidence: outcome.evidence, right: outcome.restored });
+      samples.push({
+        id: record.id,
+        set: record.set,
+        evidence: outcome.evidence,
+        right: outcome.restored,
+        ...(outcome.alternatives ? { alternatives: outcome.alternatives } : {}),
+      });
     }
   }
   return samples;
@@ -47,6 +60,15 @@ export interface WorldCalibration {
   readonly ece: number;
   readonly topPrecision: number;
   readonly keptAtPrecision: number;
+  /** The alternatives (fix 2, 3, …) of the world's repairs, when they were collected. */
+  readonly alternatives?: AlternativesCalibration;
+}
+
+export interface AlternativesCalibration {
+  readonly n: number;
+  readonly rightRate: number;
+  readonly meanConfidence: number;
+  readonly ece: number;
 }
 
 export interface CalibrationReport {
@@ -60,14 +82,60 @@ export interface CalibrationReport {
   readonly heldOutPoints: readonly { set: string; confidence: number; right: boolean }[];
 }
 
-function measure(set: string, calibration: Calibration, samples: readonly Sample[]) {
+/** The alternatives' samples, each with fix 1's confidence under `calibration` (`firstLogit`). */
+function alternativeSamples(calibration: Calibration, samples: readonly LabelledSample[]): Sample[] {
+  return samples.flatMap((s) => {
+    const first = logit(confidenceOf(calibration, s.evidence));
+    return (s.alternatives ?? []).map((a) => ({
+      evidence: { ...a.evidence, firstLogit: first },
+      right: a.right,
+    }));
+  });
+}
+
+/** The main calibration and, when alternatives were collected, theirs (`alternatives`). */
+function fitBoth(
+  samples: readonly LabelledSample[],
+  options: Parameters<typeof fitCalibration>[1],
+): Calibration {
+  const calibration = fitCalibration(samples, options);
+  const alternatives = alternativeSamples(calibration, samples);
+  if (alternatives.length === 0) return calibration;
+  const { l2, iterations, sets } = options;
+  // An alternative of fix 1's very data flow takes its confidence (sameFlow): the fit is of the others.
+  const scored = alternatives.filter((a) => !sameFlow(a.evidence));
+  if (scored.length === 0) return calibration;
+  return { ...calibration, alternatives: fitAlternatives(scored, { l2, iterations, sets }) };
+}
+
+function measure(set: string, calibration: Calibration, samples: readonly LabelledSample[]) {
   const points = samples.map((s) => ({ confidence: confidenceOf(calibration, s.evidence), right: s.right }));
+  // Scored as a repair scores them (confidenceOfFixes), fix 1's confidence and all.
+  const alternatives = calibration.alternatives
+    ? samples.flatMap((s, i) =>
+        confidenceOfFixes(
+          calibration.alternatives!,
+          points[i].confidence,
+          (s.alternatives ?? []).map((a) => a.evidence),
+        ).map((c, k) => ({ confidence: c.confidence, right: s.alternatives![k].right })),
+      )
+    : [];
   const world: WorldCalibration = {
     set,
     n: points.length,
     rightRate: points.filter((p) => p.right).length / Math.max(1, points.length),
     ece: reliability(points).ece,
     ...selective(points),
+    ...(alternatives.length > 0
+      ? {
+          alternatives: {
+            n: alternatives.length,
+            rightRate: alternatives.filter((p) => p.right).length / alternatives.length,
+            meanConfidence: alternatives.reduce((a, p) => a + p.confidence, 0) / alternatives.length,
+            ece: reliability(alternatives).ece,
+          },
+        }
+      : {}),
   };
   return { world, points };
 }
@@ -85,14 +153,14 @@ export function calibrate(
       ? []
       : sets.map((set) => {
           const train = samples.filter((s) => s.set !== set);
-          const fitted = fitCalibration(train, { weights, l2, evidence });
+          const fitted = fitBoth(train, { weights, l2, evidence });
           return measure(
             set,
             fitted,
             samples.filter((s) => s.set === set),
           );
         });
-  const calibration = fitCalibration(samples, { weights, l2, sets, evidence });
+  const calibration = fitBoth(samples, { weights, l2, sets, evidence });
   const { world, points } = measure('(all, fitted)', calibration, samples);
   return {
     calibration,
@@ -104,6 +172,23 @@ export function calibrate(
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+
+/** The alternatives' table (fix 2, 3, …), when they were collected. */
+function alternativesTable(worlds: readonly WorldCalibration[]): string[] {
+  const rows = worlds.filter((w) => w.alternatives);
+  if (rows.length === 0) return [];
+  return [
+    'Alternatives (`fixes`: fix 2, 3, …), each scored by the alternatives’ calibration fitted as above:',
+    '',
+    '| world | alternatives | right | mean confidence | ECE |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...rows.map((w) => {
+      const a = w.alternatives!;
+      return `| ${w.set} | ${a.n} | ${pct(a.rightRate)} | ${a.meanConfidence.toFixed(3)} | ${a.ece.toFixed(3)} |`;
+    }),
+    '',
+  ];
+}
 
 export function calibrationPage(report: CalibrationReport, header: string): string {
   const row = (w: WorldCalibration) =>
@@ -120,6 +205,7 @@ export function calibrationPage(report: CalibrationReport, header: string): stri
     ...report.heldOut.map(row),
     row(report.fitted),
     '',
+    ...alternativesTable([...report.heldOut, report.fitted]),
     '| confidence | repairs | mean confidence | right |',
     '| --- | ---: | ---: | ---: |',
     ...bins.map(

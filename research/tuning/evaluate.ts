@@ -21,6 +21,8 @@ export type { Setting };
 /** Options of every repair in an evaluation, besides the cost model; `mappingsFor` picks a table per set. */
 export interface EvalOptions extends Omit<RepairOptions, 'cost' | 'mappings' | 'fixes'> {
   readonly mappingsFor?: (record: LabelledRecord) => RepairOptions['mappings'];
+  /** Fixes to find besides the repair (`fixes` minus 1), each judged as the repair is (`alternatives`). */
+  readonly alternatives?: number;
 }
 
 export interface RecordOutcome {
@@ -35,6 +37,11 @@ export interface RecordOutcome {
   readonly timeMs: number;
   /** With the option `confidenceEvidence`: the repair's confidence evidence (src/confidence/). */
   readonly evidence?: Readonly<Record<string, number>>;
+  /** With `alternatives` and `confidenceEvidence`: fix 2, 3, …, each with its evidence and judgment. */
+  readonly alternatives?: readonly {
+    readonly evidence: Readonly<Record<string, number>>;
+    readonly right: boolean;
+  }[];
 }
 
 /** What a setting did to one record. */
@@ -72,8 +79,13 @@ export interface SettingResult extends GroupScore {
 }
 
 export function repairOptions(record: LabelledRecord, cost: CostModel, options: EvalOptions): RepairOptions {
-  const { mappingsFor, ...rest } = options;
-  return { ...rest, cost, mappings: mappingsFor?.(record) };
+  const { mappingsFor, alternatives, ...rest } = options;
+  return {
+    ...rest,
+    cost,
+    mappings: mappingsFor?.(record),
+    ...(alternatives ? { fixes: alternatives + 1 } : {}),
+  };
 }
 
 /** Repairs one record under `cost` and compares the repair with the gold. */
@@ -84,20 +96,23 @@ export async function repairRecord(
 ): Promise<RecordOutcome> {
   const result = await repair(record.sequence, record.catalog, repairOptions(record, cost, options));
   const answered = result.status === 'repaired' || result.status === 'valid';
+  const restores = (repaired: Sequence) =>
+    scoreRepair({ input: record.sequence, gold: record.gold, repaired }).restoredModuloUnknowns;
+  const alternatives = (result.fixes ?? [])
+    .slice(1)
+    .flatMap((fix) => (fix.evidence ? [{ evidence: fix.evidence, right: restores(fix.sequence) }] : []));
   return {
     id: record.id,
     sequence: result.sequence,
     edits: result.edits,
     // Restored modulo unknowns, the benchmark's measure: an ask stands for a gold literal the input lacks.
-    restored:
-      answered &&
-      scoreRepair({ input: record.sequence, gold: record.gold, repaired: result.sequence })
-        .restoredModuloUnknowns,
+    restored: answered && restores(result.sequence),
     executable: answered && result.isExecutable !== false,
     failed: !answered,
     cost: result.cost,
     timeMs: result.timeMs,
     ...(result.evidence ? { evidence: result.evidence } : {}),
+    ...(alternatives.length > 0 ? { alternatives } : {}),
   };
 }
 

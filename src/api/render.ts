@@ -63,9 +63,10 @@ export function resultJson(result: RepairResult, id?: string): Record<string, un
   if (result.model) json.model = result.model;
   if (result.fixes) {
     json.fixes = result.fixes.map((f) => ({
-      ...f,
       sequence: toNestful(f.sequence),
       edits: f.edits.map(numbered),
+      cost: f.cost,
+      ...(f.confidence === undefined ? {} : { confidence: f.confidence }),
     }));
   }
   return json;
@@ -98,7 +99,7 @@ export function resultText(result: RepairResult): string {
   // --fixes K: the alternatives after the main repair (fix 1), each with its edits and changed lines.
   (result.fixes ?? []).slice(1).forEach((fix, k) => {
     lines.push(
-      `fix ${k + 2} (cost ${fix.cost}):`,
+      `fix ${k + 2} (cost ${fix.cost}${fix.confidence === undefined ? '' : `, confidence ${fix.confidence}`}):`,
       ...fix.edits.map((e) => `  ${e.kind} (step ${stepNumber(e.step)}, ${e.cost}): ${e.detail}`),
     );
   });

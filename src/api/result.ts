@@ -89,7 +89,19 @@ export const RepairJsonSchema = z
       .describe('calibrated probability that the repair is the intended plan (a calibrated cost model)'),
     model: z.object({ vars: z.number(), rows: z.number() }).optional(),
     fixes: z
-      .array(z.object({ sequence: z.array(StepSchema), edits: z.array(EditSchema), cost: z.number() }))
+      .array(
+        z.object({
+          sequence: z.array(StepSchema),
+          edits: z.array(EditSchema),
+          cost: z.number(),
+          confidence: z
+            .number()
+            .min(0)
+            .max(1)
+            .optional()
+            .describe('calibrated probability that this fix is the intended plan'),
+        }),
+      )
       .optional(),
   })
   .meta({ id: 'RepairResult' });

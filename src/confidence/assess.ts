@@ -6,7 +6,7 @@ import type { Plan } from '../compile/plan.ts';
 import type { Calibration } from '../model/calibration.ts';
 import type { MilpModel, Solution } from '../model/milp.ts';
 import type { Edit } from '../model/types.ts';
-import { excludeDecisions } from './alternative.ts';
+import { excludeFlow } from './alternative.ts';
 import { confidenceOf } from './confidence.ts';
 import { repairEvidence, type Alternative, type EvidenceVector } from './evidence.ts';
 
@@ -24,7 +24,7 @@ export async function assessRepair(
   solve: (model: MilpModel) => Promise<Solution>,
   calibration: Calibration | undefined,
 ): Promise<Assessment> {
-  const second = await solve(excludeDecisions(model, plan, values));
+  const second = await solve(excludeFlow(model, plan, values));
   const alternative: Alternative =
     second.status === 'infeasible'
       ? { found: 'none' }

@@ -5,7 +5,13 @@
  * repairs without assuming the score's shape, only that a higher score is not less often right. Each step's
  * rate is (right + 1) / (records + 2), so a step of all-right repairs says 0.99…, never a certain 1.
  */
-import { EVIDENCE, type Calibration } from '../model/calibration.ts';
+import {
+  ALTERNATIVE_EVIDENCE,
+  EVIDENCE,
+  KIND_PREFIX,
+  type Calibration,
+  type ScoreCalibration,
+} from '../model/calibration.ts';
 import { calibrationScore } from './confidence.ts';
 import type { EvidenceVector } from './evidence.ts';
 
@@ -30,19 +36,18 @@ export interface FitCalibrationOptions {
   readonly evidence?: EvidenceSet;
 }
 
-export const EVIDENCE_SETS = ['core', 'all'] as const;
+export const EVIDENCE_SETS = ['core', 'kinds', 'all'] as const;
 export type EvidenceSet = (typeof EVIDENCE_SETS)[number];
 
 const CORE = new Set<string>(Object.keys(EVIDENCE));
+const ALTERNATIVE = new Set<string>(Object.keys(ALTERNATIVE_EVIDENCE));
 
 /** Evidence names seen in the samples with any spread, sorted (a constant says nothing). */
 function namesOf(
   samples: readonly Sample[],
-  set: EvidenceSet,
+  read: (name: string) => boolean,
 ): { names: string[]; mean: number[]; scale: number[] } {
-  const all = [...new Set(samples.flatMap((s) => Object.keys(s.evidence)))]
-    .filter((name) => set === 'all' || CORE.has(name))
-    .sort();
+  const all = [...new Set(samples.flatMap((s) => Object.keys(s.evidence)))].filter(read).sort();
   const names: string[] = [];
   const mean: number[] = [];
   const scale: number[] = [];
@@ -127,10 +132,15 @@ export function isotonicSteps(points: readonly { score: number; right: boolean }
   return blocks.map((b) => [b.upper, (b.right + 1) / (b.n + 2)] as [number, number]);
 }
 
-export function fitCalibration(samples: readonly Sample[], options: FitCalibrationOptions): Calibration {
+/** The logistic score of the evidence `read` keeps, and its isotonic steps. */
+function fitScore(
+  samples: readonly Sample[],
+  read: (name: string) => boolean,
+  options: Omit<FitCalibrationOptions, 'weights' | 'evidence'>,
+): ScoreCalibration {
   if (samples.length === 0) throw new Error('no samples to calibrate on');
   const l2 = options.l2 ?? 1;
-  const { names, mean, scale } = namesOf(samples, options.evidence ?? 'core');
+  const { names, mean, scale } = namesOf(samples, read);
   const rows = samples.map((s) => [1, ...names.map((n, i) => ((s.evidence[n] ?? 0) - mean[i]) / scale[i])]);
   const w = logistic(
     rows,
@@ -138,9 +148,7 @@ export function fitCalibration(samples: readonly Sample[], options: FitCalibrati
     l2,
     options.iterations ?? 50,
   );
-  const ranked: Calibration = {
-    method: 'logistic+isotonic',
-    weights: options.weights,
+  const ranked: ScoreCalibration = {
     evidence: names,
     mean,
     scale,
@@ -158,6 +166,25 @@ export function fitCalibration(samples: readonly Sample[], options: FitCalibrati
     samples.map((s) => ({ score: calibrationScore(ranked, s.evidence), right: s.right })),
   );
   return { ...ranked, steps };
+}
+
+export function fitCalibration(samples: readonly Sample[], options: FitCalibrationOptions): Calibration {
+  const set = options.evidence ?? 'core';
+  const read = (name: string) =>
+    set === 'all' || CORE.has(name) || (set === 'kinds' && name.startsWith(KIND_PREFIX));
+  const score = fitScore(samples, read, options);
+  return { method: 'logistic+isotonic', weights: options.weights, ...score };
+}
+
+/**
+ * The calibration of the alternatives (fix 2, 3, …) on their samples, each with its ALTERNATIVE_EVIDENCE
+ * (`firstLogit` under the repair's own calibration).
+ */
+export function fitAlternatives(
+  samples: readonly Sample[],
+  options: Omit<FitCalibrationOptions, 'weights' | 'evidence'> = {},
+): ScoreCalibration {
+  return fitScore(samples, (name) => ALTERNATIVE.has(name), options);
 }
 
 /** One bin of a reliability diagram. */

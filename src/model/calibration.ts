@@ -24,11 +24,65 @@ export const EVIDENCE = {
 
 export type EvidenceName = keyof typeof EVIDENCE;
 
+/**
+ * The evidence of an alternative (`fixes`: fix 2, 3, …), read against fix 1, the repair. Two fixes can both be
+ * right: they may differ only in labels, or in values no repair can know.
+ */
+export const ALTERNATIVE_EVIDENCE = {
+  firstLogit: 'ln(p / (1 - p)) of fix 1’s confidence p (clamped to 0.001–0.999)',
+  sameFlow:
+    'the fix makes every choice as fix 1 does (no flow or ask change; labels differ): it takes fix 1’s confidence',
+  sharedDecisions: 'decisions fix 1 and the fix share, over the decisions either makes (Jaccard)',
+  flowChanges:
+    'choices (an API, a deletion, a parameter’s source, a reference) the fix makes otherwise, no ask in either',
+  askChanges: 'choices the fix makes otherwise where fix 1 or the fix asks',
+  logDeficit: 'ln(1 + the fix’s cost minus fix 1’s)',
+  rank: 'the fix’s place: 2, 3, …',
+  fixEdits: 'edits of the fix, asks and confirms excluded',
+  fixAsks: 'values the fix asks for',
+} as const;
+
+export type AlternativeEvidenceName = keyof typeof ALTERNATIVE_EVIDENCE;
+
 /** Prefixes of the other evidence: `kind.<edit kind>` counts edits, `feature.<name>` totals a feature. */
 export const KIND_PREFIX = 'kind.';
 export const FEATURE_PREFIX = 'feature.';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+
+/** A logistic score of standardised evidence and the isotonic steps that map it to a probability. */
+const scoreShape = {
+  evidence: z.array(z.string().min(1)).describe('the evidence names the score reads, in order'),
+  mean: z.array(finite).describe('per evidence: its mean on the fitting records (standardisation)'),
+  scale: z.array(finite.refine((x) => x > 0, 'must be > 0')).describe('per evidence: its spread'),
+  coefficients: z.array(finite).describe('per evidence: the logistic coefficient'),
+  intercept: finite,
+  steps: z
+    .array(z.tuple([finite, z.number().min(0).max(1)]))
+    .min(1)
+    .describe('isotonic steps [score upper bound, probability], ascending; a score above all takes the last'),
+  fitted: z
+    .object({
+      records: z.number().int().min(0),
+      right: z.number().int().min(0),
+      l2: z.number().min(0),
+      sets: z.array(z.string()).optional(),
+    })
+    .describe('what the calibration was fitted on'),
+};
+
+const sameLengths = (c: {
+  evidence: unknown[];
+  mean: unknown[];
+  scale: unknown[];
+  coefficients: unknown[];
+}) =>
+  c.mean.length === c.evidence.length &&
+  c.scale.length === c.evidence.length &&
+  c.coefficients.length === c.evidence.length;
+const SAME_LENGTHS = 'evidence, mean, scale and coefficients must have the same length';
+
+export const ScoreCalibrationSchema = z.object(scoreShape).strict().refine(sameLengths, SAME_LENGTHS);
 
 export const CalibrationSchema = z
   .object({
@@ -36,36 +90,17 @@ export const CalibrationSchema = z
       .literal('logistic+isotonic')
       .describe('a logistic score of the standardised evidence, mapped to a probability by isotonic steps'),
     weights: z.string().describe('digest of the weights the calibration was fitted with (weightsDigest)'),
-    evidence: z.array(z.string().min(1)).describe('the evidence names the score reads, in order'),
-    mean: z.array(finite).describe('per evidence: its mean on the fitting records (standardisation)'),
-    scale: z.array(finite.refine((x) => x > 0, 'must be > 0')).describe('per evidence: its spread'),
-    coefficients: z.array(finite).describe('per evidence: the logistic coefficient'),
-    intercept: finite,
-    steps: z
-      .array(z.tuple([finite, z.number().min(0).max(1)]))
-      .min(1)
-      .describe(
-        'isotonic steps [score upper bound, probability], ascending; a score above all takes the last',
-      ),
-    fitted: z
-      .object({
-        records: z.number().int().min(0),
-        right: z.number().int().min(0),
-        l2: z.number().min(0),
-        sets: z.array(z.string()).optional(),
-      })
-      .describe('what the calibration was fitted on'),
+    ...scoreShape,
+    alternatives: ScoreCalibrationSchema.optional().describe(
+      'the confidence of the alternatives (`fixes`: fix 2, 3, …), read from ALTERNATIVE_EVIDENCE',
+    ),
   })
   .strict()
-  .refine(
-    (c) =>
-      c.mean.length === c.evidence.length &&
-      c.scale.length === c.evidence.length &&
-      c.coefficients.length === c.evidence.length,
-    'evidence, mean, scale and coefficients must have the same length',
-  );
+  .refine(sameLengths, SAME_LENGTHS);
 
 export type Calibration = z.infer<typeof CalibrationSchema>;
+/** The score and steps of a calibration, without what ties it to weights: what `confidenceOf` reads. */
+export type ScoreCalibration = z.infer<typeof ScoreCalibrationSchema>;
 
 /** A short digest of a weights object (order of keys ignored): ties a calibration to its weights. */
 export function weightsDigest(weights: Readonly<Record<string, number>>): string {

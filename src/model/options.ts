@@ -125,6 +125,13 @@ export interface Fix {
   readonly sequence: Sequence;
   readonly edits: readonly Edit[];
   readonly cost: number;
+  /**
+   * The calibrated probability that this fix is the intended plan: fix 1's is the repair's; the others' need a
+   * calibration with `alternatives`. Two fixes can both be right (they may differ in labels only).
+   */
+  readonly confidence?: number;
+  /** With `confidenceEvidence`, on fix 2, 3, …: what its confidence is read from (ALTERNATIVE_EVIDENCE). */
+  readonly evidence?: Readonly<Record<string, number>>;
 }
 
 export interface RepairResult {

@@ -22,7 +22,9 @@ import { COST_DIGITS, round } from '../model/numbers.ts';
 import { errorMessage, InputError } from '../model/errors.ts';
 import { pseudoStepsOf, putBack, setAside } from './pseudo.ts';
 import { assessRepair } from '../confidence/assess.ts';
-import { calibrationInForce } from '../model/calibration.ts';
+import { calibrationInForce, type Calibration } from '../model/calibration.ts';
+import { alternativesEvidence, confidenceOfFixes, type FixPoint } from '../confidence/alternatives.ts';
+import type { Plan } from '../compile/plan.ts';
 
 /** Models above this many variables are refused with a clear message (override with `maxModelVars`). */
 export const DEFAULT_MAX_MODEL_VARS = 200_000;
@@ -193,6 +195,7 @@ export async function repair(
   if (invalid) return undecided('error', invalid, { model: size });
 
   const fixes: Fix[] = [toFix(checked)];
+  const points: FixPoint[] = [{ values: first.values, edits: checked.edits }];
   const seen = new Set([formatStringForm(checked.sequence)]);
   let values = first.values;
   for (
@@ -213,6 +216,7 @@ export async function repair(
     if (bad) return undecided('error', bad, { model: size });
     seen.add(key);
     fixes.push(toFix(decoded));
+    points.push({ values, edits: decoded.edits });
   }
 
   const unchanged = checked.edits.length === 0;
@@ -260,7 +264,13 @@ export async function repair(
     ...(first.gap !== undefined ? { gap: first.gap } : {}),
     ...(confidence !== undefined ? { confidence } : {}),
     ...(options.confidenceEvidence && assessed ? { evidence: assessed.evidence } : {}),
-    ...(options.fixes !== undefined ? { fixes } : {}),
+    ...(options.fixes !== undefined
+      ? {
+          fixes: assessed
+            ? withConfidence(plan, fixes, points, calibration, confidence, options.confidenceEvidence)
+            : fixes,
+        }
+      : {}),
     model: size,
     timeMs: elapsed(),
   };
@@ -305,6 +315,36 @@ function overTries(sequence: Sequence, catalog: Catalog, options: RepairOptions)
   const skip = (s: Step, i: number) =>
     (s.name === resultName && i === sequence.length - 1) || isPseudoStepIn(s, apis);
   return triesExceeded(sequence, options.executed ?? [], options.maxTries, skip);
+}
+
+/**
+ * The fixes with their confidence (fix 1's is the repair's; the others' under the calibration's
+ * `alternatives`, when it has one) and, with `confidenceEvidence`, the alternatives' evidence.
+ */
+function withConfidence(
+  plan: Plan,
+  fixes: readonly Fix[],
+  points: readonly FixPoint[],
+  calibration: Calibration | undefined,
+  confidence: number | undefined,
+  withEvidence: boolean | undefined,
+): Fix[] {
+  const out = [...fixes];
+  if (confidence !== undefined) out[0] = { ...out[0], confidence };
+  if (fixes.length < 2) return out;
+  const evidence = alternativesEvidence(plan, points);
+  const scored =
+    calibration?.alternatives && confidence !== undefined
+      ? confidenceOfFixes(calibration.alternatives, confidence, evidence)
+      : undefined;
+  evidence.forEach((e, i) => {
+    out[i + 1] = {
+      ...out[i + 1],
+      ...(scored ? { confidence: scored[i].confidence } : {}),
+      ...(withEvidence ? { evidence: scored?.[i].evidence ?? e } : {}),
+    };
+  });
+  return out;
 }
 
 function toFix(d: Decoded): Fix {
