@@ -176,21 +176,11 @@ describe('refract coverage', () => {
 });
 
 describe('refract calibrate', () => {
+  const calibrateOn = (out: string) => ['calibrate', '--data', LABELLED, '--catalog', CATALOG, '--out', out];
+
   it('fits a calibration on labelled records, writes it and a cost model that carries it, and reports', async () => {
     const [out, model, report] = ['calib.json', 'calibrated.json', 'calib.md'].map((f) => join(dir, f));
-    await run(
-      'calibrate',
-      '--data',
-      LABELLED,
-      '--catalog',
-      CATALOG,
-      '--out',
-      out,
-      '--model-out',
-      model,
-      '--report',
-      report,
-    );
+    await run(...calibrateOn(out), '--model-out', model, '--report', report);
     const calibration = CalibrationSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
     expect(calibration.fitted.records).toBeGreaterThan(0);
     expect(parseCostModel(JSON.parse(readFileSync(model, 'utf8'))).calibration).toEqual(calibration);
@@ -207,20 +197,10 @@ describe('refract calibrate', () => {
 
   it('fits no alternatives with --alternatives 0, and refuses a bad count naming the flag', async () => {
     const out = join(dir, 'calib-none.json');
-    await run('calibrate', '--data', LABELLED, '--catalog', CATALOG, '--out', out, '--alternatives', '0');
+    await run(...calibrateOn(out), '--alternatives', '0');
     expect(CalibrationSchema.parse(JSON.parse(readFileSync(out, 'utf8'))).alternatives).toBeUndefined();
     for (const bad of ['-1', '2.5', 'many', '11']) {
-      const { code, err } = await cli(
-        'calibrate',
-        '--data',
-        LABELLED,
-        '--catalog',
-        CATALOG,
-        '--out',
-        out,
-        '--alternatives',
-        bad,
-      );
+      const { code, err } = await cli(...calibrateOn(out), '--alternatives', bad);
       expect(code).toBe(2);
       expect(err).toMatch(/--alternatives/);
       expect(err.trim().split('\n')).toHaveLength(1);

@@ -31,7 +31,7 @@ export function registerCalibrate(program: Command): void {
       .option('--l2 <x>', 'L2 penalty on the standardised logistic coefficients', '1')
       .option(
         '--evidence <set>',
-        `evidence the score reads: ${EVIDENCE_SETS.join(' | ')} (all adds edit-kind counts and feature totals)`,
+        `evidence the score reads: ${EVIDENCE_SETS.join(' | ')} (kinds adds edit-kind counts, all feature totals too)`,
         'core',
       )
       .option(

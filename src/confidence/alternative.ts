@@ -86,16 +86,14 @@ export function decisionVars(plan: Plan): number[] {
  */
 export function excludeFlow(model: MilpModel, plan: Plan, values: readonly number[]): MilpModel {
   const coefs = new Map<number, number>();
+  // The constant 1 of each choice not made moves to the right-hand side: (choices made) - 1.
   let upper = -1;
   for (const point of choicePoints(plan)) {
     const chosen = point.find((o) => values[o.v] > 0.5);
-    upper++;
-    if (chosen) {
-      for (const o of point) if (o.key === chosen.key) coefs.set(o.v, (coefs.get(o.v) ?? 0) + 1);
-    } else {
-      upper--;
-      for (const o of point) coefs.set(o.v, (coefs.get(o.v) ?? 0) - 1);
-    }
+    if (chosen) upper++;
+    for (const o of point)
+      if (!chosen) coefs.set(o.v, (coefs.get(o.v) ?? 0) - 1);
+      else if (o.key === chosen.key) coefs.set(o.v, (coefs.get(o.v) ?? 0) + 1);
   }
   const vars = [...coefs.keys()].sort((a, b) => a - b);
   return {

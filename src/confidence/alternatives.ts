@@ -4,7 +4,8 @@
  * makes fix 1's data flow is as likely right as fix 1 (`sameFlow`); the others are scored.
  */
 import type { Plan } from '../compile/plan.ts';
-import type { AlternativeEvidenceName, ScoreCalibration } from '../model/calibration.ts';
+import type { AlternativeEvidenceName, Calibration, ScoreCalibration } from '../model/calibration.ts';
+import type { Fix } from '../model/options.ts';
 import type { Edit } from '../model/types.ts';
 import { choicePoints, decisionVars } from './alternative.ts';
 import { confidenceOf } from './confidence.ts';
@@ -82,4 +83,34 @@ export function confidenceOfFixes(
     const full = { ...e, firstLogit: logit(first) };
     return { evidence: full, confidence: sameFlow(full) ? first : confidenceOf(calibration, full) };
   });
+}
+
+/**
+ * The fixes with their confidence (fix 1's is the repair's; the others' under the calibration's
+ * `alternatives`, when it has one) and, with `confidenceEvidence`, the alternatives' evidence.
+ */
+export function fixesWithConfidence(
+  plan: Plan,
+  fixes: readonly Fix[],
+  points: readonly FixPoint[],
+  calibration: Calibration | undefined,
+  confidence: number | undefined,
+  withEvidence: boolean | undefined,
+): Fix[] {
+  const out = [...fixes];
+  if (confidence !== undefined) out[0] = { ...out[0], confidence };
+  if (fixes.length < 2) return out;
+  const evidence = alternativesEvidence(plan, points);
+  const scored =
+    calibration?.alternatives && confidence !== undefined
+      ? confidenceOfFixes(calibration.alternatives, confidence, evidence)
+      : undefined;
+  evidence.forEach((e, i) => {
+    out[i + 1] = {
+      ...out[i + 1],
+      ...(scored ? { confidence: scored[i].confidence } : {}),
+      ...(withEvidence ? { evidence: scored?.[i].evidence ?? e } : {}),
+    };
+  });
+  return out;
 }

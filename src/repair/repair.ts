@@ -22,9 +22,8 @@ import { COST_DIGITS, round } from '../model/numbers.ts';
 import { errorMessage, InputError } from '../model/errors.ts';
 import { pseudoStepsOf, putBack, setAside } from './pseudo.ts';
 import { assessRepair } from '../confidence/assess.ts';
-import { calibrationInForce, type Calibration } from '../model/calibration.ts';
-import { alternativesEvidence, confidenceOfFixes, type FixPoint } from '../confidence/alternatives.ts';
-import type { Plan } from '../compile/plan.ts';
+import { calibrationInForce } from '../model/calibration.ts';
+import { fixesWithConfidence, type FixPoint } from '../confidence/alternatives.ts';
 
 /** Models above this many variables are refused with a clear message (override with `maxModelVars`). */
 export const DEFAULT_MAX_MODEL_VARS = 200_000;
@@ -267,7 +266,7 @@ export async function repair(
     ...(options.fixes !== undefined
       ? {
           fixes: assessed
-            ? withConfidence(plan, fixes, points, calibration, confidence, options.confidenceEvidence)
+            ? fixesWithConfidence(plan, fixes, points, calibration, confidence, options.confidenceEvidence)
             : fixes,
         }
       : {}),
@@ -315,36 +314,6 @@ function overTries(sequence: Sequence, catalog: Catalog, options: RepairOptions)
   const skip = (s: Step, i: number) =>
     (s.name === resultName && i === sequence.length - 1) || isPseudoStepIn(s, apis);
   return triesExceeded(sequence, options.executed ?? [], options.maxTries, skip);
-}
-
-/**
- * The fixes with their confidence (fix 1's is the repair's; the others' under the calibration's
- * `alternatives`, when it has one) and, with `confidenceEvidence`, the alternatives' evidence.
- */
-function withConfidence(
-  plan: Plan,
-  fixes: readonly Fix[],
-  points: readonly FixPoint[],
-  calibration: Calibration | undefined,
-  confidence: number | undefined,
-  withEvidence: boolean | undefined,
-): Fix[] {
-  const out = [...fixes];
-  if (confidence !== undefined) out[0] = { ...out[0], confidence };
-  if (fixes.length < 2) return out;
-  const evidence = alternativesEvidence(plan, points);
-  const scored =
-    calibration?.alternatives && confidence !== undefined
-      ? confidenceOfFixes(calibration.alternatives, confidence, evidence)
-      : undefined;
-  evidence.forEach((e, i) => {
-    out[i + 1] = {
-      ...out[i + 1],
-      ...(scored ? { confidence: scored[i].confidence } : {}),
-      ...(withEvidence ? { evidence: scored?.[i].evidence ?? e } : {}),
-    };
-  });
-  return out;
 }
 
 function toFix(d: Decoded): Fix {
