@@ -24,6 +24,7 @@ describe('cost models', () => {
       'default',
       'fitted',
       'hand',
+      'hand-tuned',
       'prefer-maps',
       'prefer-slot-fill',
     ]);

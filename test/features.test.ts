@@ -239,12 +239,54 @@ describe('features', () => {
     // A note's text may be any earlier result: the parameter takes the content the call acts on.
     const note = build('var1 = Weather_Get_Forecast(city="Oslo")\nvar2 = Notes_Send_Text()');
     const text = sourcesOf(note, 'Notes_Send_Text', 'text').find((s) => s.kind === 'output' && s.unread)!;
-    expect(features(note, text.v).unreadIncoherent).toBe(0);
+    expect(features(note, text.v).unreadIncoherent).toBeUndefined();
     const chain = build(
       'var1 = Clinic_Lookup_Person(name="Ada")\nvar2 = Ecg_Get_Sample(patient_id="$var1.patient_id$")\nvar3 = Notes_Send_Text()',
     );
     const chained = sourcesOf(chain, 'Notes_Send_Text', 'text').find((s) => s.kind === 'output' && s.unread);
-    if (chained) expect(features(chain, chained.v).unreadIncoherent).toBe(0);
+    if (chained) expect(features(chain, chained.v).unreadIncoherent).toBeUndefined();
+  });
+
+  it('the classes of an unread fill in a plan of unrelated requests, and askProducedGivenIds', () => {
+    // Every unread fill of a plan of unrelated requests is of one class: its evidence of a flow. The answer
+    // shows the forecast's whole output under the key `status`: it names the field.
+    const note = build('var1 = Weather_Get_Forecast(city="Oslo")\nvar2 = Notes_Send_Text()');
+    const text = sourcesOf(note, 'Notes_Send_Text', 'text').find((s) => s.kind === 'output' && s.unread)!;
+    expect(features(note, text.v).unreadIncoherentPayload).toBe(1);
+    expect(features(note, text.v).unreadIncoherent).toBeUndefined();
+    const keyed = build(
+      'var1 = Weather_Get_Forecast(city="Oslo")\nvar2 = Books_Search()\nvar_result(status="$var1$")',
+    );
+    const status = sourcesOf(keyed, 'Books_Search', 'keyword').find((s) => s.kind === 'output' && s.unread)!;
+    expect(features(keyed, status.v).unreadIncoherentKeyed).toBe(1);
+    const classes = [
+      'unreadIncoherent',
+      'unreadIncoherentPayload',
+      'unreadIncoherentHeadline',
+      'unreadIncoherentKeyed',
+      'unreadIncoherentGeneric',
+    ] as const;
+    const chain = build(
+      'var1 = Clinic_Lookup_Person(name="Ada")\nvar2 = Ecg_Get_Sample(patient_id="$var1.patient_id$")\nvar3 = Notes_Send_Text()',
+    );
+    for (const s of sourcesOf(chain, 'Notes_Send_Text', 'text'))
+      if (s.kind === 'output' && s.unread)
+        for (const c of classes) expect(features(chain, s.v)[c]).toBeUndefined();
+    // Asking for an id that a related API produces: the premium, under its own name where the plan passes
+    // another id as a literal.
+    const plain = build(
+      'var1 = Books_Search(keyword="dune", clinic="north")\nvar2 = Ecg_Get_Sample(lead="II")',
+    );
+    const typed = build(
+      'var1 = Books_Search(keyword="dune", clinic="north", order_id="B-1")\nvar2 = Ecg_Get_Sample(lead="II")',
+    );
+    const ask = (plan: Plan) =>
+      sourcesOf(plan, 'Ecg_Get_Sample', 'patient_id').find((s) => s.kind === 'ask')!;
+    expect(features(plain, ask(plain).v).askProducedGivenIds).toBeUndefined();
+    const premium = features(plain, ask(plain).v).askProducedIncoherent!;
+    expect(premium).toBeGreaterThan(0);
+    expect(features(typed, ask(typed).v)).toMatchObject({ askProducedGivenIds: premium });
+    expect(features(typed, ask(typed).v).askProducedIncoherent).toBeUndefined();
   });
 
   it('answerWhole: the answer may show the whole output of a call whose field it misnamed', () => {

@@ -45,7 +45,7 @@ describe('docs/research.md walk-through', () => {
       ...['--grid', 'renameParam=0.5,1,2', '--grid', 'minSimilarity=0.3,0.5,0.7'],
       ...['--out', join(dir, 'sweep.md'), '--json', join(dir, 'sweep.json'), '--svg', join(dir, 'sweep.svg')],
     );
-    await run('fit', ...DATA, '--init', 'flat', '--epochs', '1', '--report', join(dir, 'fit.md'));
+    await run('fit', ...DATA, '--init', 'flat', '--report', join(dir, 'fit.md'));
     sweep = readFileSync(join(dir, 'sweep.md'), 'utf8');
     fit = readFileSync(join(dir, 'fit.md'), 'utf8');
   }, 300_000);
@@ -66,7 +66,7 @@ describe('docs/research.md walk-through', () => {
 
   it('shows the commands it ran', () => {
     expect(DOC).toContain('--grid renameParam=0.5,1,2 --grid minSimilarity=0.3,0.5,0.7');
-    expect(DOC).toContain('--init flat --epochs 1 --out fitted.json --report fit.md');
+    expect(DOC).toContain('--init flat --out fitted.json --report fit.md');
     expect(DOC).toContain(
       'refract export samples/labelled-plans.jsonl --catalog data/nestful/executable-spec.json --out models',
     );
@@ -85,7 +85,9 @@ describe('docs/research.md walk-through', () => {
   });
 
   it('shows the fit as it comes out', () => {
-    expect(tableAt(DOC, '| epoch ')).toEqual(tableAt(fit, '| epoch '));
+    expect(tableAt(DOC, '| round ')).toEqual(tableAt(fit, '| round '));
+    expect(DOC).toContain('`reuseLiteral` from 1 to 0.9959');
+    expect(fit).toContain('| reuseLiteral               |       1 |  0.9959 | -0.0041 |');
   });
 
   it('shows the export manifest as it comes out', async () => {

@@ -17,6 +17,7 @@ import {
   rankResults,
   runSweep,
   splitByGold,
+  splitByPlan,
   solvePoint,
   stepScales,
   sweepSettings,
@@ -131,6 +132,19 @@ describe('labelled data', () => {
     const held = new Set(heldOut.map(key));
     expect(train.some((r) => held.has(key(r)))).toBe(false);
     expect(splitByGold(all, 0.3, 1).heldOut.map((r) => r.id)).toEqual(heldOut.map((r) => r.id));
+  });
+
+  it('splits by plan across worlds: one plan in two worlds sits on one side', () => {
+    const all = loadLabelled(undefined, { limit: 60 });
+    // The same records again as another world's (a plan against a larger catalog, say).
+    const twice = [...all, ...all.map((r) => ({ ...r, id: `large/${r.id}`, set: 'large' }))];
+    const { train, heldOut } = splitByPlan(twice, 0.3, 1);
+    expect(train.length + heldOut.length).toBe(twice.length);
+    expect(heldOut.length).toBeGreaterThan(0);
+    const plan = (r: LabelledRecord) => JSON.stringify(r.gold);
+    const held = new Set(heldOut.map(plan));
+    expect(train.some((r) => held.has(plan(r)))).toBe(false);
+    expect(heldOut.filter((r) => r.set === 'large').length).toBe(heldOut.length / 2);
   });
 
   it('filters by kind group and reports a bad line with its number', () => {

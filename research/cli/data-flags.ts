@@ -95,6 +95,14 @@ export function write(flag: string, file: string, text: string, log: Log): void 
   log(`wrote ${file}`);
 }
 
+/** A number in [0, hi]. */
+export function nonNegative(flag: string, value: string, hi: number): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > hi)
+    throw new InputError(flag, `expected a number in [0, ${hi}], received ${JSON.stringify(value)}`);
+  return n;
+}
+
 /** A number in (lo, hi]. */
 export function number(flag: string, value: string, lo: number, hi: number): number {
   const n = Number(value);

@@ -6,7 +6,9 @@ import { withWeights } from '../../src/read/cost-models.ts';
 import { integer, oneOf } from '../../src/api/flag-values.ts';
 import { machine, pageHeader } from '../bench/markdown.ts';
 import {
+  FIT_METHODS,
   LEARNED,
+  LINE_FIT_DEFAULTS,
   crossValidate,
   crossValidationSection,
   fitPage,
@@ -18,6 +20,7 @@ import {
   addDataOptions,
   loadData,
   logger,
+  nonNegative,
   number,
   prepareOutputs,
   write,
@@ -26,6 +29,13 @@ import {
 import { invocation } from './invocation.ts';
 
 interface FitFlags extends DataFlags {
+  method: string;
+  rounds: string;
+  sweeps: string;
+  minGain: string;
+  guard: boolean;
+  guardSlack: string;
+  probe: string;
   trainSets?: string;
   holdoutSets?: string;
   holdout: string;
@@ -33,7 +43,7 @@ interface FitFlags extends DataFlags {
   rate: string;
   seed: string;
   lambda: string;
-  margin: string;
+  margin?: string;
   folds?: string;
   learn?: string;
   init: string;
@@ -50,21 +60,49 @@ export function registerFit(program: Command): void {
   addDataOptions(
     program
       .command('fit')
-      .description('learn the cost model’s weights from labelled repairs (averaged structured perceptron)')
+      .description(
+        'learn the cost model’s weights from labelled repairs (minimum-error-rate training, or a perceptron)',
+      )
+      .option(
+        '--method <name>',
+        'mert (the training score itself, by exact line searches over pooled repairs) | perceptron',
+        'mert',
+      )
       .option(
         '--train-sets <list>',
         'sets to train on (a share of their golds is held out; default: every set)',
       )
       .option('--holdout-sets <list>', 'whole sets held out for evaluation only')
       .option('--holdout <fraction>', 'share of the training sets’ golds held out, in [0, 1)', '0.3')
-      .option('--epochs <n>', 'passes over the training records', '3')
-      .option('--rate <eta>', 'learning rate', '0.1')
+      .option('--rounds <n>', 'mert: solve-and-search rounds at most', String(LINE_FIT_DEFAULTS.rounds))
+      .option('--sweeps <n>', 'mert: sweeps over the weights per round', String(LINE_FIT_DEFAULTS.sweeps))
+      .option(
+        '--min-gain <g>',
+        'mert: least gain of the training score (each set weighing the same) for a weight to move',
+        String(LINE_FIT_DEFAULTS.minGain),
+      )
+      .option('--no-guard', 'mert: let a move cost a training set some of its restored records')
+      .option(
+        '--guard-slack <share>',
+        'mert: the share of a training set’s records it may lose under the guard',
+        String(LINE_FIT_DEFAULTS.guardSlack),
+      )
+      .option(
+        '--probe <w>',
+        'mert: weight of every near-ban (above 50) in a first pass that pools what lifting it allows (0: none)',
+        String(LINE_FIT_DEFAULTS.probe),
+      )
+      .option('--epochs <n>', 'perceptron: passes over the training records', '3')
+      .option('--rate <eta>', 'perceptron: learning rate', '0.1')
       .option('--seed <s>', 'seed of the split and of the record order', '1')
-      .option('--lambda <l>', 'pull towards the starting weights after every step, in [0, 1)', '0.02')
+      .option(
+        '--lambda <l>',
+        'perceptron: pull towards the starting weights after every step, in [0, 1)',
+        '0.02',
+      )
       .option(
         '--margin <m>',
-        'step also where a point within m per contradicted decision of the optimum misses the gold (loss-augmented solve; 0: plain perceptron)',
-        '0',
+        `margin of the loss-augmented solve per contradicted decision (mert: its rival, default ${LINE_FIT_DEFAULTS.margin}; perceptron: step also where a point within m misses the gold, default 0)`,
       )
       .option('--folds <k>', 'also cross-validate: k folds of the training golds, each fitted on the others')
       .option(
@@ -115,13 +153,25 @@ export function registerFit(program: Command): void {
     ]);
     log(`train ${split.train.length} records (${golds(split.train)})`);
     const folds = flags.folds === undefined ? undefined : integer('--folds', flags.folds, 2, 20);
+    const method = oneOf('--method', flags.method, FIT_METHODS);
+    const margin = flags.margin === undefined ? undefined : nonNegative('--margin', flags.margin, 100);
     const fitOptions = {
       ...options,
+      method,
+      mert: {
+        rounds: integer('--rounds', flags.rounds, 0, 100),
+        sweeps: integer('--sweeps', flags.sweeps, 1, 100),
+        minGain: nonNegative('--min-gain', flags.minGain, 1),
+        guard: flags.guard,
+        guardSlack: nonNegative('--guard-slack', flags.guardSlack, 1),
+        probe: nonNegative('--probe', flags.probe, 50),
+        margin: margin ?? LINE_FIT_DEFAULTS.margin,
+      },
       epochs: integer('--epochs', flags.epochs, 0, 1000),
       rate: number('--rate', flags.rate, 0, 100),
       seed,
       lambda: number('--lambda', flags.lambda, 0, 0.999),
-      margin: flags.margin === '0' ? 0 : number('--margin', flags.margin, 0, 100),
+      margin: margin ?? 0,
       learn,
       log,
     };

@@ -1,7 +1,9 @@
 /**
  * Calibrating confidence on labelled records: each record is repaired with its evidence, judged right when
- * the repair restores the gold modulo unknowns, and the calibration is fitted on them all; each world (a
- * record's `set`) is also held out in turn, fitted on the others, to say how the calibration transfers.
+ * the repair restores the gold modulo unknowns, and the calibration is fitted on them all. Two held-out
+ * measures say how it generalises: each world (a record's `set`) held out in turn, fitted on the others (a
+ * world never seen: how the calibration transfers), and a share of the gold plans of every world held out,
+ * fitted on the rest (records never seen, of worlds that were: a calibration fitted on one's own data).
  */
 import type { CostModel } from '../../src/model/cost.ts';
 import { weightsDigest, type Calibration } from '../../src/model/calibration.ts';
@@ -15,8 +17,13 @@ import {
   type EvidenceSet,
   type Sample,
 } from '../../src/confidence/fit.ts';
+import { dataFlowSignature } from '../../src/score/flow.ts';
 import type { LabelledRecord } from './dataset.ts';
 import { repairRecord, type EvalOptions } from './evaluate.ts';
+import { heldOutPlan } from './split.ts';
+
+/** The share of gold plans held out for the held-out-records measure, and its seed. */
+export const HELD_OUT_PLANS = { fraction: 0.3, seed: 1 } as const;
 
 /** Alternatives per record a calibration collects unless told otherwise (`refract calibrate`, the shipped fit). */
 export const DEFAULT_ALTERNATIVES = 3;
@@ -24,6 +31,8 @@ export const DEFAULT_ALTERNATIVES = 3;
 export interface LabelledSample extends Sample {
   readonly id: string;
   readonly set: string;
+  /** The gold plan's data-flow signature (held-out records are drawn by plan). */
+  readonly plan: string;
   /** Fix 2, 3, … (`alternatives`), each with its evidence without `firstLogit`. */
   readonly alternatives?: readonly Sample[];
 }
@@ -44,6 +53,7 @@ export async function collectSamples(
       samples.push({
         id: record.id,
         set: record.set,
+        plan: dataFlowSignature(record.gold),
         evidence: outcome.evidence,
         right: outcome.restored,
         ...(outcome.alternatives ? { alternatives: outcome.alternatives } : {}),
@@ -75,6 +85,10 @@ export interface CalibrationReport {
   readonly calibration: Calibration;
   /** Each world held out: fitted on the others (empty with one world). */
   readonly heldOut: readonly WorldCalibration[];
+  /** Per world, its held-out plans' repairs under the calibration fitted on every other plan. */
+  readonly heldOutRecords: readonly WorldCalibration[];
+  /** Per world, its held-out plans' repairs under a calibration fitted on its own other plans alone. */
+  readonly ownPlans: readonly WorldCalibration[];
   /** The calibration on the records it was fitted on. */
   readonly fitted: WorldCalibration;
   readonly points: readonly { confidence: number; right: boolean }[];
@@ -162,9 +176,37 @@ export function calibrate(
         });
   const calibration = fitBoth(samples, { weights, l2, sets, evidence });
   const { world, points } = measure('(all, fitted)', calibration, samples);
+  const isHeld = (s: LabelledSample) => heldOutPlan(s.plan, HELD_OUT_PLANS.fraction, HELD_OUT_PLANS.seed);
+  const heldRecords = samples.filter(isHeld);
+  const onPlans =
+    heldRecords.length === 0
+      ? undefined
+      : fitBoth(
+          samples.filter((s) => !isHeld(s)),
+          { weights, l2, evidence },
+        );
+  const heldOutRecords = onPlans
+    ? [
+        ...sets.flatMap((set) => {
+          const of = heldRecords.filter((s) => s.set === set);
+          return of.length === 0 ? [] : [measure(set, onPlans, of).world];
+        }),
+        measure('(all held-out records)', onPlans, heldRecords).world,
+      ]
+    : [];
+  // A team calibrating on a labelled sample of its own data: each world fitted on its own training plans.
+  const ownPlans = sets.flatMap((set) => {
+    const mine = samples.filter((s) => s.set === set);
+    const test = mine.filter(isHeld);
+    const fit = mine.filter((s) => !isHeld(s));
+    if (test.length === 0 || fit.length === 0 || fit.every((s) => s.right === fit[0].right)) return [];
+    return [measure(set, fitBoth(fit, { weights, l2, evidence }), test).world];
+  });
   return {
     calibration,
     heldOut: held.map((h) => h.world),
+    heldOutRecords,
+    ownPlans,
     fitted: world,
     points,
     heldOutPoints: held.flatMap((h) => h.points.map((p) => ({ set: h.world.set, ...p }))),
@@ -200,11 +242,35 @@ export function calibrationPage(report: CalibrationReport, header: string): stri
     'Right = restored modulo unknowns. ECE over ten bins of confidence; top 90 % = precision of the 90 % most',
     'confident repairs; kept at 99 % = the largest share of most confident repairs that is 99 % right.',
     '',
+    'Each world held out (the calibration fitted on the other worlds):',
+    '',
     '| world | repairs | right | ECE | top 90 % | kept at 99 % |',
     '| --- | ---: | ---: | ---: | ---: | ---: |',
     ...report.heldOut.map(row),
     row(report.fitted),
     '',
+    ...(report.heldOutRecords.length === 0
+      ? []
+      : [
+          `Held-out records of every world (${pct(HELD_OUT_PLANS.fraction)} of the gold plans, seed ${HELD_OUT_PLANS.seed}; the`,
+          'calibration fitted on the repairs of every other plan):',
+          '',
+          '| world | repairs | right | ECE | top 90 % | kept at 99 % |',
+          '| --- | ---: | ---: | ---: | ---: | ---: |',
+          ...report.heldOutRecords.map(row),
+          '',
+        ]),
+    ...(report.ownPlans.length === 0
+      ? []
+      : [
+          'Each world calibrated on its own plans alone (fitted on its other plans, as a team would on a labelled',
+          'sample of its own data):',
+          '',
+          '| world | repairs | right | ECE | top 90 % | kept at 99 % |',
+          '| --- | ---: | ---: | ---: | ---: | ---: |',
+          ...report.ownPlans.map(row),
+          '',
+        ]),
     ...alternativesTable([...report.heldOut, report.fitted]),
     '| confidence | repairs | mean confidence | right |',
     '| --- | ---: | ---: | ---: |',

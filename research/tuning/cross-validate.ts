@@ -7,7 +7,7 @@ import type { CostModel } from '../../src/model/cost.ts';
 import { bootstrapPairedDifference, flags, type Interval } from './bootstrap.ts';
 import type { LabelledRecord } from './dataset.ts';
 import { evaluateSetting } from './evaluate.ts';
-import { fitWeights, type FitOptions } from './fit.ts';
+import { evalOptions as fitEvalOptions, fitWeights, type FitOptions } from './fit.ts';
 import { foldsByGold } from './split.ts';
 
 export interface FoldScore {
@@ -33,8 +33,8 @@ export async function crossValidate(
   options: FitOptions,
 ): Promise<CrossValidation> {
   const folds = foldsByGold(records, k, options.seed);
-  const { epochs, rate, lambda, seed, learn, log, ...evalOptions } = options;
-  void [epochs, rate, lambda, seed, learn];
+  const { log } = options;
+  const evalOptions = fitEvalOptions(options);
   const scores: FoldScore[] = [];
   const before: boolean[] = [];
   const after: boolean[] = [];

@@ -13,6 +13,7 @@ import { InputError, inputErrorFromZod } from '../../src/model/errors.ts';
 import { loadCatalog, parseCatalog } from '../../src/read/catalog.ts';
 import { parseSequence } from '../../src/read/sequence.ts';
 import type { Catalog, Sequence } from '../../src/model/types.ts';
+import type { RepairOptions } from '../../src/model/options.ts';
 import { corruptedPath, loadSetCatalog, SET_NAMES, type SetName } from '../bench/data.ts';
 import { kindGroup } from '../bench/evaluate.ts';
 
@@ -25,6 +26,13 @@ export interface LabelledRecord {
   readonly gold: Sequence;
   readonly sequence: Sequence;
   readonly catalog: Catalog;
+  /** Request options the record is repaired under besides the cost model (memory, executed calls, …). */
+  readonly options?: Omit<RepairOptions, 'cost'>;
+  /**
+   * The gold is the exact repair (a repair case's expected sequence, asks and labels as written), not a
+   * plan restored modulo unknowns.
+   */
+  readonly exact?: boolean;
 }
 
 const RecordSchema = z.object({

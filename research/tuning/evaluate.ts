@@ -7,6 +7,7 @@
  */
 import type { CostModel } from '../../src/model/cost.ts';
 import { scoreRepair } from '../../src/score/index.ts';
+import { formatStringForm } from '../../src/read/sequence.ts';
 import { kindGroup } from '../bench/evaluate.ts';
 import { mean, median } from '../bench/stats.ts';
 import type { Edit, Sequence } from '../../src/model/types.ts';
@@ -82,10 +83,20 @@ export function repairOptions(record: LabelledRecord, cost: CostModel, options: 
   const { mappingsFor, alternatives, ...rest } = options;
   return {
     ...rest,
+    ...record.options,
     cost,
     mappings: mappingsFor?.(record),
     ...(alternatives ? { fixes: alternatives + 1 } : {}),
   };
+}
+
+/**
+ * Whether `repaired` is the record's gold: restored modulo unknowns (the benchmark's measure: an ask stands
+ * for a gold literal the input lacks), or, for an `exact` record, the very sequence.
+ */
+export function judge(record: LabelledRecord, repaired: Sequence): boolean {
+  if (record.exact) return formatStringForm(repaired) === formatStringForm(record.gold);
+  return scoreRepair({ input: record.sequence, gold: record.gold, repaired }).restoredModuloUnknowns;
 }
 
 /** Repairs one record under `cost` and compares the repair with the gold. */
@@ -96,8 +107,7 @@ export async function repairRecord(
 ): Promise<RecordOutcome> {
   const result = await repair(record.sequence, record.catalog, repairOptions(record, cost, options));
   const answered = result.status === 'repaired' || result.status === 'valid';
-  const restores = (repaired: Sequence) =>
-    scoreRepair({ input: record.sequence, gold: record.gold, repaired }).restoredModuloUnknowns;
+  const restores = (repaired: Sequence) => judge(record, repaired);
   const alternatives = (result.fixes ?? [])
     .slice(1)
     .flatMap((fix) => (fix.evidence ? [{ evidence: fix.evidence, right: restores(fix.sequence) }] : []));

@@ -2,7 +2,8 @@
 import type { CostModel, WeightName } from '../../src/model/cost.ts';
 import { pct, table } from '../bench/markdown.ts';
 import type { LabelledRecord } from './dataset.ts';
-import { changedWeights, type FitResult, type Score } from './fit.ts';
+import { changedWeights } from './fit.ts';
+import type { FitResult, Score } from './fit-types.ts';
 import { golds } from './split.ts';
 import { interval } from './breakdown.ts';
 import type { CrossValidation } from './cross-validate.ts';
@@ -11,22 +12,30 @@ import type { CrossValidation } from './cross-validate.ts';
 const cell = (s: Score | undefined) =>
   s ? `${pct(s.restored, s.n)} (${s.restored}/${s.n}; ${interval(s.restorationCi)})` : '–';
 
-/** Restoration per evaluation set: before, after every epoch. */
+/** Restoration per evaluation set: before, after every epoch (the chosen one marked). */
 export function epochTable(result: FitResult): string {
   const names = Object.keys(result.before);
+  const mert = result.method === 'mert';
   return table(
     [
-      'epoch',
+      mert ? 'round' : 'epoch',
       'restored in the pass',
-      'updates',
-      'inseparable',
+      mert ? 'weight moves' : 'updates',
+      mert ? 'inseparable (pooled)' : 'inseparable',
       'skipped (gold not held)',
       ...names.map((n) => `${n} restored`),
     ],
     [
-      ['before', '–', '–', '–', '–', ...names.map((n) => cell(result.before[n]))],
+      [
+        result.chosen === 0 && mert ? 'before (chosen)' : 'before',
+        '–',
+        '–',
+        '–',
+        '–',
+        ...names.map((n) => cell(result.before[n])),
+      ],
       ...result.epochs.map((e) => [
-        String(e.epoch),
+        mert && e.epoch === result.chosen ? `${e.epoch} (chosen)` : String(e.epoch),
         e.restoredInPass,
         e.updates,
         e.inseparable,
@@ -47,15 +56,16 @@ export function weightsTable(base: CostModel, fitted: CostModel): string {
   return table(['weight', 'base', 'fitted', 'change'], rows);
 }
 
-/** One sentence per evaluation set other than `train`: does the fit beat the base there? */
+/** One sentence per evaluation set other than `train`: does the fitted model beat the base there? */
 export function verdicts(result: FitResult): string[] {
-  const last = result.epochs.at(-1);
-  if (!last) return ['No epochs were run.'];
+  if (result.epochs.length === 0) return ['No epochs were run.'];
+  const chosen = result.epochs.find((e) => e.epoch === result.chosen);
+  if (!chosen) return ['No round kept every training set and restored more: the fitted model is the base.'];
   return Object.keys(result.before)
     .filter((n) => n !== 'train')
     .map((n) => {
       const a = result.before[n];
-      const b = last.scores[n];
+      const b = chosen.scores[n];
       const d = b.restored - a.restored;
       const how =
         d > 0 ? `beats the base by ${d}` : d === 0 ? 'ties the base' : `loses ${-d} against the base`;
@@ -65,7 +75,9 @@ export function verdicts(result: FitResult): string[] {
 
 export function fitSummary(result: FitResult, base: CostModel): string {
   return [
-    '### Restoration per epoch (averaged weights)',
+    result.method === 'mert'
+      ? '### Restoration per round (pooled line searches, then solved)'
+      : '### Restoration per epoch (averaged weights)',
     '',
     epochTable(result),
     '',

@@ -1,10 +1,14 @@
 /**
- * Learning the cost model's weights from labelled repairs: the averaged structured perceptron of
- * `perceptron.ts` on feature vectors. Per training record (in a seeded order): solve under the current
- * weights; when the optimum misses the gold (restored modulo unknowns), solve again constrained to the gold
- * (`solvePoint({towardsGold})`) and step on the two points' feature difference, pulled towards the starting
- * weights. A record whose gold the model cannot hold is skipped and counted. After every epoch the averaged
- * weights are scored on every evaluation set.
+ * Learning the cost model's weights from labelled repairs, by one of two methods:
+ *
+ * - `mert` (the default): minimum-error-rate training (`line-fit.ts`): the training score itself is
+ *   maximised by exact line searches over pooled candidate repairs, each world weighing the same, and no
+ *   world may lose a record (`guard`).
+ * - `perceptron`: the averaged structured perceptron of `perceptron.ts` on feature vectors. Per training
+ *   record (in a seeded order): solve under the current weights; when the optimum misses the gold (restored
+ *   modulo unknowns), solve again constrained to the gold (`solvePoint({towardsGold})`) and step on the two
+ *   points' feature difference, pulled towards the starting weights. A record whose gold the model cannot
+ *   hold is skipped and counted. After every epoch the averaged weights are scored on every evaluation set.
  */
 import type { CostModel, Weights, WeightName } from '../../src/model/cost.ts';
 import type { FeatureName } from '../../src/model/features.ts';
@@ -12,11 +16,16 @@ import { parseCostModel, withWeights } from '../../src/read/cost-models.ts';
 import { mulberry32, shuffled } from '../../src/model/prng.ts';
 import type { LabelledRecord } from './dataset.ts';
 import { evaluateSetting, type EvalOptions, type Setting } from './evaluate.ts';
-import type { Interval } from './bootstrap.ts';
 import { solvePoint } from './gold-point.ts';
 import { featureStep, LEARNED, stepScales, WeightAverage } from './perceptron.ts';
+import type { EpochReport, FitMethod, FitResult, Score } from './fit-types.ts';
+import { fitByLineSearch, LINE_FIT_DEFAULTS, type LineFitOptions } from './line-fit.ts';
 
 export interface FitOptions extends EvalOptions {
+  /** How the weights are learned (default `perceptron` here; the command line's default is `mert`). */
+  readonly method?: FitMethod;
+  /** The options of `mert` (`line-fit.ts`); unset ones take LINE_FIT_DEFAULTS. */
+  readonly mert?: Partial<Omit<LineFitOptions, keyof EvalOptions | 'learn' | 'log'>>;
   readonly epochs: number;
   /** Learning rate η. */
   readonly rate: number;
@@ -34,38 +43,6 @@ export interface FitOptions extends EvalOptions {
   readonly log?: (line: string) => void;
 }
 
-/** Restoration (modulo unknowns) on one evaluation set. */
-export interface Score {
-  readonly n: number;
-  readonly restored: number;
-  readonly executable: number;
-  /** 95 % bootstrap interval of the restoration rate. */
-  readonly restorationCi: Interval;
-}
-
-export interface EpochReport {
-  readonly epoch: number;
-  /** Training records whose optimum missed the gold and were stepped on. */
-  readonly updates: number;
-  /** Missed records whose gold point charges the same features as the optimum (nothing to learn). */
-  readonly inseparable: number;
-  /** Missed records whose gold the model cannot hold (no step): the model's candidate coverage misses. */
-  readonly skipped: number;
-  /** Training records whose optimum was the gold during the pass. */
-  readonly restoredInPass: number;
-  /** The averaged weights after this epoch. */
-  readonly weights: Weights;
-  /** Scores of the averaged weights, per evaluation set (`train` first). */
-  readonly scores: Readonly<Record<string, Score>>;
-}
-
-export interface FitResult {
-  readonly before: Readonly<Record<string, Score>>;
-  readonly epochs: readonly EpochReport[];
-  /** The base model with the final averaged weights; validates with CostModelSchema. */
-  readonly model: CostModel;
-}
-
 async function scoreAll(
   sets: Readonly<Record<string, readonly LabelledRecord[]>>,
   model: CostModel,
@@ -79,9 +56,9 @@ async function scoreAll(
   return out;
 }
 
-function evalOptions(options: FitOptions): EvalOptions {
-  const { epochs, rate, lambda, seed, learn, log, margin, ...rest } = options;
-  void [epochs, rate, lambda, seed, learn, log, margin];
+export function evalOptions(options: FitOptions): EvalOptions {
+  const { epochs, rate, lambda, seed, learn, log, margin, method, mert, ...rest } = options;
+  void [epochs, rate, lambda, seed, learn, log, margin, method, mert];
   return rest;
 }
 
@@ -138,6 +115,32 @@ export async function fitWeights(
   base: CostModel,
   options: FitOptions,
 ): Promise<FitResult> {
+  if (options.method === 'mert') {
+    const eval_ = evalOptions(options);
+    const fit = await fitByLineSearch(
+      train,
+      evaluation,
+      base,
+      { ...LINE_FIT_DEFAULTS, ...options.mert, ...eval_, learn: options.learn, log: options.log },
+      (sets, model) => scoreAll(sets, model, eval_),
+    );
+    return {
+      method: 'mert',
+      before: fit.before,
+      epochs: fit.epochs,
+      chosen: fit.chosen,
+      model: fittedModel(base, fit.weights, options),
+    };
+  }
+  return fitByPerceptron(train, evaluation, base, options);
+}
+
+async function fitByPerceptron(
+  train: readonly LabelledRecord[],
+  evaluation: Readonly<Record<string, readonly LabelledRecord[]>>,
+  base: CostModel,
+  options: FitOptions,
+): Promise<FitResult> {
   const log = options.log ?? (() => {});
   const sets = { train, ...evaluation };
   const eval_ = evalOptions(options);
@@ -159,7 +162,13 @@ export async function fitWeights(
     );
   }
   const finalWeights = epochs.at(-1)?.weights ?? base.weights;
-  return { before, epochs, model: fittedModel(base, finalWeights, options) };
+  return {
+    method: 'perceptron',
+    before,
+    epochs,
+    chosen: epochs.length,
+    model: fittedModel(base, finalWeights, options),
+  };
 }
 
 function formatScores(scores: Readonly<Record<string, Score>>): string {
@@ -170,14 +179,17 @@ function formatScores(scores: Readonly<Record<string, Score>>): string {
 
 /** The fitted cost model: the base's knobs with the learned weights, validated like any preset. */
 export function fittedModel(base: CostModel, weights: Weights, options: FitOptions): CostModel {
+  const how =
+    options.method === 'mert'
+      ? `by minimum-error-rate training on pooled repairs (${JSON.stringify({ ...LINE_FIT_DEFAULTS, ...options.mert })})`
+      : `by an averaged structured perceptron on feature vectors (${options.epochs} epochs, rate ` +
+        `${options.rate}, lambda ${options.lambda ?? 0}, margin ${options.margin ?? 0}, seed ${options.seed})`;
+  const { calibration: _calibration, ...rest } = base;
+  void _calibration;
   return parseCostModel({
-    ...base,
+    ...rest,
     name: 'fitted',
-    description:
-      `Weights fitted by an averaged structured perceptron on feature vectors (${options.epochs} epochs, rate ` +
-      `${options.rate}, lambda ${options.lambda ?? 0}, margin ${options.margin ?? 0}, seed ${options.seed}) ` +
-      `from base ` +
-      `${base.name ?? 'model'}; see docs/research.md.`,
+    description: `Weights fitted ${how} from base ${base.name ?? 'model'}; see docs/research.md.`,
     weights,
   });
 }

@@ -21,10 +21,10 @@ import type { Plan } from '../../src/compile/plan.ts';
 import { findReferences, normalisePath, stepReferences } from '../../src/read/references.ts';
 import { isLiteral } from '../../src/validate/validate.ts';
 import { getSolver, solveGuarded } from '../../src/solvers/index.ts';
-import { scoreRepair } from '../../src/score/index.ts';
+import { compileOptions } from '../../src/repair/repair.ts';
 import { literalValues } from '../../src/score/steps.ts';
 import type { LabelledRecord } from './dataset.ts';
-import type { EvalOptions } from './evaluate.ts';
+import { judge, repairOptions, type EvalOptions } from './evaluate.ts';
 
 /** What an inconsistent decision costs in the gold-constrained solve: far above any repair's cost. */
 export const GOLD_PENALTY = 1000;
@@ -42,6 +42,8 @@ export interface SolvedPoint {
   readonly inconsistent: number;
   /** The judge's verdict: the point is the gold (restored modulo unknowns). */
   readonly restored: boolean;
+  /** The gold reading summed over the point (`goldLoss` · values): the Hamming loss a margin is scaled by. */
+  readonly loss: number;
 }
 
 /** A reference inside a gold value: the gold producer's API (null: a memory item) and the path. */
@@ -254,10 +256,7 @@ export async function solvePoint(
   let compiled;
   try {
     compiled = compile(record.sequence, record.catalog, cost, {
-      resultName: options.resultName,
-      catalogMappings: options.catalogMappings,
-      mappings: options.mappingsFor?.(record),
-      strictTypes: options.types === 'strict',
+      ...compileOptions(repairOptions(record, cost, options)),
       // The gold may need a link no optimum would take under these weights: the model holds them all.
       keepDominated: options.towardsGold === true,
     });
@@ -276,17 +275,20 @@ export async function solvePoint(
   if (!solution.values || solution.status !== 'optimal') return null;
   const values = solution.values;
   const decoded = decode(plan, values);
-  const verdict = scoreRepair({ input: record.sequence, gold: record.gold, repaired: decoded.sequence });
   let inconsistent = 0;
+  let total = 0;
   values.forEach((x, v) => {
-    if (x > 0.5 && loss[v] > 0) inconsistent++;
+    if (x <= 0.5) return;
+    total += loss[v];
+    if (loss[v] > 0) inconsistent++;
   });
   return {
     sequence: decoded.sequence,
     cost: decoded.cost,
     features: pointFeatures(plan, values),
     inconsistent,
-    restored: verdict.restoredModuloUnknowns,
+    restored: judge(record, decoded.sequence),
+    loss: total,
   };
 }
 

@@ -22,6 +22,23 @@ export function splitByGold(records: readonly LabelledRecord[], fraction: number
   return { train, heldOut };
 }
 
+/**
+ * Train / held-out split by gold plan alone, whatever the set: the same plan's corruptions in several worlds
+ * (one plan against a small and a large catalog) all go to the same side.
+ */
+export function splitByPlan(records: readonly LabelledRecord[], fraction: number, seed: number): Split {
+  const train: LabelledRecord[] = [];
+  const heldOut: LabelledRecord[] = [];
+  for (const record of records)
+    (heldOutPlan(dataFlowSignature(record.gold), fraction, seed) ? heldOut : train).push(record);
+  return { train, heldOut };
+}
+
+/** Whether the plan of signature `plan` is held out (the draw `splitByPlan` makes). */
+export function heldOutPlan(plan: string, fraction: number, seed: number): boolean {
+  return hashSeed(`${seed}/${plan}`) / 2 ** 32 < fraction;
+}
+
 /** Number of distinct golds among the records. */
 export function goldCount(records: readonly LabelledRecord[]): number {
   return new Set(records.map((r) => `${r.set}/${dataFlowSignature(r.gold)}`)).size;

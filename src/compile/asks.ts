@@ -47,6 +47,8 @@ function insertionPremium(ctx: CompileContext, apis: readonly ApiSpec[], name: s
   if (related === Infinity && strangers === Infinity) return NO_FEATURES;
   // Only strangers produce it: their premium, in any plan.
   if (related === Infinity) return { askProducedStranger: strangers };
+  // A plan that types other identifiers in may type this one in too.
+  if (namesAnId(name) && ctx.givesIds(name)) return { askProducedGivenIds: Math.min(related, strangers) };
   // In a plan of unrelated requests the premium is its own feature: the evidence of a flow is weaker there.
   if (ctx.incoherent()) return { askProducedIncoherent: Math.min(related, strangers) };
   if (related <= strangers) return { askProduced: related };

@@ -28,6 +28,8 @@ import { mappingsInForce, mappingsInto } from '../catalog/computed-mappings.ts';
 import { contextFields, contextProducers, describedProducers } from '../catalog/context-match.ts';
 import { apiProvides, memoryProvides } from '../validate/outputs.ts';
 import { ModelBuilder } from './builder.ts';
+import { namesAnId } from '../catalog/names.ts';
+import { isLiteral } from '../validate/validate.ts';
 import { executedRepeats } from '../validate/tries.ts';
 import { BudgetExceeded, BudgetMeter, type CompileBudget } from './budget.ts';
 import { referencesProblem, stepReferences } from '../read/references.ts';
@@ -211,6 +213,26 @@ export class CompileContext {
   }
 
   private unrelated: boolean | undefined;
+
+  /**
+   * Whether the sequence passes a literal to a parameter that names an id other than `param` (`pet_id="C-3310"`):
+   * a plan whose author types identifiers in.
+   */
+  givesIds(param: string): boolean {
+    if (this.literalIds === undefined) {
+      const ids = new Set<string>();
+      this.steps.forEach((step, i) => {
+        if (this.isAnswer(i)) return;
+        for (const [name, value] of Object.entries(step.arguments))
+          if (namesAnId(name) && isLiteral(value) && typeof value !== 'boolean') ids.add(name);
+      });
+      this.literalIds = ids;
+    }
+    for (const name of this.literalIds) if (name !== param) return true;
+    return false;
+  }
+
+  private literalIds: ReadonlySet<string> | undefined;
 
   /** Whether input step `i` is the answer pseudo-step: the last step, of the answer's name. */
   isAnswer(i: number): boolean {

@@ -18,7 +18,7 @@ import { answerKeys, spells } from './answer-keys.ts';
 import { genericName, namesAnId, payloadName } from '../catalog/names.ts';
 import { nameCoverage } from '../catalog/name-terms.ts';
 import { numberedBefore } from './numbering.ts';
-import type { Features } from '../model/features.ts';
+import type { FeatureName, Features } from '../model/features.ts';
 import { linkFeatures } from './links.ts';
 
 /** A field of an unread call that may fill a parameter, and what that costs. */
@@ -158,12 +158,21 @@ function objectRank(api: ApiSpec, p: ParamSpec): number {
   }).length;
 }
 
+/** The classes of an unread feed in a plan of unrelated requests, each a feature of its own. */
+export type IncoherentFeed =
+  | 'unreadIncoherent'
+  | 'unreadIncoherentPayload'
+  | 'unreadIncoherentHeadline'
+  | 'unreadIncoherentKeyed'
+  | 'unreadIncoherentGeneric';
+
 /**
- * Whether an unread field feeds parameter `param` without evidence of a flow, in a plan of unrelated
- * requests: the field is not its API's headline result (the API's name covers less than
- * `headlineCoverage` of its words: `gross_salary` of calculate_gross_salary is one), no answer key names
- * it (`keyed`), the field's name is no generic one (`data`, `result`) and the parameter takes no content
- * to act on (`text`, `message`). A plan of independent calls lost a value the user gives.
+ * How an unread field feeds parameter `param` in a plan of unrelated requests (none in any other plan): the
+ * evidence of a flow it has, the first that holds of: the parameter takes content to act on (`text`,
+ * `message`), the field is its API's headline result (the API's name covers `headlineCoverage` of its words:
+ * `gross_salary` of calculate_gross_salary), an answer key names it (`keyed`), the field's name is a generic
+ * one (`data`, `result`); `unreadIncoherent` when none does: a plan of independent calls lost a value the
+ * user gives. Each class is a feature of its own, so the weights say how much each evidence is worth.
  */
 function incoherentFeed(
   ctx: CompileContext,
@@ -171,9 +180,13 @@ function incoherentFeed(
   field: string,
   param: string,
   keyed: boolean,
-): boolean {
-  if (!ctx.incoherent() || keyed || genericName(field) || payloadName(param)) return false;
-  return !(api && nameCoverage(field, api) >= ctx.evidence.headlineCoverage);
+): IncoherentFeed | undefined {
+  if (!ctx.incoherent()) return undefined;
+  if (payloadName(param)) return 'unreadIncoherentPayload';
+  if (api && nameCoverage(field, api) >= ctx.evidence.headlineCoverage) return 'unreadIncoherentHeadline';
+  if (keyed) return 'unreadIncoherentKeyed';
+  if (genericName(field)) return 'unreadIncoherentGeneric';
+  return 'unreadIncoherent';
 }
 
 function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed[] {
@@ -227,7 +240,7 @@ function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed
         if (seen.has(field.path)) continue;
         seen.add(field.path);
         const path = segments(field.path);
-        const features: Features = {
+        const features: Partial<Record<FeatureName, number>> = {
           unreadOutput: 1,
           closeDistance: distance,
           closeDepth: path.length - 1,
@@ -235,8 +248,9 @@ function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed
           unreadObjectRank: chained ? rank : 0,
           unreadUnkeyed: named.length > 0 && !named.includes(field) ? 1 : 0,
           ...linkFeatures(ctx, field, p, j, call),
-          unreadIncoherent: incoherentFeed(ctx, choice.api, leaf, p.name, named.includes(field)) ? 1 : 0,
         };
+        const incoherent = incoherentFeed(ctx, choice.api, leaf, p.name, named.includes(field));
+        if (incoherent) features[incoherent] = 1;
         out.push({ call: j, field, path, features, chained });
       }
     }

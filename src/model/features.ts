@@ -113,11 +113,36 @@ export const FEATURES = {
     1,
     UNIT,
   ),
+  askProducedGivenIds: edit(
+    'the same premium for an id, where the sequence passes literals to other parameters that name ids (`pet_id="C-3310"`): a plan whose author types identifiers in (before the plan-of-unrelated-requests premium)',
+    1,
+    UNIT,
+  ),
   insertIncoherent: evidence('an inserted call in a plan of unrelated requests', 0, UNIT),
   unreadIncoherent: evidence(
-    'an unread output fills a parameter in a plan of unrelated requests with no evidence of a flow: not its API’s headline result (see headlineCoverage), not named by an answer key, no generic field name, and the parameter takes no content to act on (`text`, `message`)',
+    'an unread output fills a parameter in a plan of unrelated requests with no evidence of a flow: the parameter takes no content to act on (`text`, `message`), the field is not its API’s headline result (see headlineCoverage), no answer key names it, its name is not generic (each of those is a class of its own below)',
     0,
     'flat-plan-asks-for-a-lost-value',
+  ),
+  unreadIncoherentPayload: evidence(
+    'the same where the parameter takes content to act on (`text`, `message`): any earlier result may be it',
+    0,
+    UNIT,
+  ),
+  unreadIncoherentHeadline: evidence(
+    'the same where the field is its API’s headline result (see headlineCoverage) and the parameter takes no content',
+    0,
+    UNIT,
+  ),
+  unreadIncoherentKeyed: evidence(
+    'the same where an answer key names the field, and neither of the above holds',
+    0,
+    UNIT,
+  ),
+  unreadIncoherentGeneric: evidence(
+    'the same where the field’s name is generic (`data`, `result`), and none of the above holds',
+    0,
+    UNIT,
   ),
   insertUnrelated: evidence(
     'an inserted API shares no content word with the plan (a stranger), valued at how common the field it is inserted for is (see linkCommonField): the one API that outputs a rare field is evidence, one of many a guess',

@@ -3,7 +3,7 @@
  * again. Never throws for a bad sequence; input errors (bad catalog shapes) are the adapters' business.
  */
 import type { Catalog, Sequence, Step } from '../model/types.ts';
-import { compile, type Compiled } from '../compile/compile.ts';
+import { compile, type Compiled, type CompileOptions } from '../compile/compile.ts';
 import { BudgetExceeded, type CompileBudget } from '../compile/budget.ts';
 import { excludePoint } from '../compile/cuts.ts';
 import { GoalError } from '../compile/goals.ts';
@@ -40,7 +40,12 @@ export function compileFor(
   budget?: CompileBudget,
 ): Compiled {
   const cost = options.cost ?? loadCostModel('default');
-  return compile(sequence, catalog, cost, {
+  return compile(sequence, catalog, cost, compileOptions(options, budget));
+}
+
+/** The compile options a repair's options ask for. */
+export function compileOptions(options: RepairOptions, budget?: CompileBudget): CompileOptions {
+  return {
     memory: options.memory,
     mappings: options.mappings,
     givenOnly: options.givenOnly,
@@ -54,7 +59,7 @@ export function compileFor(
     executed: options.executed,
     maxTries: options.maxTries,
     budget,
-  });
+  };
 }
 
 /**

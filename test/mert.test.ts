@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { loadSetCatalog } from '../research/bench/data.ts';
+import { CostModelSchema } from '../src/model/cost.ts';
+import { loadCostModel, withWeights } from '../src/read/cost-models.ts';
+import { FEATURE_NAMES } from '../src/model/features.ts';
+import {
+  CandidatePools,
+  denseWeights,
+  fitWeights,
+  lineSearch,
+  type LabelledRecord,
+} from '../research/tuning/index.ts';
+import { corrupt, GOLD, seq } from './helpers.ts';
+
+const base = loadCostModel('hand-tuned');
+
+/** The flight search with `originSkyId` missing; the gold takes it from `var1.skyId` (one newMap). */
+function missingOrigin(id = 'missing-origin'): LabelledRecord {
+  return {
+    id,
+    kind: 'missing_param',
+    set: 'executable',
+    gold: seq(GOLD),
+    sequence: seq(corrupt(GOLD, 'originSkyId="$var1.skyId$", ', '')),
+    catalog: loadSetCatalog('executable'),
+  };
+}
+const mapSkyId = { mappingsFor: () => [{ from: 'skyId', to: 'originSkyId', score: 1 }] };
+// Asking for an id costs no premium here and a map is dear: the optimum asks (4) rather than maps (5).
+const asking = withWeights(base, { newMap: 5, askProduced: 0, askProducedGivenIds: 0 });
+
+const at = (name: (typeof FEATURE_NAMES)[number]) => FEATURE_NAMES.indexOf(name);
+
+describe('exact line search over pooled repairs', () => {
+  it('finds where each record changes winner, with the score and counts per group on every interval', () => {
+    const pools = new CandidatePools();
+    // Record a: the gold asks (slotFill 1), its rival maps (newMap 1). Record b: the gold maps, its rival asks.
+    pools.add('a', { slotFill: 1 }, true);
+    pools.add('a', { newMap: 1 }, false);
+    pools.add('b', { newMap: 1 }, true);
+    pools.add('b', { slotFill: 1 }, false);
+    const w = denseWeights({ ...base.weights, slotFill: 4, newMap: 2 });
+    expect(pools.restores('a', w)).toBe(false);
+    expect(pools.restores('b', w)).toBe(true);
+    const d = new Float64Array(FEATURE_NAMES.length);
+    d[at('newMap')] = 1;
+    const records = [
+      { id: 'a', group: 0, weight: 0.25 },
+      { id: 'b', group: 1, weight: 0.75 },
+    ];
+    // Along newMap = 2 + t: below t = 2 the map wins both records (b right), above it the ask (a right).
+    const intervals = lineSearch(pools, records, 2, w, d, -2, 10);
+    expect(intervals.map((iv) => [iv.from, iv.to, iv.score, [...iv.byGroup]])).toEqual([
+      [-2, 2, 0.75, [0, 1]],
+      [2, 10, 0.25, [1, 0]],
+    ]);
+  });
+
+  it('counts a point whose features some wrong repair shares as a miss (they cannot be told apart)', () => {
+    const pools = new CandidatePools();
+    expect(pools.add('r', { slotFill: 1 }, true)).toBe(true);
+    expect(pools.add('r', { slotFill: 1 }, false)).toBe(false);
+    expect(pools.winnable('r')).toBe(false);
+  });
+});
+
+describe('candidate pools grown by solves', () => {
+  it('pools the gold, the optimum and the loss-augmented rival of a record', async () => {
+    const record = missingOrigin();
+    const pools = new CandidatePools();
+    const pass = await pools.grow(record, asking, { ...mapSkyId, margin: 0.5 });
+    expect(pass).toMatchObject({ restored: false, executable: false, goldHeld: true });
+    expect(pools.get(record.id).length).toBe(pass!.added);
+    expect(pass!.added).toBeGreaterThanOrEqual(2);
+    expect(pools.restores(record.id, denseWeights(asking.weights))).toBe(false);
+    // A cheap map makes the pooled gold win, as the solve does.
+    expect(pools.restores(record.id, denseWeights({ ...asking.weights, newMap: 1 }))).toBe(true);
+    // A second pass under the same weights finds nothing new.
+    expect((await pools.grow(record, asking, { ...mapSkyId, margin: 0.5 }))!.added).toBe(0);
+  });
+});
+
+describe('minimum-error-rate training (refract fit --method mert)', () => {
+  it('moves the weight that decides, restores the record, and reports the chosen round', async () => {
+    const record = missingOrigin();
+    const fit = await fitWeights([record], {}, asking, {
+      ...mapSkyId,
+      method: 'mert',
+      epochs: 0,
+      rate: 0,
+      seed: 1,
+    });
+    expect(fit.method).toBe('mert');
+    expect(fit.before.train.restored).toBe(0);
+    expect(fit.chosen).toBeGreaterThan(0);
+    const chosen = fit.epochs.find((e) => e.epoch === fit.chosen)!;
+    expect(chosen.scores.train.restored).toBe(1);
+    expect(CostModelSchema.safeParse(fit.model).success).toBe(true);
+    // The map became cheaper than the question, or the question dearer than the map.
+    const { newMap, slotFill } = fit.model.weights;
+    expect(newMap < asking.weights.newMap || slotFill > asking.weights.slotFill).toBe(true);
+    // Weights the record says nothing about stay where they were.
+    expect(fit.model.weights.renameApi).toBe(asking.weights.renameApi);
+    expect(fit.model.weights.moveStep).toBe(asking.weights.moveStep);
+  });
+
+  it('keeps the start when every move would cost a training world a record (the guard)', async () => {
+    // Worlds a and c want the map, world b asks for the very same input: no weights restore all three.
+    const a = missingOrigin('a');
+    const c: LabelledRecord = { ...missingOrigin('c'), set: 'third' };
+    const b: LabelledRecord = {
+      ...missingOrigin('b'),
+      set: 'other',
+      gold: seq(corrupt(GOLD, 'originSkyId="$var1.skyId$"', 'originSkyId="LHR"')),
+    };
+    const fit = (guard: boolean) =>
+      fitWeights([a, b, c], {}, asking, {
+        ...mapSkyId,
+        method: 'mert',
+        mert: { guard },
+        epochs: 0,
+        rate: 0,
+        seed: 1,
+      });
+    const guarded = await fit(true);
+    expect(guarded.before.train.restored).toBe(1);
+    expect(guarded.chosen).toBe(0);
+    expect(guarded.model.weights).toEqual(asking.weights);
+    // Without the guard two worlds outweigh one: the map wins, world b loses its record.
+    const free = await fit(false);
+    expect(free.chosen).toBeGreaterThan(0);
+    expect(free.epochs.find((e) => e.epoch === free.chosen)!.scores.train.restored).toBe(2);
+  });
+});
