@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadCatalog } from '../src/read/catalog.ts';
 import {
   closestCandidates,
+  commonestSides,
   computeMappings,
   MAX_CANDIDATES,
   mappingsInForce,
@@ -57,6 +58,17 @@ describe('computed mappings, one parameter at a time', () => {
       [3, 2],
     ]);
     expect(closestCandidates(few)).toEqual([3, 7]);
+  });
+
+  it('scores a bounded number of readings of one parameter name: those standing for the most APIs', () => {
+    const group = (n: number, tag: string) => ({
+      tag,
+      apis: new Set(Array.from({ length: n }, (_, i) => `${tag}${i}`)),
+    });
+    const groups = [group(1, 'a'), group(5, 'b'), group(2, 'c'), group(5, 'd'), group(3, 'e')];
+    // The three standing for the most APIs (b and d tie: catalog order), kept in catalog order.
+    expect(commonestSides(groups, 3).map((g) => g.tag)).toEqual(['b', 'd', 'e']);
+    expect(commonestSides(groups, 16).map((g) => g.tag)).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
 
   it('a given table over the computed one: a pair in both keeps its higher score', () => {

@@ -113,10 +113,16 @@ export function computeMappings(catalog: Catalog, options: ComputeOptions = {}):
   return kept.sort(byTarget);
 }
 
-/** What the one-parameter lookups share per catalog: outputs by name word, inputs by name, answers. */
+/**
+ * What the one-parameter lookups share per catalog: outputs by name word, each output's reading (its
+ * grouping key), the readings of the inputs by name, and the answers.
+ */
 interface TargetIndex {
   readonly byNameTerm: Map<string, number[]>;
-  readonly inputsNamed: Map<string, number[]>;
+  /** Per output, a counter of the words it shares with the parameter being looked up (zero between lookups). */
+  readonly sharing: Int32Array;
+  readonly outputKeys: readonly string[];
+  readonly inputsNamed: Map<string, SideGroup[]>;
   readonly answers: Map<string, readonly Mapping[]>;
 }
 
@@ -132,29 +138,60 @@ function targetIndex(catalog: Catalog): TargetIndex {
     outs.forEach((out, k) => {
       for (const t of new Set(out.nameTerms)) push(byNameTerm, t, k);
     });
-    const inputsNamed = new Map<string, number[]>();
-    ins.forEach((inp, k) => push(inputsNamed, inp.name, k));
-    index = { byNameTerm, inputsNamed, answers: new Map() };
+    const named = new Map<string, number[]>();
+    ins.forEach((inp, k) => push(named, inp.name, k));
+    const inputsNamed = new Map<string, SideGroup[]>();
+    for (const [name, ks] of named)
+      inputsNamed.set(
+        name,
+        groupSides(
+          ks.map((k) => ins[k]),
+          readingKey,
+        ),
+      );
+    index = {
+      byNameTerm,
+      sharing: new Int32Array(outs.length),
+      outputKeys: outs.map(readingKey),
+      inputsNamed,
+      answers: new Map(),
+    };
     targets.set(catalog, index);
   }
   return index;
 }
 
 /**
- * Outputs scored for one parameter, at most: in a catalog where thousands of outputs share a word with it
- * (`id`, `name`), those sharing the most words are scored, so that a parameter costs the same whatever the
- * catalog's size. NESTFUL's catalogs stay far below it.
+ * Outputs scored for one parameter, at most (the scoring's `outputCandidates`): in a catalog where thousands
+ * of outputs share a word with it (`id`, `name`), those sharing the most words are scored, so that a
+ * parameter costs the same whatever the catalog's size. NESTFUL's catalogs stay far below it.
  */
-export const MAX_CANDIDATES = 512;
+export const MAX_CANDIDATES = DEFAULT_SCORING.outputCandidates;
 
-/** The candidate outputs to score, in catalog order: all of them, or the `MAX_CANDIDATES` sharing most words. */
-export function closestCandidates(shared: ReadonlyMap<number, number>): number[] {
+/** The candidate outputs to score, in catalog order: all of them, or the `max` sharing most words. */
+export function closestCandidates(shared: ReadonlyMap<number, number>, max = MAX_CANDIDATES): number[] {
   const all = [...shared.keys()];
-  const kept =
-    all.length <= MAX_CANDIDATES
-      ? all
-      : all.sort((a, b) => shared.get(b)! - shared.get(a)! || a - b).slice(0, MAX_CANDIDATES);
+  if (all.length <= max) return all.sort((a, b) => a - b);
+  // Most shared words first, then catalog order: one sort key, count above index (no lookups while sorting).
+  const width = 2 ** Math.ceil(Math.log2(Math.max(...all) + 2));
+  const keys = Float64Array.from(all, (k) => -shared.get(k)! * width + k).sort();
+  const kept = Array.from(keys.subarray(0, max), (key) => ((key % width) + width) % width);
   return kept.sort((a, b) => a - b);
+}
+
+/**
+ * The readings of one parameter name scored, at most `max` (the scoring's `inputSides`): those standing for
+ * the most APIs first, then in catalog order. A name that thousands of APIs take (`query`, `id`) is read
+ * dozens of ways; NESTFUL's catalogs have a handful per name.
+ */
+export function commonestSides<T extends { apis: Set<string> }>(groups: readonly T[], max: number): T[] {
+  if (groups.length <= max) return [...groups];
+  return groups
+    .map((g, i) => ({ g, i }))
+    .sort((a, b) => b.g.apis.size - a.g.apis.size || a.i - b.i)
+    .slice(0, max)
+    .sort((a, b) => a.i - b.i)
+    .map(({ g }) => g);
 }
 
 /**
@@ -170,21 +207,30 @@ export function mappingsInto(catalog: Catalog, param: string, options: ComputeOp
   const key = `${threshold}\u0000${top}\u0000${scoringKey(scoring)}\u0000${param}`;
   const known = index.answers.get(key);
   if (known) return [...known];
-  const { outs, ins } = weighCatalog(catalog);
-  const inputs = groupSides((index.inputsNamed.get(param) ?? []).map((k) => ins[k]));
-  // Outputs sharing a word with the parameter, with how many words they share.
-  const shared = new Map<number, number>();
+  const { outs } = weighCatalog(catalog);
+  const inputs = commonestSides(index.inputsNamed.get(param) ?? [], scoring.inputSides);
+  // Outputs sharing a word with the parameter, with how many words they share (counted in a typed array:
+  // a common word is shared by thousands of outputs in a large catalog).
+  const { sharing } = index;
+  const touched: number[] = [];
   for (const group of inputs) {
     for (const t of new Set([...group.side.nameTerms, ...group.side.descTerms]))
-      for (const k of index.byNameTerm.get(t) ?? []) shared.set(k, (shared.get(k) ?? 0) + 1);
+      for (const k of index.byNameTerm.get(t) ?? []) if (sharing[k]++ === 0) touched.push(k);
   }
-  const outputs = groupSides(closestCandidates(shared).map((k) => outs[k]));
+  const shared = new Map<number, number>(touched.map((k) => [k, sharing[k]]));
+  for (const k of touched) sharing[k] = 0;
+  const kept = closestCandidates(shared, scoring.outputCandidates);
+  const outputs = groupSides(
+    kept.map((k) => outs[k]),
+    (_, i) => index.outputKeys[kept[i]],
+  );
   const best = new Map<string, number>();
   for (const inp of inputs) {
+    const sole = inp.apis.size === 1 ? inp.apis.values().next().value : undefined;
     for (const out of outputs) {
       if (out.side.name === param) continue;
       // Only one API on each side, the same one: an API never maps onto itself.
-      if (inp.apis.size === 1 && out.apis.size === 1 && inp.apis.has([...out.apis][0])) continue;
+      if (sole !== undefined && out.apis.size === 1 && out.apis.has(sole)) continue;
       const s = scoreSides(out.side, inp.side, scoring);
       if (!s) continue;
       const score = round(s.score, SHORT_DIGITS);
@@ -214,15 +260,23 @@ export function mappingsInForce(given: readonly Mapping[], computed: readonly Ma
   return [...best.values()].sort(byScore);
 }
 
-/** Sides that read alike (name, type, description words), each with the APIs it stands for. */
-function groupSides(sides: readonly Weighted[]): { side: Weighted; apis: Set<string> }[] {
-  const groups = new Map<string, { side: Weighted; apis: Set<string> }>();
-  for (const side of sides) {
-    const key = `${side.name}\u0000${side.type}\u0000${side.descTerms.join(' ')}`;
-    const group = groups.get(key);
+/** A reading of a side: its name, type and description words (sides that read alike are scored once). */
+const readingKey = (side: Weighted) => `${side.name}\u0000${side.type}\u0000${side.descTerms.join(' ')}`;
+
+interface SideGroup {
+  readonly side: Weighted;
+  readonly apis: Set<string>;
+}
+
+/** Sides that read alike, each group with the APIs it stands for (`key`: a side's reading). */
+function groupSides(sides: readonly Weighted[], key: (side: Weighted, i: number) => string): SideGroup[] {
+  const groups = new Map<string, SideGroup>();
+  sides.forEach((side, i) => {
+    const k = key(side, i);
+    const group = groups.get(k);
     if (group) group.apis.add(side.api);
-    else groups.set(key, { side, apis: new Set([side.api]) });
-  }
+    else groups.set(k, { side, apis: new Set([side.api]) });
+  });
   return [...groups.values()];
 }
 

@@ -108,6 +108,24 @@ export const MappingScoringSchema = z
       .max(1)
       .default(0.3)
       .describe('over this much more rarity a written name counts fully'),
+    outputCandidates: z
+      .number()
+      .int()
+      .min(1)
+      .max(100_000)
+      .default(512)
+      .describe(
+        'outputs scored for one parameter at most: where more share a word with it (`id`, `name` in a large catalog), those sharing the most words (a bound on the work, not a price)',
+      ),
+    inputSides: z
+      .number()
+      .int()
+      .min(1)
+      .max(10_000)
+      .default(16)
+      .describe(
+        'readings of one parameter name scored at most (its parameters grouped by type and description words), those standing for the most APIs first (a bound on the work, not a price)',
+      ),
     typeScalar: score(0.85, 'type fit of two different scalar types'),
     typeMixed: score(0.6, 'type fit of a scalar and a structured type'),
     typeStructured: score(0.8, 'type fit of two different structured types'),
