@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { parseCatalog } from '../src/read/catalog.ts';
+import { loadCatalog, parseCatalog } from '../src/read/catalog.ts';
 import { compile } from '../src/compile/compile.ts';
 import { loadCostModel } from '../src/read/cost-models.ts';
 import { FEATURES, FEATURE_NAMES, price } from '../src/model/features.ts';
@@ -110,6 +110,16 @@ describe('features', () => {
   it('a swap of two letters is one edit, so the rename keeps the value: limti -> limit', () => {
     expect(editDistance('limti', 'limit')).toBe(1);
     expect(similarity('pgae', 'page')).toBe(0.75);
+  });
+
+  it('editDistance under a cap of 1 (one pass) agrees with the full distance on every pair of short strings', () => {
+    const alphabet = ['', 'a', 'b', 'c'];
+    const all = new Set<string>();
+    for (const x of alphabet)
+      for (const y of alphabet) for (const z of alphabet) for (const w of alphabet) all.add(x + y + z + w);
+    const strings = [...all];
+    for (const a of strings)
+      for (const b of strings) expect(editDistance(a, b, 1) <= 1, `${a}/${b}`).toBe(editDistance(a, b) <= 1);
   });
 
   it('dropTie: every drop carries it, so a rename at the drop’s price keeps the value', () => {
@@ -287,6 +297,29 @@ describe('features', () => {
     expect(premium).toBeGreaterThan(0);
     expect(features(typed, ask(typed).v)).toMatchObject({ askProducedGivenIds: premium });
     expect(features(typed, ask(typed).v).askProducedIncoherent).toBeUndefined();
+  });
+
+  it('omitCarried: a put-back call pays for each value it would carry and leaves out', () => {
+    // The business search var1 is gone; its reviews call passes `limit`, `query`, `region` and `language`, which the
+    // search takes too: the restored search carries them, each a choice of its own.
+    const executable = loadCatalog('data/nestful/executable-spec.json');
+    const plan = compile(
+      seq(
+        'var2 = LocalBusinessDataBusinessReviews(business_id="$var1.business_id$", limit=20, query="bars", region="us", language="en")\nvar_result(reviews="$var2$")',
+      ),
+      executable,
+      hand,
+    ).plan;
+    const restored = plan.calls.find(
+      (c) => c.restores === 'var1' && c.apis[0].api!.name === 'LocalBusinessData',
+    )!;
+    const carried = restored.params.filter((p) => !p.required && p.sources.some((x) => x.kind === 'literal'));
+    expect(carried.map((p) => p.param).sort()).toEqual(['language', 'limit', 'query', 'region']);
+    expect(features(plan, restored.apis[0].v).omitCarried).toBe(4);
+    // The edit shows what the restore costs when it carries its values: the charge is not in it.
+    const shown = { ...features(plan, restored.apis[0].v), omitCarried: 0 };
+    expect(restored.apis[0].cost).toBeCloseTo(price(shown, hand.weights), 9);
+    for (const p of carried) expect(features(plan, p.sources[0].v).omitCarried).toBe(-1);
   });
 
   it('answerWhole: the answer may show the whole output of a call whose field it misnamed', () => {

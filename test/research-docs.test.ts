@@ -87,7 +87,7 @@ describe('docs/research.md walk-through', () => {
   it('shows the fit as it comes out', () => {
     expect(tableAt(DOC, '| round ')).toEqual(tableAt(fit, '| round '));
     expect(DOC).toContain('`reuseLiteral` from 1 to 0.9959');
-    expect(fit).toContain('| reuseLiteral               |       1 |  0.9959 | -0.0041 |');
+    expect(fit).toContain('| reuseLiteral                |       1 |  0.9959 | -0.0041 |');
   });
 
   it('shows the export manifest as it comes out', async () => {

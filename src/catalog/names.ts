@@ -26,6 +26,7 @@ export function editDistance(a: string, b: string, cap = Infinity): number {
   if (a === b) return 0;
   if (a.length > b.length) [a, b] = [b, a];
   if (b.length - a.length > cap) return cap + 1;
+  if (cap <= 1) return withinOneEdit(a, b) ? 1 : cap + 1;
   let before = new Array<number>(a.length + 1).fill(0);
   let prev = Array.from({ length: a.length + 1 }, (_, i) => i);
   let next = new Array<number>(a.length + 1);
@@ -48,6 +49,23 @@ export function editDistance(a: string, b: string, cap = Infinity): number {
     [before, prev, next] = [prev, next, before];
   }
   return prev[a.length];
+}
+
+/**
+ * Whether two different strings, `a` no longer than `b`, are one edit apart (a substitution, an insertion, or
+ * two neighbours swapped): what `editDistance` under a cap of 1 asks, in one pass.
+ */
+function withinOneEdit(a: string, b: string): boolean {
+  let i = 0;
+  while (i < a.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (a.length < b.length) return a.slice(i) === b.slice(i + 1);
+  if (a.slice(i + 1) === b.slice(i + 1)) return true;
+  return (
+    i + 1 < a.length &&
+    a.charCodeAt(i) === b.charCodeAt(i + 1) &&
+    a.charCodeAt(i + 1) === b.charCodeAt(i) &&
+    a.slice(i + 2) === b.slice(i + 2)
+  );
 }
 
 function squash(name: string): string {

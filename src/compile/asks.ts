@@ -41,6 +41,8 @@ function insertionPremium(ctx: CompileContext, apis: readonly ApiSpec[], name: s
   for (const api of apis) {
     const inputs = api.params.filter((p) => p.required).length;
     const price = ctx.price({ insertCall: 1, perCall: 1, slotFill: inputs });
+    // An insertion no cheaper than both found so far changes neither: its relatedness need not be read.
+    if (price >= related && price >= strangers) continue;
     if (relatedTo(api, words, name, ctx.bounds.misspeltWord)) related = Math.min(related, price);
     else strangers = Math.min(strangers, price);
   }

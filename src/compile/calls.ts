@@ -3,9 +3,10 @@
  * used too early, and the answer pseudo-step; their label choices and rows (inserted candidates: inserted.ts).
  */
 import type { ApiSpec, Json, Step } from '../model/types.ts';
-import { NO_FEATURES, type Features } from '../model/features.ts';
+import { NO_FEATURES, plus, type Features } from '../model/features.ts';
 import { canonicalJson } from '../model/canonical.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
+import { tieDistance } from '../catalog/names.ts';
 import type { CompileContext } from './context.ts';
 import { inCount, numberedBelow } from './numbering.ts';
 import type { ApiChoice, Call, LabelChoice } from './plan.ts';
@@ -34,14 +35,29 @@ function apiChoices(ctx: CompileContext, step: Step): ApiChoice[] {
   for (const { api, similarity } of ctx.index.similarApis(step.name, ctx.cost.apiCandidates)) {
     if (similarity < ctx.cost.minSimilarity) continue;
     if (ctx.allowed && !ctx.allowed(api)) continue;
-    choices.push(apiChoice(ctx, api, { renameApi: 1, dissimilarity: 1 - similarity, perCall: 1 }));
+    choices.push(
+      apiChoice(ctx, api, {
+        renameApi: 1,
+        dissimilarity: 1 - similarity,
+        renameApiSpelling: tieDistance(step.name, api.name),
+        perCall: 1,
+      }),
+    );
   }
   return choices;
 }
 
-/** A call's choice of `api`, with the features of making that call. */
-export function apiChoice(ctx: CompileContext, api: ApiSpec, features: Features): ApiChoice {
-  return { api, v: ctx.variable(features), cost: ctx.price(features) };
+/**
+ * A call's choice of `api`, with the features of making that call; `charged` are features its variable also
+ * carries but its edit's cost does not show (refunded by other decisions of the call, as `carriedCharge`).
+ */
+export function apiChoice(
+  ctx: CompileContext,
+  api: ApiSpec,
+  features: Features,
+  charged: Features = NO_FEATURES,
+): ApiChoice {
+  return { api, v: ctx.variable(plus(features, charged)), cost: ctx.price(features) };
 }
 
 /** A call's choice of `label`, with the features of that choice (none: the label it had, or one that is free). */

@@ -9,6 +9,19 @@ import { isLiteral } from '../validate/validate.ts';
 import { literalMismatch } from '../validate/literals.ts';
 import type { CompileContext } from './context.ts';
 import type { Carried } from './plan.ts';
+import { NO_FEATURES, type Features } from '../model/features.ts';
+
+/**
+ * What leaving out the values a put-back call carries costs: its API choice is charged `omitCarried` once per
+ * carried value, and carrying one refunds it (sources.ts), so the call costs what its edit says when it
+ * carries them all and `omitCarried` more for each it leaves out.
+ */
+export function carriedCharge(carried: ReadonlyMap<string, Carried>): Features {
+  return carried.size > 0 ? { omitCarried: carried.size } : NO_FEATURES;
+}
+
+/** The refund of a carried value taken. */
+export const CARRY_REFUND: Features = { omitCarried: -1 };
 
 /**
  * Steps of another API that pass a literal to every required parameter of `api` under its name (a product's

@@ -8,7 +8,7 @@ import { leafOf } from '../catalog/catalog-index.ts';
 import type { CompileContext } from './context.ts';
 import { gapBefore } from './numbering.ts';
 import { producers } from './producers.ts';
-import { carriedValues, templates } from './carried.ts';
+import { carriedCharge, carriedValues, templates } from './carried.ts';
 import { apiChoice, labelChoice, labelChoices, labelRows, newCall } from './calls.ts';
 import { NO_FEATURES } from '../model/features.ts';
 import { commonness, relatedTo } from '../catalog/evidence.ts';
@@ -67,31 +67,36 @@ export function newInsertedCall(
 ): Call {
   const kind = gap ? 'restoreStep' : 'insertCall';
   const common = commonness(ctx.index, leafOf(need));
+  const carried = gap ? carriedValues(api, templates(ctx, api, pos), [gap.consumer]) : undefined;
   const call = newCall(ctx, {
     kind: 'inserted',
     origin: -1,
     pos,
     depth,
     apis: [
-      apiChoice(ctx, api, {
-        [kind]: 1,
-        perCall: 1,
-        // A stranger (an API that shares no content word with the plan or its need) weighs as much as its
-        // need is common: the one API that outputs a rare field is evidence, one of many that output `status`
-        // a guess.
-        insertUnrelated: relatedTo(api, ctx.planWords(), leafOf(need), ctx.bounds.misspeltWord) ? 0 : common,
-        insertCommonNeed: common,
-        insertIncoherent: ctx.incoherent() ? 1 : 0,
-      }),
+      apiChoice(
+        ctx,
+        api,
+        {
+          [kind]: 1,
+          perCall: 1,
+          // A stranger (an API that shares no content word with the plan or its need) weighs as much as its
+          // need is common: the one API that outputs a rare field is evidence, one of many that output `status`
+          // a guess.
+          insertUnrelated: relatedTo(api, ctx.planWords(), leafOf(need), ctx.bounds.misspeltWord)
+            ? 0
+            : common,
+          insertCommonNeed: common,
+          insertIncoherent: ctx.incoherent() ? 1 : 0,
+        },
+        carried ? carriedCharge(carried) : undefined,
+      ),
     ],
     // A fresh label: a label the sequence references but nothing defines is a deleted step's, taken back
     // by a restored call (restore.ts) or by an original call relabelled, never by a guess.
     labels: gap ? [labelChoice(ctx, gap.label, NO_FEATURES)] : labelChoices(ctx, undefined, [], true),
     need,
-    ...(gap && {
-      fills: gap.label,
-      carried: carriedValues(api, templates(ctx, api, pos), [gap.consumer]),
-    }),
+    ...(gap && { fills: gap.label, carried }),
   });
   labelRows(ctx, call, true);
   return call;

@@ -10,17 +10,26 @@ import type { CompileContext } from './context.ts';
  * The producers of `name` in catalog-name order. `exact`: a broken reference names its field, so only
  * producers of that very field serve it (no mappings, no context).
  */
-export function producers(ctx: CompileContext, name: string, exact = false): ApiSpec[] {
+export function producers(ctx: CompileContext, name: string, exact = false): readonly ApiSpec[] {
+  const key = `${exact ? 1 : 0}\u0000${name}`;
+  let known = ctx.producerLists.get(key);
+  if (!known) ctx.producerLists.set(key, (known = findProducers(ctx, name, exact)));
+  return known;
+}
+
+function findProducers(ctx: CompileContext, name: string, exact: boolean): ApiSpec[] {
   const names = exact ? [name] : [name, ...ctx.mappedFrom(name).map((m) => m.from)];
   const candidates = [
     ...names.flatMap((leaf) => ctx.index.producersOf(leaf).map((p) => p.api)),
     ...(exact ? [] : ctx.contextProducers(name)),
   ];
-  const out: ApiSpec[] = [];
+  const own = new Set(names);
+  const out = new Set<ApiSpec>();
   for (const api of candidates) {
-    if (out.includes(api) || (ctx.allowed && !ctx.allowed(api))) continue;
-    if (api.params.some((q) => names.includes(q.name))) continue;
-    out.push(api);
+    if (out.has(api) || (ctx.allowed && !ctx.allowed(api))) continue;
+    if (api.params.some((q) => own.has(q.name))) continue;
+    out.add(api);
   }
-  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const { index } = ctx;
+  return [...out].sort((a, b) => index.nameRank(a) - index.nameRank(b));
 }

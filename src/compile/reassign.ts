@@ -63,19 +63,43 @@ function alikeFeeds(ctx: CompileContext, call: Call, arg: string, label: string)
   return out;
 }
 
-/** Whether call `j` is of an API that could stand for the deleted step under `label`. */
-function standsFor(ctx: CompileContext, label: string, j: Call, reader?: Call): boolean {
-  const deleted = ctx.deleted.get(label);
-  if (!deleted) return true;
-  // A step the count puts before the label ran before that step: it is not that step (var1 for a lost var5).
-  // Not where the label may be a misspelt one: read by a step numbered below it (var4 reading `$var5.emi$`
-  // cannot read a later step), or read whole next after the count (`reddit_posts = $var3$` after var2).
+/**
+ * Whether the count puts input call `j` before the deleted step under `label` (var1 for a lost var5): it ran
+ * before that step, so it is hardly that step. Not where the label may be a misspelt one: read by a step
+ * numbered below it (var4 reading `$var5.emi$` cannot read a later step), or read whole next after the
+ * count (`reddit_posts = $var3$` after var2).
+ */
+function countedBefore(ctx: CompileContext, label: string, j: Call, reader?: Call): boolean {
+  if (!ctx.deleted.has(label)) return false;
   const misspelt =
     reader === undefined
       ? numberedPlace(ctx, label) === undefined
       : reader.origin >= 0 && reader.kind !== 'result' && numberedBelow(ctx, reader.origin, label);
-  if (j.origin >= 0 && !misspelt && numberedBelow(ctx, j.origin, label)) return false;
-  return j.apis.some((c) => c.api && deleted.standIns.some((s) => s.api === c.api));
+  return j.origin >= 0 && !misspelt && numberedBelow(ctx, j.origin, label);
+}
+
+/** Whether call `j` is of an API that could stand for the deleted step under `label`. */
+function ofStandIn(ctx: CompileContext, label: string, j: Call): boolean {
+  const deleted = ctx.deleted.get(label);
+  return !deleted || j.apis.some((c) => c.api && deleted.standIns.some((s) => s.api === c.api));
+}
+
+/** Whether call `j` could have been the deleted step under `label` (see countedBefore and ofStandIn). */
+function standsFor(ctx: CompileContext, label: string, j: Call, reader?: Call): boolean {
+  return !countedBefore(ctx, label, j, reader) && ofStandIn(ctx, label, j);
+}
+
+/**
+ * What re-pointing a deleted step's reference to input call `j` that the count puts before it costs beyond
+ * the move: `reassignCountedBefore` when some reference reads `j`'s output, `reassignCountedBeforeUnread`
+ * when none does (a call whose output nothing reads is likelier the one the reference meant, its label
+ * mistyped, than a call the plan uses already).
+ */
+function countedBeforeCost(ctx: CompileContext, label: string, j: Call, reader: Call): Features {
+  if (!countedBefore(ctx, label, j, reader)) return NO_FEATURES;
+  const own = ctx.steps[j.origin].label;
+  const read = own !== undefined && ctx.refs.some((sites) => sites.some((s) => s.ref.label === own));
+  return read ? { reassignCountedBefore: 1 } : { reassignCountedBeforeUnread: 1 };
 }
 
 /** Whether the deleted step under `label` is named whole by the key its output is shown under. */
@@ -237,7 +261,8 @@ export function reassignments(
     // the names mapped onto it are looked up: a wider search stays cheap.
     // A deleted step's reference moves only to a call that could have been that step: the same field of an
     // order placed is no shipment's id.
-    if (restorable && !sameLabel && !standsFor(ctx, label, j, call)) return;
+    if (restorable && !sameLabel && !ofStandIn(ctx, label, j)) return;
+    const counted = restorable && !sameLabel ? countedBeforeCost(ctx, label, j, call) : NO_FEATURES;
     const fuzzy = sameLabel || (orphan && !restorable && tieDistance(label, other) <= ctx.bounds.labelFuzz);
     const seen = new Set<string>();
     for (const choice of j.apis) {
@@ -270,7 +295,7 @@ export function reassignments(
         const m = Math.max(byName, context - depth, f === sole ? e.soleField : 0) + e.contextBonus * context;
         const features = sameLabel
           ? { reassign: 1, dissimilarity: 1 - m, closeMatch: 1 - m }
-          : plus(plus(plus(REASSIGN, labelCost), { dissimilarity: 1 - m }), otherTie(other));
+          : plus(plus(plus(plus(REASSIGN, labelCost), { dissimilarity: 1 - m }), otherTie(other)), counted);
         const cost = ctx.price(features);
         const path =
           trailing.length > 0 && f.type === 'array' ? `${f.path}${'[]'.repeat(trailing.length)}` : f.path;

@@ -21,7 +21,7 @@ import { apiChoice, labelChoice, labelRows, newCall } from './calls.ts';
 import { NO_FEATURES, plus, type Features } from '../model/features.ts';
 import { producers } from './producers.ts';
 import { numberedPlace, slippedLabel } from './numbering.ts';
-import { carriedValues, templates, writtenInFull } from './carried.ts';
+import { carriedCharge, carriedValues, templates, writtenInFull } from './carried.ts';
 import type { StandIn, Uses } from './plan.ts';
 
 /** Where a restored or rerun call sits: this far before its first reader (an order, not a price). */
@@ -288,16 +288,17 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
         },
         pad,
       );
+      const carried = carriedValues(api, templates(ctx, api, pos), consumers, inFull, readBack);
       const call = newCall(ctx, {
         kind: 'inserted',
         origin: -1,
         pos,
         depth: 1,
-        apis: [apiChoice(ctx, api, features)],
+        apis: [apiChoice(ctx, api, features, carriedCharge(carried))],
         labels: [labelChoice(ctx, label, NO_FEATURES)],
         need,
         restores: label,
-        carried: carriedValues(api, templates(ctx, api, pos), consumers, inFull, readBack),
+        carried,
       });
       labelRows(ctx, call, true);
     }

@@ -12,6 +12,7 @@ import type { CompileContext } from './context.ts';
 import type { Source } from './plan.ts';
 import { tokenPlans } from './tokens.ts';
 import { goalValue } from './goals.ts';
+import { CARRY_REFUND } from './carried.ts';
 import { fillSources, referencedFields } from './fills.ts';
 import { askCost } from './asks.ts';
 import { argumentKey, type ArgumentDrops } from './plan.ts';
@@ -62,14 +63,16 @@ export function parameterSources(ctx: CompileContext, drops: ArgumentDrops): num
         }
         const wanted = call.kind === 'inserted' ? goalValue(ctx, choice.api.name, p.name) : undefined;
         const carried = call.carried?.get(p.name);
-        // A restored call takes the optional values its consumers pass under the same names.
+        // A put-back call takes the optional values its consumers pass under the same names, unless it
+        // leaves one out (`omitCarried`: charged on its API choice, refunded by the value taken).
         const fixed = carried !== undefined && !p.required;
         if (wanted !== undefined) {
-          sources.push({ kind: 'literal', v: ctx.variable(), cost: 0, value: wanted, fromStep: -1 });
+          const refund = carried !== undefined ? CARRY_REFUND : NO_FEATURES;
+          sources.push({ kind: 'literal', v: ctx.variable(refund), cost: 0, value: wanted, fromStep: -1 });
         } else if (fixed) {
           sources.push({
             kind: 'literal',
-            v: ctx.variable(),
+            v: ctx.variable(CARRY_REFUND),
             cost: 0,
             value: carried.value,
             fromStep: carried.step,
@@ -82,7 +85,7 @@ export function parameterSources(ctx: CompileContext, drops: ArgumentDrops): num
           sources.push({ kind: 'ask', v: ctx.variable(ask), cost: ctx.price(ask) });
         } else if (p.required) sources.push(...fillSources(ctx, call, choice.api, p));
         if (sources.length === 0) continue;
-        const required = p.required || fixed;
+        const required = p.required;
         call.params.push({ choice: ci, param: p.name, required, sources });
         // A parameter without an argument may also take an unread output: added last (`unreadSources`).
         if (p.required && !fixed && wanted === undefined && !hasArgument(step, p.name)) {

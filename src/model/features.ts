@@ -93,6 +93,11 @@ export const FEATURES = {
     2,
     'deleted-producer-comes-back',
   ),
+  omitCarried: edit(
+    'a call put back in a deleted step’s place leaves out an optional value it would carry (a setting its consumers pass under the same name, a default a call written alike spells out); charged on its API choice, refunded by each value it carries',
+    1,
+    UNIT,
+  ),
   restoreRerun: edit(
     'a restored step that runs again under a fresh label for a memory item that holds nothing (its readers re-pointed at it)',
     0.5,
@@ -226,6 +231,16 @@ export const FEATURES = {
     0.5,
     'broken-field-stays-on-its-label',
   ),
+  reassignCountedBefore: evidence(
+    'a deleted step’s reference re-pointed at a call the count puts before that step (var4 for a lost var5) whose output the plan reads elsewhere: it ran before that step, so it is hardly that step',
+    12,
+    'numbered-below-not-the-lost-step',
+  ),
+  reassignCountedBeforeUnread: evidence(
+    'the same at a call whose output nothing reads: its label mistyped in the one reference meant for it',
+    0.3,
+    'mislabelled-answer-reads-unread-call',
+  ),
   reassignOtherLabelInAnswer: evidence(
     'the same in the answer step, whose key names a result of the very call it reads',
     1,
@@ -272,6 +287,11 @@ export const FEATURES = {
     'a reference moved to a label that feeds nothing of this step',
     0.005,
     'wrong-label-allow-deletes',
+  ),
+  renameApiSpelling: close(
+    'lexical distance, case and order kept, of the API a call is renamed to from the name written: of catalog names alike once folded (`search_airport`, `Search_Airport`), the one spelt as written',
+    0.0025,
+    'renamed-to-the-twin-spelt-alike',
   ),
   moveLabel: close('a reference moved to another label at all', 0.0025, 'wrong-label-allow-deletes'),
   moveLabelName: close(
