@@ -92,6 +92,18 @@ describe('refract fix / validate', () => {
     expect(JSON.parse(r.stdout)).toEqual({ id: '0', valid: true, determination: true, issues: [] });
   });
 
+  it('the executable refuses a batch whose --out holds results with one line and exit 2, its progress line stopped', () => {
+    const out = join(dir, 'held.jsonl');
+    writeFileSync(out, '{"id":"r0","status":"valid"}\n');
+    const input = join(dir, 'held-input.jsonl');
+    writeFileSync(input, '{"id":"r0","sequence":"var1 = SkyScrapperSearchAirport(query=\\"Rome\\")"}\n');
+    const args = ['--import', 'tsx', 'bin/refract.ts', 'batch', '-c', CATALOG, '--out', out, input];
+    const r = spawnSync('node', args, { encoding: 'utf8', timeout: 30_000 });
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^refract: --out: .*held\.jsonl already holds \d+ bytes: add --resume/m);
+  });
+
   it('the same repair whichever solver (highs, lp-solver, portfolio)', async () => {
     const costs: unknown[][] = [];
     for (const solver of ['highs', 'lp-solver', 'portfolio']) {

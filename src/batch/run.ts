@@ -86,6 +86,16 @@ const ATTEMPTS = 2;
 const IDLE_SEND_MS = 20;
 
 export async function runBatch(options: BatchOptions): Promise<BatchReport> {
+  try {
+    return await batchRun(options);
+  } catch (error) {
+    // A refused or failed run stops its progress line too: its timer would keep the process alive.
+    options.progress?.stop();
+    throw error;
+  }
+}
+
+async function batchRun(options: BatchOptions): Promise<BatchReport> {
   const { signal, progress } = options;
   const window = options.window ?? 1024 * options.workers;
   const sizer = new TaskSizer();

@@ -126,7 +126,9 @@ export function indexCatalog(catalog: Catalog): CatalogIndex {
     producersOf: (leaf) => producers.get(leaf) ?? [],
     nameRank(api) {
       ranks ??= new Map(
-        [...catalog.apis].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((a, k) => [a, k]),
+        [...catalog.apis]
+          .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+          .map((a, k) => [a, k]),
       );
       return ranks.get(api) ?? catalog.apis.length;
     },

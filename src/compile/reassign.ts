@@ -91,15 +91,15 @@ function standsFor(ctx: CompileContext, label: string, j: Call, reader?: Call): 
 
 /**
  * What re-pointing a deleted step's reference to input call `j` that the count puts before it costs beyond
- * the move: `reassignCountedBefore` when some reference reads `j`'s output, `reassignCountedBeforeUnread`
- * when none does (a call whose output nothing reads is likelier the one the reference meant, its label
- * mistyped, than a call the plan uses already).
+ * the move: `reassignCountedBeforeUnread` for the answer's reference when no reference reads `j`'s output (a
+ * result the plan made and never shows: the answer's label is mistyped), else `reassignCountedBefore`. A
+ * call's reference does not count so: an output nothing reads may have lost its reader's argument instead.
  */
 function countedBeforeCost(ctx: CompileContext, label: string, j: Call, reader: Call): Features {
   if (!countedBefore(ctx, label, j, reader)) return NO_FEATURES;
   const own = ctx.steps[j.origin].label;
   const read = own !== undefined && ctx.refs.some((sites) => sites.some((s) => s.ref.label === own));
-  return read ? { reassignCountedBefore: 1 } : { reassignCountedBeforeUnread: 1 };
+  return read || reader.kind !== 'result' ? { reassignCountedBefore: 1 } : { reassignCountedBeforeUnread: 1 };
 }
 
 /** Whether the deleted step under `label` is named whole by the key its output is shown under. */

@@ -237,7 +237,7 @@ export const FEATURES = {
     'numbered-below-not-the-lost-step',
   ),
   reassignCountedBeforeUnread: evidence(
-    'the same at a call whose output nothing reads: its label mistyped in the one reference meant for it',
+    'the same for the answer’s reference, at a call whose output nothing reads: a result the plan made and never shows, the answer’s label mistyped',
     0.3,
     'mislabelled-answer-reads-unread-call',
   ),
