@@ -97,6 +97,22 @@ describe('a repair’s confidence (the real solver)', () => {
     expect(skipped.evidence).toBeUndefined();
   });
 
+  it('logStandIns: ln of how many APIs a put-back call could have been (two output heart_rate, one rhythm)', async () => {
+    const requests = loadCatalog('test/cases/catalogs/unrelated-requests-spec.json');
+    const evidenceOf = async (field: string) =>
+      (
+        await repair(
+          parseSequenceText(
+            `var1 = translate_text(text="hello", target_language="de")\nvar_result(t="$var1.translated_text$", x="$var2.${field}$")`,
+          ),
+          requests,
+          { cost: base, confidenceEvidence: true },
+        )
+      ).evidence!;
+    expect((await evidenceOf('heart_rate')).logStandIns).toBeCloseTo(Math.log(2), 9);
+    expect((await evidenceOf('rhythm')).logStandIns).toBe(0);
+  });
+
   it('is a probability under a calibrated cost model, 1 for a valid input, and the same on every run', async () => {
     const names = [
       'missing-step',

@@ -280,12 +280,18 @@ describe('the agent hook and the loop with minConfidence', () => {
       content: '',
       tool_calls: [{ id: 'x', name: 'SkyScrapperSearchAirprot', args: { query: 'Rome' }, type: 'tool_call' }],
     });
-    const out = (await repairToolCallsRunnable(executable, { minConfidence: above }).invoke(
+    // The runnable checks a message's calls with insertions allowed (checkCall does not): its repair's
+    // confidence is read off that model.
+    const inMessage = (await checkToolCalls([misspelt], { catalog: executable })).repair!.confidence!;
+    const aboveMessage = Math.min(1, inMessage + 0.001);
+    const out = (await repairToolCallsRunnable(executable, { minConfidence: aboveMessage }).invoke(
       message,
     )) as AIMessage;
     const note = out.additional_kwargs.refract as RepairNote;
     expect(note.executable).toBe(false);
-    expect(note.feedback).toContain(`not applied: confidence ${c} is below minConfidence ${above}`);
+    expect(note.feedback).toContain(
+      `not applied: confidence ${inMessage} is below minConfidence ${aboveMessage}`,
+    );
     expect(out.tool_calls).toEqual(message.tool_calls);
 
     expect(() =>

@@ -1,7 +1,8 @@
 /**
  * `npm run calibrate`: the shipped confidence calibration. Every labelled record of the benchmark (both
- * corruption recipes, the three NESTFUL sets and the four synthetic worlds) is repaired under the shipped
- * `default` weights, judged right when it restores the gold modulo unknowns, and the calibration is fitted on
+ * corruption recipes, the three NESTFUL sets and the four synthetic worlds) and every 4th of the large-catalog
+ * worlds (1,000 and 10,000 APIs; their flat plans a world of their own: the learning mix) is repaired under the
+ * shipped `default` weights, judged right when it restores the gold modulo unknowns, and the calibration is fitted on
  * them all and written into `models/default.json`; each world is also held out in turn. The page
  * (`benchmarks/results/calibration.md`) has the per-world table and a reliability diagram.
  */
@@ -11,35 +12,15 @@ import { loadCostModel } from '../../src/read/cost-models.ts';
 import type { CostModel } from '../../src/model/cost.ts';
 import { reliability } from '../../src/confidence/fit.ts';
 import { figureFiles, VEGA_LITE_SCHEMA, type PlotSpec } from '../../src/batch/plot.ts';
-import {
-  calibrate,
-  calibrationPage,
-  DEFAULT_ALTERNATIVES,
-  collectSamples,
-  parseLabelled,
-  type LabelledRecord,
-} from '../tuning/index.ts';
-import { BENCH_DATA_DIR, ROOT, SET_NAMES } from './data.ts';
-import { FLOW_SET_NAMES, flowCatalog, flowPath } from './flow-data.ts';
+import { calibrate, calibrationPage, DEFAULT_ALTERNATIVES, collectSamples } from '../tuning/index.ts';
+import { ROOT } from './data.ts';
+import { learningMix, MIX_WORLDS } from './records.ts';
 import { machine, pageHeader } from './markdown.ts';
 
 /** The L2 penalty of the shipped fit (standardised coefficients). */
 export const SHIPPED_L2 = 100;
 const MODEL_FILE = join(ROOT, 'models', 'default.json');
 const RESULTS = join(ROOT, 'benchmarks', 'results');
-
-/** Every labelled record of the benchmark, each with its world's catalog. */
-export function benchmarkRecords(): LabelledRecord[] {
-  const corrupted = SET_NAMES.flatMap((set) => {
-    const source = join(BENCH_DATA_DIR, `corrupted-${set}.jsonl`);
-    return parseLabelled(readFileSync(source, 'utf8'), { source, catalog: flowCatalog(set) });
-  });
-  const flows = FLOW_SET_NAMES.flatMap((set) => {
-    const source = flowPath(set);
-    return parseLabelled(readFileSync(source, 'utf8'), { source, catalog: flowCatalog(set) });
-  });
-  return [...corrupted, ...flows];
-}
 
 /** Reliability diagram: observed right rate against mean confidence per bin, one line per held-out world. */
 export function reliabilitySpec(
@@ -100,7 +81,7 @@ export function reliabilitySpec(
 export async function shipCalibration(log: (line: string) => void, l2 = SHIPPED_L2): Promise<string> {
   const { calibration: _old, ...base } = loadCostModel('default') as CostModel & { calibration?: unknown };
   void _old;
-  const records = benchmarkRecords();
+  const records = learningMix(MIX_WORLDS.large, MIX_WORLDS.every);
   log(`calibrate: ${records.length} records`);
   const samples = await collectSamples(records, base, { log, alternatives: DEFAULT_ALTERNATIVES });
   const report = calibrate(samples, base, l2);

@@ -31,9 +31,8 @@ import {
   type FitResult,
   type LabelledRecord,
 } from '../tuning/index.ts';
-import { benchmarkRecords } from './calibration.ts';
+import { learningMix, MIX_WORLDS } from './records.ts';
 import { kindGroup } from './evaluate.ts';
-import { loadLargeWorld } from './large-data.ts';
 import { machine, pageHeader, pct, table } from './markdown.ts';
 import { ROOT } from './data.ts';
 
@@ -52,8 +51,8 @@ export interface LearnOptions {
 }
 
 export const LEARN_DEFAULTS = {
-  large: [1000, 10000],
-  every: 4,
+  large: MIX_WORLDS.large,
+  every: MIX_WORLDS.every,
   holdout: 0.3,
   seed: 1,
   rounds: LINE_FIT_DEFAULTS.rounds,
@@ -121,26 +120,6 @@ export function caseRecords(dir = CASES_DIR): LabelledRecord[] {
         },
       ];
     });
-}
-
-/** The mix's records, each world its own set: the shipped sets, then `large-N` and `large-N flat`. */
-export function learningMix(large: readonly number[], every: number): LabelledRecord[] {
-  const records = benchmarkRecords();
-  for (const size of large) {
-    const world = loadLargeWorld(size);
-    world.records.forEach((r, i) => {
-      if (i % every !== 0) return;
-      records.push({
-        id: `${world.name}/${r.id}`,
-        kind: r.kind,
-        set: r.recipe === 'flat' ? `${world.name} flat` : world.name,
-        gold: r.gold as LabelledRecord['gold'],
-        sequence: r.sequence as LabelledRecord['sequence'],
-        catalog: world.catalog,
-      });
-    });
-  }
-  return records;
 }
 
 interface Judged {

@@ -123,6 +123,7 @@ export function newCall(ctx: CompileContext, call: Omit<Call, 'id' | 'params' | 
     reruns: call.reruns,
     fills: call.fills,
     carried: call.carried,
+    standIns: call.standIns,
   };
   ctx.calls.push(full);
   return full;

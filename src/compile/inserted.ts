@@ -64,6 +64,7 @@ export function newInsertedCall(
   depth: number,
   need: string,
   gap?: { readonly label: string; readonly consumer: { step: Step; i: number } },
+  standIns?: number,
 ): Call {
   const kind = gap ? 'restoreStep' : 'insertCall';
   const common = commonness(ctx.index, leafOf(need));
@@ -96,6 +97,7 @@ export function newInsertedCall(
     // by a restored call (restore.ts) or by an original call relabelled, never by a guess.
     labels: gap ? [labelChoice(ctx, gap.label, NO_FEATURES)] : labelChoices(ctx, undefined, [], true),
     need,
+    standIns,
     ...(gap && { fills: gap.label, carried }),
   });
   labelRows(ctx, call, true);
@@ -121,19 +123,28 @@ export function insertedCalls(ctx: CompileContext, seeds: readonly Need[] = []):
     const need = queue[next];
     ctx.checkBudget();
     if (need.depth >= ctx.cost.insertDepth) continue;
-    for (const api of producers(ctx, leafOf(need.leaf), need.exact)) {
+    const found = producers(ctx, leafOf(need.leaf), need.exact);
+    for (const api of found) {
       const prior = placed.get(api.name);
       if (prior !== undefined && prior <= need.pos) continue;
       if (count >= ctx.cost.insertLimit) break;
       const pos = need.pos - 0.1 * (need.depth + 1);
       placed.set(api.name, pos);
-      const call = newInsertedCall(ctx, api, pos, need.depth + 1, need.leaf);
+      const call = newInsertedCall(ctx, api, pos, need.depth + 1, need.leaf, undefined, found.length);
       count++;
       if (ctx.options.allowInsert !== false) queue.push(...needsOf(ctx, call));
       const gap = need.step === undefined ? undefined : gapBefore(ctx, need.step);
       if (gap !== undefined && ctx.options.allowInsert !== false && count < ctx.cost.insertLimit) {
         const consumer = { step: ctx.steps[need.step!], i: need.step! };
-        const restored = newInsertedCall(ctx, api, pos, need.depth + 1, need.leaf, { label: gap, consumer });
+        const restored = newInsertedCall(
+          ctx,
+          api,
+          pos,
+          need.depth + 1,
+          need.leaf,
+          { label: gap, consumer },
+          found.length,
+        );
         queue.push(...needsOf(ctx, restored));
         count++;
       }

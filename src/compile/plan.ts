@@ -164,6 +164,11 @@ export interface Call {
   readonly fills?: string;
   /** A restored call's optional values, as its consumers pass them under the same names (and where). */
   readonly carried?: ReadonlyMap<string, Carried>;
+  /**
+   * How many catalog APIs could be this inserted or put-back call (the producers of what it was proposed
+   * for, the stand-ins of its deleted step): the one of many that a repair picks is a guess.
+   */
+  readonly standIns?: number;
 }
 
 /** An optional value a restored call takes: as a step passes it (`step`), or its API's default (step -1). */

@@ -299,6 +299,7 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
         need,
         restores: label,
         carried,
+        standIns: deleted.standIns.length,
       });
       labelRows(ctx, call, true);
     }

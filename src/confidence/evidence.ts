@@ -22,6 +22,13 @@ export function pointCost(plan: Plan, values: readonly number[]): number {
   return cost;
 }
 
+/** The stand-in counts of the inserted and put-back calls a point makes. */
+function chosenStandIns(plan: Plan, values: readonly number[]): number[] {
+  return plan.calls.flatMap((call) =>
+    call.standIns !== undefined && call.apis.some((choice) => values[choice.v] > 0.5) ? [call.standIns] : [],
+  );
+}
+
 export function repairEvidence(
   plan: Plan,
   values: readonly number[],
@@ -40,6 +47,7 @@ export function repairEvidence(
     edits: edits.filter((e) => e.kind !== 'slotFill' && e.kind !== 'confirm').length,
     asks,
     logMaxEdit: Math.log1p(Math.max(0, ...edits.map((e) => e.cost))),
+    logStandIns: Math.log(Math.max(1, ...chosenStandIns(plan, values))),
   };
   const out: Record<string, number> = { ...base };
   for (const edit of edits) out[KIND_PREFIX + edit.kind] = (out[KIND_PREFIX + edit.kind] ?? 0) + 1;

@@ -20,6 +20,8 @@ export const EVIDENCE = {
   edits: 'edits of the repair, asks and confirms excluded',
   asks: 'values asked for (ask steps)',
   logMaxEdit: 'ln(1 + the costliest single edit)',
+  logStandIns:
+    'ln of the most catalog APIs any call the repair inserted or put back could have been (0: none, or one): the one of many a repair picks is a guess',
 } as const;
 
 export type EvidenceName = keyof typeof EVIDENCE;
