@@ -11,6 +11,8 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { disposeSolvers } from '../src/solvers/index.ts';
 import { learnDefault, LEARN_DEFAULTS, shipLearned } from '../research/bench/learn.ts';
+import { integer } from '../src/api/flag-values.ts';
+import { nonNegative } from '../research/cli/data-flags.ts';
 
 const { values } = parseArgs({
   options: {
@@ -24,10 +26,15 @@ const { values } = parseArgs({
 });
 const options = {
   large:
-    values.large === undefined ? LEARN_DEFAULTS.large : values.large.split(',').filter(Boolean).map(Number),
-  every: Number(values.every ?? LEARN_DEFAULTS.every),
-  rounds: Number(values.rounds ?? LEARN_DEFAULTS.rounds),
-  guardSlack: Number(values['guard-slack'] ?? LEARN_DEFAULTS.guardSlack),
+    values.large === undefined
+      ? LEARN_DEFAULTS.large
+      : values.large.split(',').map((size) => integer('--large', size, 1)),
+  every: values.every === undefined ? LEARN_DEFAULTS.every : integer('--every', values.every, 1),
+  rounds: values.rounds === undefined ? LEARN_DEFAULTS.rounds : integer('--rounds', values.rounds, 1),
+  guardSlack:
+    values['guard-slack'] === undefined
+      ? LEARN_DEFAULTS.guardSlack
+      : nonNegative('--guard-slack', values['guard-slack'], 1),
   holdout: LEARN_DEFAULTS.holdout,
   seed: LEARN_DEFAULTS.seed,
   log: (line: string) => process.stderr.write(`${line}\n`),

@@ -75,6 +75,16 @@ export interface LargeWorldSummary {
   readonly examples: readonly string[];
 }
 
+/** p50, p90 and p99 of repair times, in ms to a tenth. */
+function percentiles(times: readonly number[]): { p50Ms: number; p90Ms: number; p99Ms: number } {
+  const round = (x: number) => Math.round(x * 10) / 10;
+  return {
+    p50Ms: round(quantile(times, 0.5)),
+    p90Ms: round(quantile(times, 0.9)),
+    p99Ms: round(quantile(times, 0.99)),
+  };
+}
+
 /** The second, timing-only pass repairs every this-th measured record again. */
 export const REPEAT_EVERY = 4;
 
@@ -222,7 +232,6 @@ async function measureWorld(
   }
   options.log?.(`large ${world.name}: ${outcomes.length} of ${world.records.length} records`);
   const times = outcomes.map((o) => o.timeMs);
-  const round = (x: number) => Math.round(x * 10) / 10;
   const again: number[] = [];
   for (const record of picked.filter((_, i) => i % REPEAT_EVERY === 0))
     again.push((await repairOnce(record, world.catalog, options)).result.timeMs);
@@ -234,15 +243,8 @@ async function measureWorld(
     recipes: Object.fromEntries(
       recipes.filter((r) => outcomes.some((o) => o.recipe === r)).map((r) => [r, largeRows(outcomes, r)]),
     ),
-    p50Ms: round(quantile(times, 0.5)),
-    p90Ms: round(quantile(times, 0.9)),
-    p99Ms: round(quantile(times, 0.99)),
-    again: {
-      n: again.length,
-      p50Ms: round(quantile(again, 0.5)),
-      p90Ms: round(quantile(again, 0.9)),
-      p99Ms: round(quantile(again, 0.99)),
-    },
+    ...percentiles(times),
+    again: { n: again.length, ...percentiles(again) },
     examples: outcomes.flatMap((o) => (o.example ? [o.example] : [])).slice(0, 8),
   };
 }

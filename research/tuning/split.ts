@@ -13,13 +13,7 @@ export interface Split {
 
 /** Sends each gold (by data-flow signature and set) to held-out with probability `fraction`, seeded. */
 export function splitByGold(records: readonly LabelledRecord[], fraction: number, seed: number): Split {
-  const train: LabelledRecord[] = [];
-  const heldOut: LabelledRecord[] = [];
-  for (const record of records) {
-    const key = `${seed}/${record.set}/${dataFlowSignature(record.gold)}`;
-    (hashSeed(key) / 2 ** 32 < fraction ? heldOut : train).push(record);
-  }
-  return { train, heldOut };
+  return splitBy(records, (r) => `${r.set}/${dataFlowSignature(r.gold)}`, fraction, seed);
 }
 
 /**
@@ -27,10 +21,19 @@ export function splitByGold(records: readonly LabelledRecord[], fraction: number
  * (one plan against a small and a large catalog) all go to the same side.
  */
 export function splitByPlan(records: readonly LabelledRecord[], fraction: number, seed: number): Split {
+  return splitBy(records, (r) => dataFlowSignature(r.gold), fraction, seed);
+}
+
+/** Sends each record to the side its plan's key (`keyOf`) is drawn to. */
+function splitBy(
+  records: readonly LabelledRecord[],
+  keyOf: (record: LabelledRecord) => string,
+  fraction: number,
+  seed: number,
+): Split {
   const train: LabelledRecord[] = [];
   const heldOut: LabelledRecord[] = [];
-  for (const record of records)
-    (heldOutPlan(dataFlowSignature(record.gold), fraction, seed) ? heldOut : train).push(record);
+  for (const record of records) (heldOutPlan(keyOf(record), fraction, seed) ? heldOut : train).push(record);
   return { train, heldOut };
 }
 

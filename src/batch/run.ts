@@ -105,10 +105,7 @@ async function batchRun(options: BatchOptions): Promise<BatchReport> {
   if (!read) throw new Error('internal: runBatch needs input or records');
   const sources = read[Symbol.asyncIterator]();
   // Nothing is opened for writing before the first record: an empty input writes nothing.
-  const first = await firstSource(sources, signal).catch((error: unknown) => {
-    progress?.stop();
-    throw error;
-  });
+  const first = await firstSource(sources, signal);
   if (first === undefined || first.done) {
     progress?.stop();
     if (first?.done) throw new InputError('input', 'empty input: expected records');

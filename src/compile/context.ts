@@ -95,8 +95,6 @@ export class CompileContext {
   readonly slotShares: SlotShare[] = [];
   /** The extra cost of asking for a name that a catalog API produces (see `askPremium`). */
   readonly premiums = new Map<string, Features>();
-  /** The producers of a name (`producers.ts`), by name and exactness: a large catalog has thousands. */
-  readonly producerLists = new Map<string, readonly ApiSpec[]>();
   /** Dangling labels that some catalog API can stand for: the deleted steps a repair may put back. */
   readonly restorable = new Set<string>();
   /** Dangling labels read as deleted steps, with the APIs that can stand for them (`deletedSteps`). */

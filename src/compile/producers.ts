@@ -10,14 +10,7 @@ import type { CompileContext } from './context.ts';
  * The producers of `name` in catalog-name order. `exact`: a broken reference names its field, so only
  * producers of that very field serve it (no mappings, no context).
  */
-export function producers(ctx: CompileContext, name: string, exact = false): readonly ApiSpec[] {
-  const key = `${exact ? 1 : 0}\u0000${name}`;
-  let known = ctx.producerLists.get(key);
-  if (!known) ctx.producerLists.set(key, (known = findProducers(ctx, name, exact)));
-  return known;
-}
-
-function findProducers(ctx: CompileContext, name: string, exact: boolean): ApiSpec[] {
+export function producers(ctx: CompileContext, name: string, exact = false): ApiSpec[] {
   const names = exact ? [name] : [name, ...ctx.mappedFrom(name).map((m) => m.from)];
   const candidates = [
     ...names.flatMap((leaf) => ctx.index.producersOf(leaf).map((p) => p.api)),

@@ -97,9 +97,10 @@ function standsFor(ctx: CompileContext, label: string, j: Call, reader?: Call): 
  */
 function countedBeforeCost(ctx: CompileContext, label: string, j: Call, reader: Call): Features {
   if (!countedBefore(ctx, label, j, reader)) return NO_FEATURES;
+  if (reader.kind !== 'result') return { reassignCountedBefore: 1 };
   const own = ctx.steps[j.origin].label;
   const read = own !== undefined && ctx.refs.some((sites) => sites.some((s) => s.ref.label === own));
-  return read || reader.kind !== 'result' ? { reassignCountedBefore: 1 } : { reassignCountedBeforeUnread: 1 };
+  return read ? { reassignCountedBefore: 1 } : { reassignCountedBeforeUnread: 1 };
 }
 
 /** Whether the deleted step under `label` is named whole by the key its output is shown under. */
