@@ -104,6 +104,28 @@ export function collapsesRoles(plan: Plan, on: ReadonlySet<number>): boolean {
   return false;
 }
 
+/**
+ * A value read from a call that does not run (a moved copy's original, say: both go by one label, so the
+ * decoded text alone would not show it), or re-pointed under the label it names (`via`) while its producer
+ * does not take that label.
+ */
+function readsAbsent(plan: Plan, on: ReadonlySet<number>): boolean {
+  const runs = (call: number) => plan.calls[call].apis.some((a) => on.has(a.v));
+  return plan.calls.some(
+    (c) =>
+      c.params.some((p) => p.sources.some((s) => s.kind === 'output' && on.has(s.v) && !runs(s.call))) ||
+      c.tokens.some((t) =>
+        t.options.some(
+          (o) =>
+            on.has(o.v) &&
+            o.kind !== 'ask' &&
+            ((o.call !== null && !runs(o.call)) ||
+              (o.kind === 'reassign' && o.via !== undefined && !on.has(o.via))),
+        ),
+      ),
+  );
+}
+
 export interface Exhaustive {
   cost: number;
   leaves: number;
@@ -175,6 +197,7 @@ export function exhaustiveOptimum(
     const decoded = decode(plan, values);
     if (!validate(decoded.sequence, catalog, { pseudoSteps: true, memory }).valid) return;
     if (collapsesRoles(plan, new Set(chosen))) return;
+    if (readsAbsent(plan, new Set(chosen))) return;
     if (cost - shares.rebate < best) best = cost - shares.rebate;
   };
 

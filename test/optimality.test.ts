@@ -84,6 +84,9 @@ const CORRUPTIONS: Record<string, Corruption> = {
   relabel: (s, at) => replaceStep(s, at, { ...s[at], label: `${s[at].label}0` }),
   unlabel: (s, at) => replaceStep(s, at, { name: s[at].name, arguments: s[at].arguments }),
   deleteStep: (s, at) => s.filter((_, i) => i !== at),
+  // The step written after the next one (its reader, when the next reads it): moved back, renamed or relabelled.
+  moveLater: (s, at) =>
+    at + 2 < s.length ? s.map((step, i) => (i === at ? s[at + 1] : i === at + 1 ? s[at] : step)) : s,
   madeUpParam: (s, at) => replaceStep(s, at, { ...s[at], arguments: { ...s[at].arguments, verbose: true } }),
 };
 

@@ -27,21 +27,31 @@ export function labelFacts(ctx: CompileContext): { produced: Set<string>; orphan
   return { produced, orphans };
 }
 
-/** API choices for an original step: itself when known, otherwise similar catalog names. */
-function apiChoices(ctx: CompileContext, step: Step): ApiChoice[] {
+/**
+ * API choices for an original step: itself when known, otherwise similar catalog names; `also` are features
+ * every choice adds (a moved copy's `moveStep`).
+ */
+function apiChoices(ctx: CompileContext, step: Step, also: Features = NO_FEATURES): ApiChoice[] {
   const known = ctx.index.byName.get(step.name);
-  if (known) return [apiChoice(ctx, known, { perCall: 1 })];
+  if (known) return [apiChoice(ctx, known, plus({ perCall: 1 }, also))];
   const choices: ApiChoice[] = [];
   for (const { api, similarity } of ctx.index.similarApis(step.name, ctx.cost.apiCandidates)) {
     if (similarity < ctx.cost.minSimilarity) continue;
     if (ctx.allowed && !ctx.allowed(api)) continue;
     choices.push(
-      apiChoice(ctx, api, {
-        renameApi: 1,
-        dissimilarity: 1 - similarity,
-        renameApiSpelling: tieDistance(step.name, api.name),
-        perCall: 1,
-      }),
+      apiChoice(
+        ctx,
+        api,
+        plus(
+          {
+            renameApi: 1,
+            dissimilarity: 1 - similarity,
+            renameApiSpelling: tieDistance(step.name, api.name),
+            perCall: 1,
+          },
+          also,
+        ),
+      ),
     );
   }
   return choices;
@@ -124,6 +134,7 @@ export function newCall(ctx: CompileContext, call: Omit<Call, 'id' | 'params' | 
     fills: call.fills,
     carried: call.carried,
     standIns: call.standIns,
+    moveCost: call.moveCost,
   };
   ctx.calls.push(full);
   return full;
@@ -167,7 +178,7 @@ export function originalCalls(ctx: CompileContext, orphans: readonly string[]): 
       const refund = ctx.optimal ? Object.keys(step.arguments).length : 0;
       call.deleteVar = ctx.variable(refund > 0 ? { deleteStep: 1, dropParam: -refund } : { deleteStep: 1 });
     }
-    const copy = movedCopy(ctx, step, i);
+    const copy = movedCopy(ctx, step, i, orphans);
     const existence = [
       ...ctx.active(call),
       ...(call.deleteVar === undefined ? [] : [call.deleteVar]),
@@ -188,32 +199,55 @@ function duplicates(ctx: CompileContext, i: number): boolean {
 }
 
 /**
- * A copy of step i placed just before the first earlier step that references its label, so that a
- * step written too late can be moved instead of deleted and re-inserted.
+ * A copy of step i placed just before the first earlier step that reads a label it may end with: its own, or
+ * one that no step defines (`orphans`: the step lost its label, or was given another), so that a step written
+ * too late can be moved instead of deleted and re-inserted. The copy has the step's API choices (a misspelt
+ * name is renamed as the step itself would be) and those labels; each costs as on the step, plus `moveStep`.
  */
-function movedCopy(ctx: CompileContext, step: Step, i: number): Call | null {
+function movedCopy(ctx: CompileContext, step: Step, i: number, orphans: readonly string[]): Call | null {
   const api = ctx.index.byName.get(step.name);
-  if (!api || step.label === undefined) return null;
-  const label = step.label;
+  const own = step.label;
   // In optimal mode a call may also move before an earlier step that consumes a field it outputs, so that
   // a call made only to produce that field can go.
-  const outputs = ctx.optimal ? new Set((api.outputs ?? []).map((f) => leafOf(f.path))) : new Set<string>();
-  const consumes = (k: number) =>
+  const outputs =
+    ctx.optimal && api ? new Set((api.outputs ?? []).map((f) => leafOf(f.path))) : new Set<string>();
+  const reads = (k: number, labels: ReadonlySet<string>) =>
     ctx.refs[k].some((r) => {
-      if (r.ref.label === label) return true;
+      if (labels.has(r.ref.label)) return true;
       const leaf = [...r.ref.path].reverse().find((x) => typeof x === 'string');
       return typeof leaf === 'string' && outputs.has(leaf);
     });
-  const first = ctx.steps.findIndex((_, k) => k < i && consumes(k));
-  if (first === -1) return null;
-  if (ctx.steps.slice(0, first).some((s) => s.label === label)) return null;
+  // An own label some step before i already ends with is not this step's to lend.
+  const ownFirst = own === undefined ? -1 : ctx.steps.findIndex((_, k) => k < i && reads(k, new Set([own])));
+  const keepOwn = ownFirst >= 0 && !ctx.steps.slice(0, ownFirst).some((s) => s.label === own);
+  const lent = orphans.filter(
+    (l) => l !== own && ctx.steps.some((_, k) => k < i && ctx.refs[k].some((r) => r.ref.label === l)),
+  );
+  const lendable = lent.filter((l) => fitsDeleted(ctx, i, l, api));
+  const labels = new Set([...(keepOwn ? [own!] : []), ...lendable]);
+  if (labels.size === 0) return null;
+  const first = ctx.steps.findIndex((_, k) => k < i && reads(k, labels));
+  // Variables are made only for a copy that is laid out.
+  const apis = apiChoices(ctx, step, { moveStep: 1 });
+  if (apis.length === 0) return null;
+  // A label in its place in the count names its own step (`var5` between var4 and var6): taking a lost one
+  // (`var2`) to move there is evidence against the move (`moveCounted`).
+  const change: Features = {
+    [own === undefined ? 'addLabel' : 'relabel']: 1,
+    ...(own !== undefined && inCount(ctx, i) ? { moveCounted: 1 } : {}),
+  };
+  const choices = [
+    ...(keepOwn ? [labelChoice(ctx, own!, NO_FEATURES)] : []),
+    ...lendable.map((l) => labelChoice(ctx, l, change)),
+  ];
   const copy = newCall(ctx, {
     kind: 'moved',
     origin: i,
     pos: first - 0.5,
     depth: 0,
-    apis: [apiChoice(ctx, api, { moveStep: 1, perCall: 1 })],
-    labels: [labelChoice(ctx, label, NO_FEATURES)],
+    apis,
+    labels: choices,
+    moveCost: ctx.price({ moveStep: 1 }),
   });
   labelRows(ctx, copy, true);
   return copy;

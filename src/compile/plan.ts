@@ -82,6 +82,8 @@ export type TokenOption =
       readonly call: number | null;
       readonly memoryLabel?: string;
       readonly path: readonly PathSegment[];
+      /** The producer read under the label the reference names, which it takes instead of its own (its variable). */
+      readonly via?: number;
     }
   | {
       /** The reference becomes `$slot$`, answered by the shared ask `ask` (an index into `Plan.asks`). */
@@ -169,6 +171,8 @@ export interface Call {
    * for, the stand-ins of its deleted step): the one of many that a repair picks is a guess.
    */
   readonly standIns?: number;
+  /** A moved copy: what the move alone costs (the rest of its API choice's cost is a rename). */
+  readonly moveCost?: number;
 }
 
 /** An optional value a restored call takes: as a step passes it (`step`), or its API's default (step -1). */

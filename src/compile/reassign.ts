@@ -375,6 +375,6 @@ export function reassignments(
       ctx.builder.atMost([v], ctx.provides(j, path));
       ctx.builder.atMost([v], f.via === undefined ? ctx.labelled(j) : [f.via]);
     } else ctx.unshadowed(v, f.memoryLabel!, call.pos);
-    return { kind: 'reassign', v, cost: f.cost, call: f.call, memoryLabel: f.memoryLabel, path };
+    return { kind: 'reassign', v, cost: f.cost, call: f.call, memoryLabel: f.memoryLabel, path, via: f.via };
   });
 }

@@ -156,6 +156,10 @@ export function decode(plan: Plan, values: readonly number[]): Decoded {
   return { sequence, edits, dropped, cost: cost + confirmCost, confirmCost, tie };
 }
 
+function renamed(step: number, from: string, to: string, cost: number): Edit {
+  return { kind: 'renameApi', step, from, to, cost, detail: `call ${to} instead of ${from}` };
+}
+
 function buildStep(
   plan: Plan,
   call: Call,
@@ -212,25 +216,21 @@ function buildStep(
       detail: `insert ${label} = ${name} before step ${at + 1} (produces ${call.need})`,
     });
   } else if (call.kind === 'moved') {
+    // Renamed as well, the move costs what it costs alone and the rest is the rename's.
+    const move = name === original!.name ? choice.cost : Math.min(choice.cost, call.moveCost ?? choice.cost);
     edits.push({
       kind: 'moveStep',
       step: at,
       to: String(Math.ceil(call.pos)),
-      cost: choice.cost,
-      detail: `move step ${at + 1} (${original!.label}) before step ${Math.ceil(call.pos) + 1}`,
+      cost: move,
+      detail: `move step ${at + 1} (${original!.label ?? original!.name}) before step ${Math.ceil(call.pos) + 1}`,
     });
+    if (name !== original!.name) edits.push(renamed(at, original!.name, name, choice.cost - move));
   } else if (original && name !== original.name) {
-    edits.push({
-      kind: 'renameApi',
-      step: at,
-      from: original.name,
-      to: name,
-      cost: choice.cost,
-      detail: `call ${name} instead of ${original.name}`,
-    });
+    edits.push(renamed(at, original.name, name, choice.cost));
   }
   const labelChoice = call.labels.find((l) => on(values, l.v));
-  if (call.kind === 'original' && labelChoice && labelChoice.cost > 0) {
+  if ((call.kind === 'original' || call.kind === 'moved') && labelChoice && labelChoice.cost > 0) {
     const kind = original!.label === undefined ? 'addLabel' : 'relabel';
     edits.push({
       kind,

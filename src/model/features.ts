@@ -167,6 +167,11 @@ export const FEATURES = {
   relabel: edit('change the output label of a step', 1, 'wrong-label'),
   addLabel: edit('give an unlabelled step a label', 1, 'missing-label'),
   moveStep: edit('move a call earlier so its output exists before it is used', 0.9, 'gold'),
+  moveCounted: evidence(
+    'a moved call takes a lost label while its own stands in its place in the count (var5 between var4 and var6 names its own step, not the lost var2)',
+    6,
+    'moved-call-keeps-its-counted-label',
+  ),
   confirm: edit('defensive mode: confirm a value the repair invented', 0.5, 'test/modes.test.ts'),
   perCall: edit(
     'every call kept or added, in any mode (optimal mode uses optimalPerCall when this weight is 0)',
