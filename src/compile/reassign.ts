@@ -312,11 +312,15 @@ export function reassignments(
     const other = knownLabel(ctx, j);
     if (norm === '') {
       // Never an inserted call's whole output: that would be a guess on a guess.
-      if (!orphan || other === label || usedWhole.has(other) || j.kind === 'inserted') continue;
+      if (!orphan || other === label || usedWhole.has(other)) continue;
+      if (j.kind === 'inserted' && j.restores === undefined) continue;
       // An answer key that an API's name covers whole (`flights`) names the deleted step: its `$var5$`
       // does not move to an airport search.
       if (namedDeleted(ctx, label) && !standsFor(ctx, label, j)) continue;
-      const features = plus(REASSIGN, otherTie(other));
+      const features = plus(
+        plus(REASSIGN, otherTie(other)),
+        j.kind === 'inserted' ? { reassignRestoredWhole: 1 } : {},
+      );
       found.push({ features, cost: ctx.price(features), call: j.id, path: '' });
       continue;
     }

@@ -167,6 +167,11 @@ export const FEATURES = {
   relabel: edit('change the output label of a step', 1, 'wrong-label'),
   addLabel: edit('give an unlabelled step a label', 1, 'missing-label'),
   moveStep: edit('move a call earlier so its output exists before it is used', 0.9, 'gold'),
+  reassignRestoredWhole: evidence(
+    'a whole output the answer reads under a label nothing defines, re-pointed to a call the repair puts back (a guess on a guess: that call is itself inferred)',
+    0.5,
+    'answer-reads-the-restored-call',
+  ),
   moveCounted: evidence(
     'a moved call takes a lost label while its own stands in its place in the count (var5 between var4 and var6 names its own step, not the lost var2)',
     6,
