@@ -311,7 +311,8 @@ export function reassignments(
   for (const j of earlier) {
     const other = knownLabel(ctx, j);
     if (norm === '') {
-      // Never an inserted call's whole output: that would be a guess on a guess.
+      // Never the whole output of a call inserted only to produce a value (a guess on a guess); a deleted step
+      // put back on its fields' evidence may take it, at `reassignRestoredWhole`.
       if (!orphan || other === label || usedWhole.has(other)) continue;
       if (j.kind === 'inserted' && j.restores === undefined) continue;
       // An answer key that an API's name covers whole (`flights`) names the deleted step: its `$var5$`
