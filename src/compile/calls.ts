@@ -140,9 +140,20 @@ export function newCall(ctx: CompileContext, call: Omit<Call, 'id' | 'params' | 
   return full;
 }
 
+/** The first step that reads each of `labels` (absent: none reads it). */
+function firstReads(ctx: CompileContext, labels: readonly string[]): Map<string, number> {
+  const wanted = new Set(labels);
+  const out = new Map<string, number>();
+  ctx.refs.forEach((sites, k) => {
+    for (const { ref } of sites) if (wanted.has(ref.label) && !out.has(ref.label)) out.set(ref.label, k);
+  });
+  return out;
+}
+
 /** Creates the original, moved and result calls, with their existence and label rows. */
 export function originalCalls(ctx: CompileContext, orphans: readonly string[]): void {
   const b = ctx.builder;
+  const orphanReads = firstReads(ctx, orphans);
   ctx.steps.forEach((step, i) => {
     if (ctx.isAnswer(i)) {
       const v = ctx.variable();
@@ -178,7 +189,7 @@ export function originalCalls(ctx: CompileContext, orphans: readonly string[]): 
       const refund = ctx.optimal ? Object.keys(step.arguments).length : 0;
       call.deleteVar = ctx.variable(refund > 0 ? { deleteStep: 1, dropParam: -refund } : { deleteStep: 1 });
     }
-    const copy = movedCopy(ctx, step, i, orphans);
+    const copy = movedCopy(ctx, step, i, orphanReads);
     const existence = [
       ...ctx.active(call),
       ...(call.deleteVar === undefined ? [] : [call.deleteVar]),
@@ -200,11 +211,16 @@ function duplicates(ctx: CompileContext, i: number): boolean {
 
 /**
  * A copy of step i placed just before the first earlier step that reads a label it may end with: its own, or
- * one that no step defines (`orphans`: the step lost its label, or was given another), so that a step written
+ * one that no step defines (`orphanReads`: the step lost its label, or was given another), so that a step written
  * too late can be moved instead of deleted and re-inserted. The copy has the step's API choices (a misspelt
  * name is renamed as the step itself would be) and those labels; each costs as on the step, plus `moveStep`.
  */
-function movedCopy(ctx: CompileContext, step: Step, i: number, orphans: readonly string[]): Call | null {
+function movedCopy(
+  ctx: CompileContext,
+  step: Step,
+  i: number,
+  orphanReads: ReadonlyMap<string, number>,
+): Call | null {
   const api = ctx.index.byName.get(step.name);
   const own = step.label;
   // In optimal mode a call may also move before an earlier step that consumes a field it outputs, so that
@@ -220,10 +236,9 @@ function movedCopy(ctx: CompileContext, step: Step, i: number, orphans: readonly
   // An own label some step before i already ends with is not this step's to lend.
   const ownFirst = own === undefined ? -1 : ctx.steps.findIndex((_, k) => k < i && reads(k, new Set([own])));
   const keepOwn = ownFirst >= 0 && !ctx.steps.slice(0, ownFirst).some((s) => s.label === own);
-  const lent = orphans.filter(
-    (l) => l !== own && ctx.steps.some((_, k) => k < i && ctx.refs[k].some((r) => r.ref.label === l)),
+  const lendable = [...orphanReads].flatMap(([l, k]) =>
+    l !== own && k < i && fitsDeleted(ctx, i, l, api) ? [l] : [],
   );
-  const lendable = lent.filter((l) => fitsDeleted(ctx, i, l, api));
   const labels = new Set([...(keepOwn ? [own!] : []), ...lendable]);
   if (labels.size === 0) return null;
   const first = ctx.steps.findIndex((_, k) => k < i && reads(k, labels));

@@ -63,8 +63,15 @@ export function newInsertedCall(
   pos: number,
   depth: number,
   need: string,
-  gap?: { readonly label: string; readonly consumer: { step: Step; i: number } },
-  standIns?: number,
+  {
+    gap,
+    standIns,
+  }: {
+    /** A put-back call for the label the count skips before `consumer` (`restoreStep`). */
+    readonly gap?: { readonly label: string; readonly consumer: { step: Step; i: number } };
+    /** How many catalog APIs could be this call (the producers of its need). */
+    readonly standIns?: number;
+  } = {},
 ): Call {
   const kind = gap ? 'restoreStep' : 'insertCall';
   const common = commonness(ctx.index, leafOf(need));
@@ -130,21 +137,17 @@ export function insertedCalls(ctx: CompileContext, seeds: readonly Need[] = []):
       if (count >= ctx.cost.insertLimit) break;
       const pos = need.pos - 0.1 * (need.depth + 1);
       placed.set(api.name, pos);
-      const call = newInsertedCall(ctx, api, pos, need.depth + 1, need.leaf, undefined, found.length);
+      const standIns = found.length;
+      const call = newInsertedCall(ctx, api, pos, need.depth + 1, need.leaf, { standIns });
       count++;
       if (ctx.options.allowInsert !== false) queue.push(...needsOf(ctx, call));
       const gap = need.step === undefined ? undefined : gapBefore(ctx, need.step);
       if (gap !== undefined && ctx.options.allowInsert !== false && count < ctx.cost.insertLimit) {
         const consumer = { step: ctx.steps[need.step!], i: need.step! };
-        const restored = newInsertedCall(
-          ctx,
-          api,
-          pos,
-          need.depth + 1,
-          need.leaf,
-          { label: gap, consumer },
-          found.length,
-        );
+        const restored = newInsertedCall(ctx, api, pos, need.depth + 1, need.leaf, {
+          gap: { label: gap, consumer },
+          standIns,
+        });
         queue.push(...needsOf(ctx, restored));
         count++;
       }
