@@ -92,8 +92,9 @@ describe('scored batch on a labelled file', () => {
   });
 
   it('counts the stranger calls and unsupported wirings of the repairs, judged against the catalog', async () => {
-    // Under the hand model a lost patient id brings in a dental lookup (a stranger) and a campaign's
-    // audience is wired to a ticket's status (no evidence): both counted, fresh and resumed alike.
+    // Under the hand model a lost patient id brings in a dental lookup (a stranger) and, with links without
+    // evidence free (linkUnsupported 0), a campaign's audience is wired to a ticket's status: both counted,
+    // fresh and resumed alike.
     const records = join(dir, 'strangers.jsonl');
     const ecg = ['var1 = translate_text(text="hello", target_language="de")'];
     const lines = [
@@ -119,6 +120,8 @@ describe('scored batch on a labelled file', () => {
           'test/cases/catalogs/unrelated-requests-spec.json',
           '--cost-model',
           'hand',
+          '--weight',
+          'linkUnsupported=0',
           '--out',
           join(dir, 'strangers-out.jsonl'),
           '--workers',

@@ -174,6 +174,12 @@ export function payloadName(name: string): boolean {
   return PAYLOAD.has(name.toLowerCase()) || genericName(name);
 }
 
+/** Whether a field name ends in a word for content (`translated_text`, `message`): text any call may take. */
+export function contentName(name: string): boolean {
+  const last = words(name).at(-1);
+  return last !== undefined && PAYLOAD.has(last);
+}
+
 /**
  * Whether `field` names the same kind of value as `param` for another thing: both end in the same word after
  * words of their own, and neither name ends with the other (`account_id` for `stock_id`, `stylist_name` for

@@ -13,12 +13,34 @@ import type { Features } from '../model/features.ts';
 import { canonicalJson } from '../model/canonical.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
 import { apiWords, linkEvidence, shareAWord, sharesWords } from '../catalog/evidence.ts';
-import { similarity } from '../catalog/names.ts';
+import { contentName, payloadName, similarity } from '../catalog/names.ts';
 import { typesCanMatch, typesCompatible, literalMismatch } from '../validate/literals.ts';
 import { isLiteral } from '../validate/validate.ts';
 import { segments } from '../read/references.ts';
 import type { CompileContext } from './context.ts';
 import type { Call, Source } from './plan.ts';
+
+/** Declared types that tell nothing about a flow: any text, or nothing declared. */
+const WEAK_TYPES = new Set(['string', 'any']);
+
+/**
+ * A link with no evidence at all: the names share no word and are not alike (`nameEvidenceSimilarity`), the
+ * descriptions share no content word, the declared types agree on nothing more telling than text (a number
+ * from a number is evidence), the parameter is not one for any content the call acts on (`text`, `message`:
+ * a joke may well be a message) and the field is no content itself (`translated_text` may be a sentence to
+ * check). `audience = $var2.status$`, `phone = $var2.sentiment$`, `full_name = $var2.converted_distance$`.
+ */
+function unsupported(
+  ctx: CompileContext,
+  e: ReturnType<typeof linkEvidence>,
+  field: OutputField,
+  param: ParamSpec,
+): boolean {
+  if (e.noSharedWord === 0 || e.noDescriptionWord === 0) return false;
+  if (payloadName(param.name) || contentName(leafOf(field.path))) return false;
+  if (1 - e.nameDissimilarity >= ctx.evidence.nameEvidenceSimilarity) return false;
+  return WEAK_TYPES.has(param.type) || !typesCompatible(field.type, param.type);
+}
 
 /** The evidence features of feeding `param` from `field` of a call of `producer` (also for unread outputs). */
 export function linkFeatures(
@@ -34,6 +56,7 @@ export function linkFeatures(
   // The two calls are of one domain when their APIs share a content word.
   const sameDomain = apis.some((a) => [...theirs].some((b) => a === b || sharesWords(a, apiWords(b))));
   return {
+    linkUnsupported: unsupported(ctx, e, field, param) ? 1 : 0,
     linkNameDissimilarity: e.nameDissimilarity,
     linkNoSharedWord: e.noSharedWord,
     linkNoDescriptionWord: e.noDescriptionWord,

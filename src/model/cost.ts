@@ -68,6 +68,10 @@ export const EvidenceSchema = z
       0.5,
       'an unread field is its API’s headline result when the API’s name covers this share of its words',
     ),
+    nameEvidenceSimilarity: score(
+      0.75,
+      'a field and a parameter this alike by characters are named alike (`pateint_id` / `patient_id`): evidence for a link',
+    ),
     strangerFamily: score(0.5, 'an API this unlike every call of the plan is of another family'),
     restoreFieldShare: score(
       0.5,

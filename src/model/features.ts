@@ -209,6 +209,11 @@ export const FEATURES = {
     1000,
     UNIT,
   ),
+  linkUnsupported: evidence(
+    'a field fills a parameter (a link, or an unread output) with no evidence: no shared or alike name (see nameEvidenceSimilarity), no shared description word, no declared type more telling than text, the parameter takes no content to act on and the field is no content (`translated_text`) itself (`phone = $var2.sentiment$`)',
+    1.5,
+    'flat-plan-asks-for-an-unsupported-value',
+  ),
   linkNameDissimilarity: evidence('1 − character similarity of a linked field and the parameter', 0, UNIT),
   linkNoSharedWord: evidence('a linked field and the parameter share no word', 0, UNIT),
   linkNoDescriptionWord: evidence(
