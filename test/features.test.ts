@@ -257,6 +257,27 @@ describe('features', () => {
     if (chained) expect(features(chain, chained.v).unreadIncoherent).toBeUndefined();
   });
 
+  it('a reference to a label no step defines is a flow; a link without evidence says so', () => {
+    const plain = build('var1 = Weather_Get_Forecast(city="Oslo")\nvar2 = Books_Search()');
+    const fill = sourcesOf(plain, 'Books_Search', 'keyword').find((s) => s.kind === 'output' && s.unread)!;
+    expect(features(plain, fill.v).unreadIncoherent).toBe(1);
+    // Nothing ties a forecast's status to a book search's keyword: no name, description or telling type.
+    expect(features(plain, fill.v).linkUnsupported).toBe(1);
+    // A call that reads a lost step's output was written as part of a flow: not a bag of unrelated requests.
+    const dangling = build(
+      'var1 = Weather_Get_Forecast(city="Oslo")\nvar2 = Books_Search()\nvar3 = Ecg_Get_Sample(lead="$var7.lead$")',
+    );
+    const fills = sourcesOf(dangling, 'Books_Search', 'keyword').filter(
+      (s) => s.kind === 'output' && s.unread,
+    );
+    expect(fills.length).toBeGreaterThan(0);
+    for (const s of fills) expect(features(dangling, s.v).unreadIncoherent).toBeUndefined();
+    // A note's text may be any earlier result: content is evidence enough.
+    const note = build('var1 = Weather_Get_Forecast(city="Oslo")\nvar2 = Notes_Send_Text()');
+    const text = sourcesOf(note, 'Notes_Send_Text', 'text').find((s) => s.kind === 'output' && s.unread)!;
+    expect(features(note, text.v).linkUnsupported ?? 0).toBe(0);
+  });
+
   it('the classes of an unread fill in a plan of unrelated requests, and askProducedGivenIds', () => {
     // Every unread fill of a plan of unrelated requests is of one class: its evidence of a flow. The answer
     // shows the forecast's whole output under the key `status`: it names the field.

@@ -192,15 +192,17 @@ export class CompileContext {
   private words: ReadonlySet<string> | undefined;
 
   /**
-   * Whether the plan is a bag of unrelated requests: two calls or more, none of which reads another, and no
-   * two of whose APIs share a content word (a payslip and a rainfall record). Its missing values are more
-   * likely the user's than outputs of calls it does not make.
+   * Whether the plan is a bag of unrelated requests: two calls or more, none of which reads another's output
+   * (or any label but a memory item's), and no two of whose APIs share a content word (a payslip and a
+   * rainfall record). Its missing values are more likely the user's than outputs of calls it does not make.
    */
   incoherent(): boolean {
     if (this.unrelated === undefined) {
       const calls = this.steps.flatMap((s, i) => (this.isAnswer(i) ? [] : [i]));
+      // A reference to a label no step defines still shows a flow was written (`$var1.place_id$` with var1
+      // lost); one to a memory item does not.
       const reads = calls.some((i) =>
-        this.refs[i].some((site) => this.steps.some((s, k) => k !== i && s.label === site.ref.label)),
+        this.refs[i].some((site) => !Object.prototype.hasOwnProperty.call(this.memory, site.ref.label)),
       );
       const words = calls.map((i) => {
         const api = this.index.byName.get(this.steps[i].name);

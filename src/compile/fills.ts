@@ -98,6 +98,10 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
     for (const { field, fc } of best.values()) {
       const path = segments(field.path);
       const features = plus(plus(fc.features, near(label)), {
+        // A mapping between two calls of a plan of unrelated requests is a coincidence of names, not a flow
+        // (a doctor's name for a student's full_name); a put-back call's inputs are the chain it restores.
+        mapIncoherent:
+          fc.mapped && j.kind !== 'inserted' && call.kind !== 'inserted' && ctx.incoherent() ? 1 : 0,
         closeDepth: path.length - 1,
         closeLabelName: tieDistance(p.name, label),
         closeRoleOrder: order,

@@ -149,6 +149,11 @@ export const FEATURES = {
     0,
     UNIT,
   ),
+  mapIncoherent: evidence(
+    'a mapped field (a name mapped onto the parameter, not its own) of one call of a plan of unrelated requests fills a parameter of another (`full_name = $var1.data.name$` from a doctor lookup for a student search): names that match by chance',
+    2,
+    'flat-plan-asks-rather-than-map',
+  ),
   insertUnrelated: evidence(
     'an inserted API shares no content word with the plan (a stranger), valued at how common the field it is inserted for is (see linkCommonField): the one API that outputs a rare field is evidence, one of many a guess',
     0,
