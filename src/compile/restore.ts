@@ -246,7 +246,6 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
     const deleted = ctx.deleted.get(label);
     if (!deleted) continue;
     const { uses } = deleted;
-    const apis = deleted.standIns.slice(0, ctx.bounds.restoreCandidates);
     if (uses.paths.length > 0) ctx.restorable.add(label);
     const fields = uses.paths.map((p) => `${label}.${normalisePath(p)}`);
     const need = fields.length > 0 ? fields.join(', ') : `${label} as ${uses.names.join(', ')}`;
@@ -269,16 +268,13 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
         ),
       );
     const closer = (a: StandIn, b: StandIn) => b.evidence - a.evidence || b.share - a.share;
-    const best = [...apis].sort(closer)[0];
+    const best = [...deleted.standIns].sort(closer)[0];
     const pos = Math.min(uses.first, numberedPlace(ctx, label) ?? uses.first) - BEFORE_READER;
-    // A step of that API whose own label is out of place in the count (or missing) is the deleted step
-    // under a slipped label: it takes the label back, no twin of it comes back.
-    for (const stand of apis) {
+    const featuresOf = (stand: StandIn): Features => {
       const { api, evidence, family } = stand;
-      if (slipped.has(api.name)) continue;
       const lacks = closer(stand, best) > 0 ? Math.max(0, required(best.api) - required(api)) : 0;
       const pad: Features = lacks > 0 ? { slotFill: lacks, restorePad: 1 } : NO_FEATURES;
-      const features = plus(
+      return plus(
         {
           restoreStep: 1,
           perCall: 1,
@@ -288,6 +284,21 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
         },
         pad,
       );
+    };
+    // The cheapest stand-ins under the weights are offered (`restoreCandidates`), the evidence order
+    // breaking ties: among twenty APIs that output `city_id`, find_city_id, related to the plan, is not cut
+    // for needing an input that a stranger does not.
+    // A step of that API whose own label is out of place in the count (or missing) is the deleted step
+    // under a slipped label: it takes the label back, no twin of it comes back.
+    const offered = deleted.standIns
+      .filter((stand) => !slipped.has(stand.api.name))
+      .map((stand, rank) => ({ stand, rank, features: featuresOf(stand) }))
+      .map((o) => ({ ...o, cost: ctx.price(o.features) }))
+      .sort((a, b) => a.cost - b.cost || a.rank - b.rank)
+      .slice(0, ctx.bounds.restoreCandidates)
+      .sort((a, b) => a.rank - b.rank);
+    for (const { stand, features } of offered) {
+      const { api } = stand;
       const carried = carriedValues(api, templates(ctx, api, pos), consumers, inFull, readBack);
       const call = newCall(ctx, {
         kind: 'inserted',

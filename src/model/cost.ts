@@ -154,7 +154,11 @@ export const BoundsSchema = z
       1000,
       'literals passed under other names copied per required parameter without an argument (the cheapest)',
     ),
-    restoreCandidates: bound(5, 100, 'APIs offered for one deleted step (the best evidence first)'),
+    restoreCandidates: bound(
+      5,
+      100,
+      'APIs offered for one deleted step: the cheapest under the weights, the best evidence first among equals',
+    ),
     askersPerReader: bound(4, 100, 'earlier asks whose answer one call may read (the nearest)'),
     unreadFieldsPerCall: bound(
       2,
