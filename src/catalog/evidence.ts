@@ -5,7 +5,7 @@
  * little about which API was meant; one that a single API outputs says a lot), and whether an API shares
  * any content word with a plan at all. Pure functions of names, descriptions and the catalog index.
  */
-import type { ApiSpec, OutputField, ParamSpec } from '../model/types.ts';
+import type { ApiSpec, OutputField, ParamSpec, ValueType } from '../model/types.ts';
 import type { CatalogIndex } from './catalog-index.ts';
 import { leafOf } from './catalog-index.ts';
 import { editDistance, similarity } from './names.ts';
@@ -122,6 +122,9 @@ export interface LinkEvidence {
   /** How common the field is in the catalog: log(1 + APIs that output it) / log(1 + APIs), in [0, 1]. */
   readonly commonField: number;
 }
+
+/** Declared types too common to be evidence that a field feeds a parameter: any text, or nothing declared. */
+export const WEAK_TYPES: ReadonlySet<ValueType> = new Set(['string', 'any']);
 
 /** How common an output leaf is in the catalog, on a log scale of its size (0: no API, 1: every API). */
 export function commonness(index: CatalogIndex, leaf: string): number {

@@ -12,16 +12,13 @@ import type { Json, OutputField, ParamSpec } from '../model/types.ts';
 import type { Features } from '../model/features.ts';
 import { canonicalJson } from '../model/canonical.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
-import { apiWords, linkEvidence, shareAWord, sharesWords } from '../catalog/evidence.ts';
+import { apiWords, linkEvidence, shareAWord, sharesWords, WEAK_TYPES } from '../catalog/evidence.ts';
 import { contentName, payloadName, similarity } from '../catalog/names.ts';
 import { typesCanMatch, typesCompatible, literalMismatch } from '../validate/literals.ts';
 import { isLiteral } from '../validate/validate.ts';
 import { segments } from '../read/references.ts';
 import type { CompileContext } from './context.ts';
 import type { Call, Source } from './plan.ts';
-
-/** Declared types that tell nothing about a flow: any text, or nothing declared. */
-const WEAK_TYPES = new Set(['string', 'any']);
 
 /**
  * A link with no evidence at all: the names share no word and are not alike (`nameEvidenceSimilarity`), the

@@ -292,8 +292,10 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
     // under a slipped label: it takes the label back, no twin of it comes back.
     const offered = deleted.standIns
       .filter((stand) => !slipped.has(stand.api.name))
-      .map((stand, rank) => ({ stand, rank, features: featuresOf(stand) }))
-      .map((o) => ({ ...o, cost: ctx.price(o.features) }))
+      .map((stand, rank) => {
+        const features = featuresOf(stand);
+        return { stand, rank, features, cost: ctx.price(features) };
+      })
       .sort((a, b) => a.cost - b.cost || a.rank - b.rank)
       .slice(0, ctx.bounds.restoreCandidates)
       .sort((a, b) => a.rank - b.rank);

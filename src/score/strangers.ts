@@ -13,10 +13,10 @@
  *
  * Pure functions of the three sequences and the catalog.
  */
-import type { ApiSpec, Catalog, Sequence, ValueType } from '../model/types.ts';
+import type { ApiSpec, Catalog, Sequence } from '../model/types.ts';
 import { DEFAULT_RESULT_NAME, isAnswerStep, isPseudoStep } from '../model/constants.ts';
 import { indexCatalog } from '../catalog/catalog-index.ts';
-import { contentWords, linkEvidence, planWords, sharesWords } from '../catalog/evidence.ts';
+import { contentWords, linkEvidence, planWords, sharesWords, WEAK_TYPES } from '../catalog/evidence.ts';
 import { normalisePath, referenceSites } from '../read/references.ts';
 import { callsOf, producerIndex } from './steps.ts';
 
@@ -25,9 +25,6 @@ import { callsOf, producerIndex } from './steps.ts';
  * is at least this (`pateint_id` / `patient_id`). A judging threshold of the measure, not of the repair.
  */
 export const NAME_EVIDENCE_SIMILARITY = 0.75;
-
-/** Declared types too common to be evidence that a field feeds a parameter. */
-const WEAK_TYPES: ReadonlySet<ValueType> = new Set(['string', 'any']);
 
 export interface StrangerCall {
   /** Index of the call in the repair. */
