@@ -146,6 +146,15 @@ export function commonness(index: CatalogIndex, leaf: string): number {
 const commonMemo = new WeakMap<CatalogIndex, Map<string, number>>();
 const COMMON_REMEMBERED = 100_000;
 
+/**
+ * Whether a field and a parameter are linked by their names (a shared word, or names at least `minSimilarity`
+ * alike) or by their descriptions (a shared content word): the evidence the model's `linkUnsupported` and the
+ * judge's unsupported wirings both ask for, each with its own similarity bound.
+ */
+export function namedOrDescribed(e: LinkEvidence, minSimilarity: number): boolean {
+  return e.noSharedWord === 0 || 1 - e.nameDissimilarity >= minSimilarity || e.noDescriptionWord === 0;
+}
+
 export function linkEvidence(index: CatalogIndex, field: OutputField, param: ParamSpec): LinkEvidence {
   const leaf = leafOf(field.path);
   const fieldWords = new Set([...contentWords(leaf), ...textTerms(field.description)]);

@@ -19,7 +19,7 @@ export function labelFacts(ctx: CompileContext): { produced: Set<string>; orphan
   for (const refs of ctx.refs) {
     for (const site of refs) {
       const l = site.ref.label;
-      if (!produced.has(l) && !Object.prototype.hasOwnProperty.call(ctx.memory, l) && !orphans.includes(l)) {
+      if (!produced.has(l) && !ctx.inMemory(l) && !orphans.includes(l)) {
         orphans.push(l);
       }
     }

@@ -201,9 +201,7 @@ export class CompileContext {
       const calls = this.steps.flatMap((s, i) => (this.isAnswer(i) ? [] : [i]));
       // A reference to a label no step defines still shows a flow was written (`$var1.place_id$` with var1
       // lost); one to a memory item does not.
-      const reads = calls.some((i) =>
-        this.refs[i].some((site) => !Object.prototype.hasOwnProperty.call(this.memory, site.ref.label)),
-      );
+      const reads = calls.some((i) => this.refs[i].some((site) => !this.inMemory(site.ref.label)));
       const words = calls.map((i) => {
         const api = this.index.byName.get(this.steps[i].name);
         return api ? apiWords(api) : new Set(contentWords(this.steps[i].name));
@@ -278,10 +276,12 @@ export class CompileContext {
       const api = this.index.byName.get(s.name);
       return !api || apiProvides(api, ref.path) === 'no';
     }
-    return !(
-      Object.prototype.hasOwnProperty.call(this.memory, ref.label) &&
-      memoryProvides(this.memory[ref.label], ref.path)
-    );
+    return !(this.inMemory(ref.label) && memoryProvides(this.memory[ref.label], ref.path));
+  }
+
+  /** Whether memory holds an item under `label`. */
+  inMemory(label: string): boolean {
+    return Object.prototype.hasOwnProperty.call(this.memory, label);
   }
 
   /** The variables under which `call` is active (runs some API). */

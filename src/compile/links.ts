@@ -12,7 +12,14 @@ import type { Json, OutputField, ParamSpec } from '../model/types.ts';
 import type { Features } from '../model/features.ts';
 import { canonicalJson } from '../model/canonical.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
-import { apiWords, linkEvidence, shareAWord, sharesWords, WEAK_TYPES } from '../catalog/evidence.ts';
+import {
+  apiWords,
+  linkEvidence,
+  namedOrDescribed,
+  shareAWord,
+  sharesWords,
+  WEAK_TYPES,
+} from '../catalog/evidence.ts';
 import { contentName, payloadName, similarity } from '../catalog/names.ts';
 import { typesCanMatch, typesCompatible, literalMismatch } from '../validate/literals.ts';
 import { isLiteral } from '../validate/validate.ts';
@@ -33,9 +40,8 @@ function unsupported(
   field: OutputField,
   param: ParamSpec,
 ): boolean {
-  if (e.noSharedWord === 0 || e.noDescriptionWord === 0) return false;
+  if (namedOrDescribed(e, ctx.evidence.nameEvidenceSimilarity)) return false;
   if (payloadName(param.name) || contentName(leafOf(field.path))) return false;
-  if (1 - e.nameDissimilarity >= ctx.evidence.nameEvidenceSimilarity) return false;
   return WEAK_TYPES.has(param.type) || !typesCompatible(field.type, param.type);
 }
 

@@ -320,7 +320,7 @@ export function reassignments(
       if (namedDeleted(ctx, label) && !standsFor(ctx, label, j)) continue;
       const features = plus(
         plus(REASSIGN, otherTie(other)),
-        j.kind === 'inserted' ? { reassignRestoredWhole: 1 } : {},
+        j.kind === 'inserted' ? { reassignRestoredWhole: 1 } : NO_FEATURES,
       );
       found.push({ features, cost: ctx.price(features), call: j.id, path: '' });
       continue;

@@ -19,7 +19,7 @@ export function emptiedLabels(ctx: CompileContext, produced: ReadonlySet<string>
     for (const { ref } of sites) {
       const l = ref.label;
       if (out.includes(l) || produced.has(l) || ref.path.length === 0) continue;
-      if (!Object.prototype.hasOwnProperty.call(ctx.memory, l)) continue;
+      if (!ctx.inMemory(l)) continue;
       const item = ctx.memory[l];
       if (holdsNothing(item) && !memoryProvides(item, ref.path)) out.push(l);
     }

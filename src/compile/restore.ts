@@ -268,7 +268,7 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
         ),
       );
     const closer = (a: StandIn, b: StandIn) => b.evidence - a.evidence || b.share - a.share;
-    const best = [...deleted.standIns].sort(closer)[0];
+    const best = deleted.standIns.reduce((a, b) => (closer(b, a) < 0 ? b : a));
     const pos = Math.min(uses.first, numberedPlace(ctx, label) ?? uses.first) - BEFORE_READER;
     const featuresOf = (stand: StandIn): Features => {
       const { api, evidence, family } = stand;

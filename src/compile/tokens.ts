@@ -40,7 +40,7 @@ export function tokenPlans(
       b.atMost([v], provides);
       options.push({ kind: 'keep', v, cost: 0, call: j.id });
     }
-    if (Object.prototype.hasOwnProperty.call(ctx.memory, label) && memoryProvides(ctx.memory[label], path)) {
+    if (ctx.inMemory(label) && memoryProvides(ctx.memory[label], path)) {
       const v = ctx.variable();
       // A step labelled like a memory item shadows it.
       for (const s of shadowing) b.atMost([v, s], 1);
@@ -87,7 +87,7 @@ function namesItsValue(
 ): boolean {
   if (!whole || ref.path.length > 0) return false;
   if (ctx.steps.some((s) => s.label === ref.label)) return false;
-  if (Object.prototype.hasOwnProperty.call(ctx.memory, ref.label)) return false;
+  if (ctx.inMemory(ref.label)) return false;
   if (!ctx.broken(call.origin, ref as Parameters<CompileContext['broken']>[1])) return false;
   return similarity(ref.label, arg) >= ctx.cost.minSimilarity;
 }

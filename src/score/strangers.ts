@@ -16,7 +16,14 @@
 import type { ApiSpec, Catalog, Sequence } from '../model/types.ts';
 import { DEFAULT_RESULT_NAME, isAnswerStep, isPseudoStep } from '../model/constants.ts';
 import { indexCatalog } from '../catalog/catalog-index.ts';
-import { contentWords, linkEvidence, planWords, sharesWords, WEAK_TYPES } from '../catalog/evidence.ts';
+import {
+  contentWords,
+  linkEvidence,
+  namedOrDescribed,
+  planWords,
+  sharesWords,
+  WEAK_TYPES,
+} from '../catalog/evidence.ts';
 import { normalisePath, referenceSites } from '../read/references.ts';
 import { callsOf, producerIndex } from './steps.ts';
 
@@ -162,10 +169,9 @@ export function unsupportedWirings(
       type: 'any' as const,
     };
     const e = linkEvidence(index, field, param);
-    const named = e.noSharedWord === 0 || 1 - e.nameDissimilarity >= NAME_EVIDENCE_SIMILARITY;
-    const described = e.noDescriptionWord === 0;
     const typed = field.type === param.type && !WEAK_TYPES.has(param.type);
-    if (!named && !described && !typed) out.push({ step: w.step, param: w.param, reference: w.reference });
+    if (!namedOrDescribed(e, NAME_EVIDENCE_SIMILARITY) && !typed)
+      out.push({ step: w.step, param: w.param, reference: w.reference });
   }
   return out;
 }
