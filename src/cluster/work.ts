@@ -129,12 +129,13 @@ export async function work(options: WorkOptions): Promise<WorkReport> {
   });
   worker.on('error', (error: Error) => {
     // A refused renewal is told by 'lockRenewalFailed', naming the chunk, and that is all: BullMQ's errors
-    // about the renewal and about finishing the job without its lock say it again.
+    // about the renewal say it again. A chunk can also finish after its lock expired and before a renewal
+    // was refused: finishing it without its lock is then the first news of the loss, told the same way.
     const lock = /^(?:could not renew lock for job |Missing (?:lock|key) for job )([^\s.]+\.\d+)/.exec(
       error.message,
     );
-    if (lock && (error.message.startsWith('could not') || locks.wasLost(lock[1]))) return;
-    connection.error(error);
+    if (!lock) return connection.error(error);
+    if (!error.message.startsWith('could not')) locks.refused([lock[1]]);
   });
   worker.on('locksRenewed', ({ jobIds }: { jobIds: string[] }) => locks.renewed(jobIds));
   worker.on('lockRenewalFailed', (jobIds: string[]) => locks.refused(jobIds));
