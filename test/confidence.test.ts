@@ -72,6 +72,26 @@ describe('fitting a calibration', () => {
   });
 });
 
+describe('which edit kinds a calibration reads', () => {
+  it('only a kind the labels show right at least minKindRight times: one never right says nothing of intent', () => {
+    const samples: Sample[] = [];
+    for (let i = 0; i < 120; i++) {
+      const right = i % 3 !== 0;
+      const kinds: Record<string, number> = { 'kind.reassign': 1 };
+      // Inserted calls only on wrong repairs; renamed APIs on right ones.
+      if (!right && i % 2 === 0) kinds['kind.insertCall'] = 1;
+      if (right && i % 5 === 0) kinds['kind.renameApi'] = 1;
+      samples.push({ evidence: { logGap: (i % 7) / 3, asks: i % 2, ...kinds }, right });
+    }
+    const read = (options: { minKindRight?: number; evidence?: 'core' | 'kinds' }) =>
+      fitCalibration(samples, { weights: 'test', ...options }).evidence;
+    expect(read({})).toContain('kind.renameApi');
+    expect(read({})).not.toContain('kind.insertCall');
+    expect(read({ minKindRight: 0 })).toContain('kind.insertCall');
+    expect(read({ evidence: 'core' }).filter((name) => name.startsWith('kind.'))).toEqual([]);
+  });
+});
+
 describe('a repair’s confidence (the real solver)', () => {
   // The shipped default's weights without its calibration.
   const { calibration: shipped, ...base } = loadCostModel('default');
@@ -111,6 +131,23 @@ describe('a repair’s confidence (the real solver)', () => {
       ).evidence!;
     expect((await evidenceOf('heart_rate')).logStandIns).toBeCloseTo(Math.log(2), 9);
     expect((await evidenceOf('rhythm')).logStandIns).toBe(0);
+  });
+
+  it('splits the gap by feature group: the parts add up to the gap, and say where the alternative pays', async () => {
+    const unlog = (x: number) => Math.sign(x) * Math.expm1(Math.abs(x));
+    const gaps: Record<string, Record<string, number>> = {};
+    for (const name of ['missing-step', 'made-up-parameter', 'wrong-label', 'made-up-api']) {
+      const evidence = (await repair(inputOf(name), catalog, { cost: base, confidenceEvidence: true }))
+        .evidence!;
+      expect(evidence.noAlternative).toBe(0);
+      const parts = [evidence.gapEdit, evidence.gapEvidence, evidence.gapCloseness].map(unlog);
+      expect(parts.reduce((a, b) => a + b, 0)).toBeCloseTo(Math.expm1(evidence.logGap), 6);
+      gaps[name] = evidence;
+    }
+    // The runner-up of a made-up parameter makes one edit more; that of a lost step differs in closeness alone.
+    expect(unlog(gaps['made-up-parameter'].gapEdit)).toBeCloseTo(1, 6);
+    expect(gaps['missing-step'].gapEdit).toBe(0);
+    expect(gaps['missing-step'].gapCloseness).toBeGreaterThan(0);
   });
 
   it('is a probability under a calibrated cost model, 1 for a valid input, and the same on every run', async () => {

@@ -23,6 +23,7 @@ export async function assessRepair(
   edits: readonly Edit[],
   solve: (model: MilpModel) => Promise<Solution>,
   calibration: Calibration | undefined,
+  weights: Readonly<Record<string, number>>,
 ): Promise<Assessment> {
   const second = await solve(excludeFlow(model, plan, values));
   const alternative: Alternative =
@@ -31,6 +32,6 @@ export async function assessRepair(
       : second.values && second.status === 'optimal'
         ? { found: 'repair', values: second.values }
         : { found: 'unknown' };
-  const evidence = repairEvidence(plan, values, edits, alternative);
+  const evidence = repairEvidence(plan, values, edits, alternative, weights);
   return calibration ? { evidence, confidence: confidenceOf(calibration, evidence) } : { evidence };
 }

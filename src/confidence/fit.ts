@@ -29,12 +29,22 @@ export interface FitCalibrationOptions {
   readonly weights: string;
   readonly sets?: readonly string[];
   /**
-   * Which evidence the score reads: `core` (default), the second solve and the edit summary (EVIDENCE), or
-   * `all`, with the counts per edit kind and the feature totals too. The totals fit the worlds they are fitted
-   * on and transfer worse: held out, the worst world's ECE is 0.16 with them and 0.08 without.
+   * Which evidence the score reads: `core`, the second solve and the edit summary (EVIDENCE); `kinds`
+   * (default), with the counts per edit kind too; or `all`, with the feature totals as well. The totals fit
+   * the worlds they are fitted on and transfer worse (docs/cost-model.md has the measures).
    */
   readonly evidence?: EvidenceSet;
+  /**
+   * An edit kind's count is read only when at least this many fitting repairs that make that kind are right
+   * (default MIN_KIND_RIGHT). A kind the labels never show right would be priced as a sure failure, and that
+   * says only that no labelled intent needs it: no benchmark gold inserts a call, so every inserted call there
+   * stands where a step should have been put back.
+   */
+  readonly minKindRight?: number;
 }
+
+/** The default `minKindRight`. */
+export const MIN_KIND_RIGHT = 10;
 
 export const EVIDENCE_SETS = ['core', 'kinds', 'all'] as const;
 export type EvidenceSet = (typeof EVIDENCE_SETS)[number];
@@ -169,9 +179,18 @@ function fitScore(
 }
 
 export function fitCalibration(samples: readonly Sample[], options: FitCalibrationOptions): Calibration {
-  const set = options.evidence ?? 'core';
+  const set = options.evidence ?? 'kinds';
+  const minRight = options.minKindRight ?? MIN_KIND_RIGHT;
+  const rightWith = new Map<string, number>();
+  for (const s of samples)
+    if (s.right)
+      for (const name in s.evidence)
+        if (name.startsWith(KIND_PREFIX) && s.evidence[name] > 0)
+          rightWith.set(name, (rightWith.get(name) ?? 0) + 1);
   const read = (name: string) =>
-    set === 'all' || CORE.has(name) || (set === 'kinds' && name.startsWith(KIND_PREFIX));
+    name.startsWith(KIND_PREFIX)
+      ? set !== 'core' && (rightWith.get(name) ?? 0) >= minRight
+      : set === 'all' || CORE.has(name);
   const score = fitScore(samples, read, options);
   return { method: 'logistic+isotonic', weights: options.weights, ...score };
 }

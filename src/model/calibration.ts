@@ -22,6 +22,10 @@ export const EVIDENCE = {
   logMaxEdit: 'ln(1 + the costliest single edit)',
   logStandIns:
     'ln of the most catalog APIs any call the repair inserted or put back could have been (0: none, or one): the one of many a repair picks is a guess',
+  gapEdit: 'the part of the gap the edit kinds make (signed ln(1 + |x|)): the alternative edits more',
+  gapEvidence:
+    'the part of the gap the evidence features make (signed ln(1 + |x|)): the alternative has less support',
+  gapCloseness: 'the part of the gap the closeness features make (signed ln(1 + |x|))',
 } as const;
 
 export type EvidenceName = keyof typeof EVIDENCE;

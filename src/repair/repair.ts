@@ -232,7 +232,15 @@ export async function repair(
     options.confidence === false ||
     !(calibration || options.confidenceEvidence)
       ? undefined
-      : await assessRepair(compiled.model, plan, first.values, checked.edits, solve, calibration);
+      : await assessRepair(
+          compiled.model,
+          plan,
+          first.values,
+          checked.edits,
+          solve,
+          calibration,
+          (options.cost ?? loadCostModel('default')).weights,
+        );
   const confidence = unchanged && first.status === 'optimal' && calibration ? 1 : assessed?.confidence;
   // Below `minConfidence` a repair is held back as uncertain; the worse statuses keep theirs.
   const unsure =
