@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { validate } from '../src/validate/validate.ts';
 import { stepReferences } from '../src/read/references.ts';
-import { FLOW_KINDS } from '../research/bench/flow-mistakes.ts';
+import { shareAWord } from '../src/catalog/evidence.ts';
+import { SINGLE_FLOW_KINDS } from '../research/bench/flow-mistakes.ts';
 import { nameVariants, splitName } from '../research/bench/flow-names.ts';
 import { generateFlowRecords } from '../research/bench/flow-corrupt.ts';
 import {
@@ -37,7 +38,7 @@ describe('second corruption recipe', () => {
     for (const set of FLOW_SET_NAMES) {
       const catalog = flowCatalog(set);
       const rows = records.get(set)!;
-      for (const kind of FLOW_KINDS)
+      for (const kind of SINGLE_FLOW_KINDS)
         expect(
           rows.some((r) => r.kind === kind),
           `${set} ${kind}`,
@@ -75,6 +76,24 @@ describe('second corruption recipe', () => {
           );
           const param = Object.keys(r.gold[step].arguments).find((p) => !(p in r.sequence[step].arguments))!;
           expect(stepReferences({ [param]: r.gold[step].arguments[param] }).length, r.id).toBeGreaterThan(0);
+        } else if (r.kind === 'missing_producer') {
+          // One call fewer, no reference to it left: only missing arguments tell of it.
+          expect(r.sequence.length, r.id).toBe(r.gold.length - 1);
+          expect(new Set(tags), r.id).toEqual(new Set(['missing_parameter']));
+          const lost = r.gold.find((s) => !r.sequence.some((t) => t.label === s.label))!;
+          const reads = r.gold.flatMap((s) =>
+            stepReferences(s.arguments).filter((x) => x.ref.label === lost.label),
+          );
+          expect(reads.length, r.id).toBeGreaterThan(0);
+          // Each argument it fed names the field it read (geoId from $var1.geoId$).
+          for (const read of reads)
+            expect(shareAWord(String(read.ref.path.at(-1)), read.param), r.id).toBe(true);
+          // The answer does not show it.
+          const answer = r.gold.find((s) => s.name === 'var_result')!;
+          expect(
+            stepReferences(answer.arguments).some((x) => x.ref.label === lost.label),
+            r.id,
+          ).toBe(false);
         }
       }
     }

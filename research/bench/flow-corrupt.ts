@@ -9,7 +9,14 @@ import type { NestfulStep } from '../../src/read/sequence.ts';
 import { hashSeed, mulberry32, shuffled, type Rng } from '../../src/model/prng.ts';
 import { apiByName, validate } from '../../src/validate/validate.ts';
 import { DEFAULT_RESULT_NAME } from '../../src/model/constants.ts';
-import { FLOW_KINDS, FLOW_MISTAKES, type FlowContext, type FlowKind } from './flow-mistakes.ts';
+import {
+  FLOW_KINDS,
+  FLOW_MISTAKES,
+  missingProducer,
+  PRODUCER_KIND,
+  type FlowContext,
+  type FlowKind,
+} from './flow-mistakes.ts';
 
 /** A set of gold plans over one catalog (a NESTFUL set or a synthetic world). */
 export interface GoldCorpus {
@@ -71,15 +78,27 @@ function apply(
   return { steps: steps as NestfulStep[], note: notes.join('; ') };
 }
 
-/** The records of one gold plan: `[kinds, corruption]` pairs, each invalid and distinct. */
+interface Made {
+  readonly kind: string;
+  readonly steps: NestfulStep[];
+  readonly note: string;
+  /** The record's gold when it is not the plan (`missing_producer`). */
+  readonly gold?: NestfulStep[];
+}
+
+/**
+ * The records of one gold plan: `[kinds, corruption]` pairs, each invalid and distinct. `missing_producer`
+ * draws from its own `producerRng`, after the others, so adding it left their records as they were.
+ */
 function corruptPlan(
   rng: Rng,
+  producerRng: Rng,
   gold: readonly NestfulStep[],
   catalog: Catalog,
   ctx: FlowContext,
-): { kind: string; steps: NestfulStep[]; note: string }[] {
+): Made[] {
   const seen = new Set([JSON.stringify(gold)]);
-  const out: { kind: string; steps: NestfulStep[]; note: string }[] = [];
+  const out: Made[] = [];
   const attempt = (kinds: readonly FlowKind[]): boolean => {
     for (let t = 0; t < TRIES; t++) {
       const made = apply(rng, gold, kinds, ctx);
@@ -95,6 +114,9 @@ function corruptPlan(
   for (const kind of FLOW_KINDS) attempt([kind]);
   const pairs = FLOW_KINDS.flatMap((a, i) => FLOW_KINDS.slice(i + 1).map((b) => [a, b] as FlowKind[]));
   for (const pair of shuffled(rng, pairs)) if (attempt(shuffled(rng, pair))) break;
+  const lookup = missingProducer(producerRng, gold, ctx);
+  if (lookup && !seen.has(JSON.stringify(lookup.steps)) && !validate(lookup.steps, catalog).valid)
+    out.push({ kind: PRODUCER_KIND, ...lookup });
   return out;
 }
 
@@ -102,12 +124,13 @@ export function generateFlowRecords(corpus: GoldCorpus, seed = FLOW_SEED): FlowR
   const ctx = flowContext(corpus.catalog);
   return corpus.gold.flatMap((gold) => {
     const rng = mulberry32(hashSeed(`flow/${seed}/${corpus.name}/${gold.index}`));
-    return corruptPlan(rng, gold.steps, corpus.catalog, ctx).map((r, k) => ({
+    const producerRng = mulberry32(hashSeed(`flow/${seed}/${corpus.name}/${gold.index}/${PRODUCER_KIND}`));
+    return corruptPlan(rng, producerRng, gold.steps, corpus.catalog, ctx).map((r, k) => ({
       id: `${corpus.name}-${gold.index}-f${k + 1}`,
       kind: r.kind,
       set: corpus.name,
       note: r.note,
-      gold: gold.steps,
+      gold: r.gold ?? gold.steps,
       sequence: r.steps,
     }));
   });

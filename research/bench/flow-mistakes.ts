@@ -10,16 +10,27 @@
  *   `result`), a field another API of the catalog outputs, or a renamed variant of the right one (other
  *   case style, the consuming parameter's name, a prefix dropped or added, a plural).
  * - `missing_ref_param`: a required parameter whose value was a reference is left out.
+ * - `missing_producer` (drawn on its own, never in a pair): a lookup is left out with the arguments it fed,
+ *   as a planner that never thought of it writes the plan. Every argument it fed was a required parameter
+ *   whose name shares a word with the field it read (`geoId` from `$var1.geoId$`: the parameter names what
+ *   the lost call gave), and the answer did not show the lookup (its entries for it are left out of the
+ *   gold too). The repair must put the lookup in: the only kind whose gold has a call the input lacks and
+ *   no reference names.
  */
 import type { ApiSpec, Json, PathSegment } from '../../src/model/types.ts';
 import type { NestfulStep } from '../../src/read/sequence.ts';
 import { findReferences, formatReference, referenceSites } from '../../src/read/references.ts';
 import { apiProvides } from '../../src/validate/outputs.ts';
 import { choose, shuffled, type Rng } from '../../src/model/prng.ts';
+import { shareAWord } from '../../src/catalog/evidence.ts';
 import { nameVariants, splitName } from './flow-names.ts';
 
 export const FLOW_KINDS = ['deleted_step', 'wrong_field', 'missing_ref_param'] as const;
 export type FlowKind = (typeof FLOW_KINDS)[number];
+/** The kind drawn on its own only, after the others (so their records stay as they were). */
+export const PRODUCER_KIND = 'missing_producer';
+/** Every single-mistake kind of the recipe, in table order. */
+export const SINGLE_FLOW_KINDS: readonly string[] = [...FLOW_KINDS, PRODUCER_KIND];
 
 export interface FlowContext {
   readonly apis: ReadonlyMap<string, ApiSpec>;
@@ -44,6 +55,8 @@ interface Site {
   readonly label: string;
   readonly path: readonly PathSegment[];
   readonly producer: number | null;
+  /** The reference is the argument's whole value. */
+  readonly whole: boolean;
 }
 
 function sites(steps: readonly NestfulStep[]): Site[] {
@@ -53,7 +66,8 @@ function sites(steps: readonly NestfulStep[]): Site[] {
         let producer: number | null = null;
         for (let j = i - 1; j >= 0 && producer === null; j--)
           if (steps[j].label === s.ref.label) producer = j;
-        return { step: i, param, at: s.at, raw: s.ref.raw, label: s.ref.label, path: s.ref.path, producer };
+        const { at, whole } = s;
+        return { step: i, param, at, raw: s.ref.raw, label: s.ref.label, path: s.ref.path, producer, whole };
       }),
     ),
   );
@@ -188,6 +202,45 @@ const missingRefParam: FlowMistake = (rng, steps, ctx) => {
     note: `dropped ${param}=${JSON.stringify(value)} from ${steps[i].label ?? steps[i].name}`,
   };
 };
+
+/** Whether a call's argument read from another call names what it read (see `missing_producer`). */
+function namesWhatItReads(site: Site, steps: readonly NestfulStep[], ctx: FlowContext): boolean {
+  const param = ctx.apis.get(steps[site.step].name)?.params.find((p) => p.name === site.param);
+  const leaf = site.path.filter((s): s is string => typeof s === 'string').at(-1);
+  return site.whole && param?.required === true && leaf !== undefined && shareAWord(leaf, site.param);
+}
+
+/** A lookup left out with the arguments it fed; the gold is the plan without the answer's entries for it. */
+export function missingProducer(
+  rng: Rng,
+  steps: readonly NestfulStep[],
+  ctx: FlowContext,
+): (Corruption & { readonly gold: NestfulStep[] }) | null {
+  const all = sites(steps);
+  const answer = steps.findIndex((s) => s.name === ctx.resultName);
+  const candidates = steps.flatMap((step, i) => {
+    if (!step.label || i === answer) return [];
+    const reads = all.filter((s) => s.producer === i);
+    const fed = reads.filter((s) => s.step !== answer);
+    if (fed.length === 0 || !fed.every((s) => namesWhatItReads(s, steps, ctx))) return [];
+    const shown = reads.filter((s) => s.step === answer);
+    if (shown.some((s) => !s.whole || s.at.length > 0)) return [];
+    const answerArgs = answer < 0 ? 0 : Object.keys(steps[answer].arguments).length;
+    if (answer >= 0 && new Set(shown.map((s) => s.param)).size >= answerArgs) return [];
+    return [{ i, fed, shown }];
+  });
+  if (candidates.length === 0) return null;
+  const { i, fed, shown } = choose(rng, candidates);
+  const gold = copy(steps);
+  for (const s of shown) delete gold[s.step].arguments[s.param];
+  const out = copy(gold);
+  for (const s of fed) delete out[s.step].arguments[s.param];
+  return {
+    gold,
+    steps: out.filter((_, j) => j !== i),
+    note: `left out ${steps[i].label} = ${steps[i].name}(…) and ${fed.map((s) => s.param).join(', ')}`,
+  };
+}
 
 function hasReference(value: Json): boolean {
   if (typeof value === 'string') return findReferences(value).length > 0;

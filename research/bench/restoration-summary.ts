@@ -6,14 +6,14 @@
  */
 import { summariseVerdicts, type ScoreSummary } from '../../src/score/index.ts';
 import { kindGroup } from './evaluate.ts';
-import { FLOW_KINDS } from './flow-mistakes.ts';
+import { SINGLE_FLOW_KINDS } from './flow-mistakes.ts';
 import { MISTAKE_KINDS } from './mistakes.ts';
 import type { Recipe, ScoredOutcome } from './scored.ts';
 import { median } from './stats.ts';
 
 export const KIND_ORDERS: Readonly<Record<Recipe, readonly string[]>> = {
   first: [...MISTAKE_KINDS, '2 mistakes', '3 mistakes'],
-  second: [...FLOW_KINDS, '2 mistakes'],
+  second: [...SINGLE_FLOW_KINDS, '2 mistakes'],
 };
 
 export interface ScoredRow {

@@ -5,7 +5,7 @@
  */
 import type { Plan } from '../compile/plan.ts';
 import { FEATURE_PREFIX, KIND_PREFIX, type EvidenceName } from '../model/calibration.ts';
-import { FEATURES, type FeatureName, type Features } from '../model/features.ts';
+import { FEATURES, type FeatureName, type FeatureSpec } from '../model/features.ts';
 import type { Edit } from '../model/types.ts';
 
 /** What the solve under the cut of the chosen decisions (alternative.ts) gave. */
@@ -30,21 +30,13 @@ function chosenStandIns(plan: Plan, values: readonly number[]): number[] {
   );
 }
 
-/** The features of a point: the objective's constant part and every chosen variable's. */
-function pointFeatures(plan: Plan, values: readonly number[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  const add = (features: Features) => {
-    for (const name in features) out[name] = (out[name] ?? 0) + features[name as FeatureName]!;
-  };
-  add(plan.offsetFeatures);
-  for (let v = 0; v < plan.features.length; v++) if (values[v] > 0.5) add(plan.features[v]);
-  return out;
-}
-
 /** ln(1 + |x|) with x's sign. */
 const signedLog = (x: number) => Math.sign(x) * Math.log1p(Math.abs(x));
 
-/** What the alternative pays more than the repair, split by feature group (edit, evidence, closeness). */
+/**
+ * What the alternative pays more than the repair, split by feature group (edit, evidence, closeness): the
+ * priced features of the variables one point chooses and the other does not (the rest cancels).
+ */
 function gapByGroup(
   plan: Plan,
   values: readonly number[],
@@ -52,13 +44,17 @@ function gapByGroup(
   weights: Readonly<Record<string, number>>,
 ): { gapEdit: number; gapEvidence: number; gapCloseness: number } {
   const split = { edit: 0, evidence: 0, closeness: 0 };
-  if (alternative.found !== 'repair') return { gapEdit: 0, gapEvidence: 0, gapCloseness: 0 };
-  const mine = pointFeatures(plan, values);
-  const theirs = pointFeatures(plan, alternative.values);
-  for (const name of new Set([...Object.keys(mine), ...Object.keys(theirs)])) {
-    const spec = FEATURES[name as FeatureName];
-    if (!spec) continue;
-    split[spec.group] += (weights[name] ?? 0) * ((theirs[name] ?? 0) - (mine[name] ?? 0));
+  if (alternative.found === 'repair') {
+    for (let v = 0; v < plan.features.length; v++) {
+      const mine = values[v] > 0.5;
+      if (mine === alternative.values[v] > 0.5) continue;
+      const features = plan.features[v];
+      for (const name in features) {
+        const spec = FEATURES[name as FeatureName] as FeatureSpec | undefined;
+        if (spec)
+          split[spec.group] += (mine ? -1 : 1) * (weights[name] ?? 0) * features[name as FeatureName]!;
+      }
+    }
   }
   return {
     gapEdit: signedLog(split.edit),
