@@ -2,14 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { validate } from '../src/validate/validate.ts';
 import { findReferences } from '../src/read/references.ts';
 import { DEFAULT_RESULT_NAME } from '../src/model/constants.ts';
-import { shippedCatalogs, shippedRecordSets } from '../research/bench/large-data.ts';
+import { pruneWorldCaches, shippedCatalogs, shippedRecordSets } from '../research/bench/large-data.ts';
 import { largeJsonl, largeRecords, largeWorld, unionSpec } from '../research/bench/worlds/large.ts';
 import { FLAT_KINDS } from '../research/bench/worlds/flat.ts';
 import { everyKth, type LargeSummary } from '../research/bench/large-run.ts';
 import { restorationCli } from '../research/bench/restoration-cli.ts';
 import { LARGE_BEGIN, LARGE_END, largeSection, spliceLargeSection } from '../research/bench/large-report.ts';
 import { InputError } from '../src/model/errors.ts';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -146,5 +154,24 @@ describe('large-catalog worlds', () => {
     }
     await expect(restorationCli(['--large', '1000', '--every', '0'], io)).rejects.toThrow(InputError);
     await expect(restorationCli(['--large', '1000', '--recipe', 'nope'], io)).rejects.toThrow(/--recipe/);
+  });
+
+  it('keep a bounded cache: a fresh key removes all but the most recent ones, never itself or other files', () => {
+    const root = mkdtempSync(join(tmpdir(), 'refract-worlds-'));
+    try {
+      const keys = ['aaaaaaaaaaa1', 'aaaaaaaaaaa2', 'aaaaaaaaaaa3', 'aaaaaaaaaaa4'];
+      keys.forEach((key, i) => {
+        mkdirSync(join(root, key));
+        writeFileSync(join(root, key, 'large-1000.jsonl'), '');
+        utimesSync(join(root, key), 1_000 + i, 1_000 + i);
+      });
+      writeFileSync(join(root, 'notes.txt'), 'kept');
+      // The fresh key and the two most recent others stay.
+      expect(pruneWorldCaches(root, 'bbbbbbbbbbbb', 3).sort()).toEqual(['aaaaaaaaaaa1', 'aaaaaaaaaaa2']);
+      expect(readdirSync(root).sort()).toEqual(['aaaaaaaaaaa3', 'aaaaaaaaaaa4', 'notes.txt']);
+      expect(pruneWorldCaches(join(root, 'missing'), 'bbbbbbbbbbbb')).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -3,11 +3,21 @@
  * each world's catalog (`large-<size>-spec.json`) and records (`large-<size>.jsonl`) into the git-ignored
  * cache `.refract-cache/worlds/<key>/`, where `key` is a digest of the generator's sources and of the
  * shipped data it reads, so a changed generator or data file makes a fresh cache. Generation is seeded:
- * the files are byte-identical on every machine.
+ * the files are byte-identical on every machine. The cache is bounded: writing a fresh key removes all but
+ * the `CACHED_KEYS` most recent (another checkout measured side by side keeps its own).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { Json } from '../../src/model/types.ts';
 import { loadCatalog } from '../../src/read/catalog.ts';
 import type { Catalog } from '../../src/model/types.ts';
@@ -57,6 +67,21 @@ function inputFiles(): string[] {
 }
 
 /** The cache folder for the current generator and data. */
+/** How many cache keys (generator and data versions) are kept on disk. */
+export const CACHED_KEYS = 3;
+
+/** Removes all but the `keep` most recently written key folders of `root`, never `current`. */
+export function pruneWorldCaches(root: string, current: string, keep = CACHED_KEYS): string[] {
+  if (!existsSync(root)) return [];
+  const keys = readdirSync(root)
+    .filter((name) => /^[0-9a-f]{12}$/.test(name) && name !== current)
+    .map((name) => ({ name, at: statSync(join(root, name)).mtimeMs }))
+    .sort((a, b) => b.at - a.at || a.name.localeCompare(b.name));
+  const stale = keys.slice(Math.max(0, keep - 1)).map((k) => k.name);
+  for (const name of stale) rmSync(join(root, name), { recursive: true, force: true });
+  return stale;
+}
+
 export function largeCacheDir(root = join(ROOT, '.refract-cache', 'worlds')): string {
   const hash = createHash('sha1');
   for (const path of inputFiles()) hash.update(path.slice(ROOT.length)).update(readFileSync(path));
@@ -97,6 +122,7 @@ export function ensureLargeWorld(size: number, dir = largeCacheDir()): { spec: s
   const spec = join(dir, `${largeWorldName(size)}-spec.json`);
   const records = join(dir, `${largeWorldName(size)}.jsonl`);
   if (!existsSync(spec) || !existsSync(records)) {
+    if (!existsSync(dir)) pruneWorldCaches(dirname(dir), basename(dir));
     mkdirSync(dir, { recursive: true });
     const files = largeWorldFiles(size);
     writeAtomically(records, files.records);
