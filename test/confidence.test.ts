@@ -84,11 +84,14 @@ describe('which edit kinds a calibration reads', () => {
       samples.push({ evidence: { logGap: (i % 7) / 3, asks: i % 2, ...kinds }, right });
     }
     const read = (options: { minKindRight?: number; evidence?: 'core' | 'kinds' }) =>
-      fitCalibration(samples, { weights: 'test', ...options }).evidence;
+      fitCalibration(samples, { weights: 'test', evidence: 'kinds', ...options }).evidence;
     expect(read({})).toContain('kind.renameApi');
     expect(read({})).not.toContain('kind.insertCall');
     expect(read({ minKindRight: 0 })).toContain('kind.insertCall');
+    // The default reads no counts at all.
     expect(read({ evidence: 'core' }).filter((name) => name.startsWith('kind.'))).toEqual([]);
+    const byDefault = fitCalibration(samples, { weights: 'test' }).evidence;
+    expect(byDefault.filter((name) => name.startsWith('kind.'))).toEqual([]);
   });
 });
 

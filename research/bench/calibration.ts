@@ -84,7 +84,7 @@ export async function shipCalibration(log: (line: string) => void, l2 = SHIPPED_
   const records = learningMix(MIX_WORLDS.large, MIX_WORLDS.every);
   log(`calibrate: ${records.length} records`);
   const samples = await collectSamples(records, base, { log, alternatives: DEFAULT_ALTERNATIVES });
-  const report = calibrate(samples, base, l2, 'kinds');
+  const report = calibrate(samples, base, l2, 'core');
   const model = JSON.parse(readFileSync(MODEL_FILE, 'utf8')) as Record<string, unknown>;
   writeFileSync(MODEL_FILE, `${JSON.stringify({ ...model, calibration: report.calibration }, null, 2)}\n`);
   const files = await figureFiles('calibration-reliability', reliabilitySpec(report.heldOutPoints));
@@ -92,7 +92,7 @@ export async function shipCalibration(log: (line: string) => void, l2 = SHIPPED_
   const page = [
     calibrationPage(report, pageHeader('Confidence calibration', machine(), 'npm run calibrate')),
     `Fitted on ${samples.length} repairs of ${records.length} records (valid inputs have confidence 1 and no`,
-    `evidence), the core evidence and the edit-kind counts, L2 ${l2}, into \`models/default.json\` (\`calibration\`). Each held-out world is scored by the`,
+    `evidence), the core evidence, L2 ${l2}, into \`models/default.json\` (\`calibration\`). Each held-out world is scored by the`,
     'calibration fitted on the other worlds:',
     '',
     '![reliability](calibration-reliability.svg)',

@@ -32,7 +32,7 @@ export function registerCalibrate(program: Command): void {
       .option(
         '--evidence <set>',
         `evidence the score reads: ${EVIDENCE_SETS.join(' | ')} (kinds adds edit-kind counts, all feature totals too)`,
-        'kinds',
+        'core',
       )
       .option(
         '--alternatives <k>',

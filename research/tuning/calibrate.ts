@@ -158,7 +158,7 @@ export function calibrate(
   samples: readonly LabelledSample[],
   base: CostModel,
   l2 = 1,
-  evidence: EvidenceSet = 'kinds',
+  evidence: EvidenceSet = 'core',
 ): CalibrationReport {
   const weights = weightsDigest(base.weights);
   const sets = [...new Set(samples.map((s) => s.set))].sort();

@@ -112,6 +112,26 @@ export function newInsertedCall(
 }
 
 /**
+ * The producers of a need, related ones first (a stranger pays `insertUnrelated` under the weights), ties in
+ * catalog order: `insertLimit` then leaves out strangers, not the last by name. Of the hundred APIs of a
+ * large catalog that output `artistId`, the one whose name shares the plan's words goes in before those that
+ * merely sort first. Inputs are not counted: a call the plan lost takes most of them from the plan.
+ */
+function cheapestFirst(ctx: CompileContext, apis: readonly ApiSpec[], need: string): ApiSpec[] {
+  const common = commonness(ctx.index, leafOf(need));
+  return apis
+    .map((api, rank) => ({
+      api,
+      rank,
+      cost: ctx.price({
+        insertUnrelated: relatedTo(api, ctx.planWords(), leafOf(need), ctx.bounds.misspeltWord) ? 0 : common,
+      }),
+    }))
+    .sort((a, b) => a.cost - b.cost || a.rank - b.rank)
+    .map((p) => p.api);
+}
+
+/**
  * Inserted candidates: for every need of every call (and every extra `seeds` need, from goals), the
  * catalog APIs that output the needed field, placed just before the first consumer; their own needs recurse
  * up to `insertDepth`.
@@ -130,7 +150,7 @@ export function insertedCalls(ctx: CompileContext, seeds: readonly Need[] = []):
     const need = queue[next];
     ctx.checkBudget();
     if (need.depth >= ctx.cost.insertDepth) continue;
-    const found = producers(ctx, leafOf(need.leaf), need.exact);
+    const found = cheapestFirst(ctx, producers(ctx, leafOf(need.leaf), need.exact), need.leaf);
     for (const api of found) {
       const prior = placed.get(api.name);
       if (prior !== undefined && prior <= need.pos) continue;

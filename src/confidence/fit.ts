@@ -29,9 +29,10 @@ export interface FitCalibrationOptions {
   readonly weights: string;
   readonly sets?: readonly string[];
   /**
-   * Which evidence the score reads: `core`, the second solve and the edit summary (EVIDENCE); `kinds`
-   * (default), with the counts per edit kind too; or `all`, with the feature totals as well. The totals fit
-   * the worlds they are fitted on and transfer worse (docs/cost-model.md has the measures).
+   * Which evidence the score reads: `core` (default), the second solve, the gap's parts and the edit summary
+   * (EVIDENCE); `kinds`, with the counts per edit kind too; or `all`, with the feature totals as well. The
+   * counts and totals fit the worlds they are fitted on and transfer worse (docs/cost-model.md has the
+   * measures).
    */
   readonly evidence?: EvidenceSet;
   /**
@@ -179,7 +180,7 @@ function fitScore(
 }
 
 export function fitCalibration(samples: readonly Sample[], options: FitCalibrationOptions): Calibration {
-  const set = options.evidence ?? 'kinds';
+  const set = options.evidence ?? 'core';
   const minRight = options.minKindRight ?? MIN_KIND_RIGHT;
   const rightWith = new Map<string, number>();
   for (const s of samples)

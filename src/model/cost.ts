@@ -215,7 +215,14 @@ export const CostModelSchema = z
       .min(0)
       .max(5)
       .describe('how deep inserted calls nest (an inserted call’s inputs may need inserted calls)'),
-    insertLimit: z.number().int().min(0).max(200).describe('inserted-call candidates in one model at most'),
+    insertLimit: z
+      .number()
+      .int()
+      .min(0)
+      .max(200)
+      .describe(
+        'inserted-call candidates in one model at most: related producers first, then in catalog order',
+      ),
     /**
      * Keep every call of the input (sound and valid modes): a call is deleted only when it duplicates an
      * earlier one or no catalog API is close to its name (the result is then `partial`). False lets the
