@@ -225,8 +225,9 @@ export function missingProducer(
     if (fed.length === 0 || !fed.every((s) => namesWhatItReads(s, steps, ctx))) return [];
     const shown = reads.filter((s) => s.step === answer);
     if (shown.some((s) => !s.whole || s.at.length > 0)) return [];
-    const answerArgs = answer < 0 ? 0 : Object.keys(steps[answer].arguments).length;
-    if (answer >= 0 && new Set(shown.map((s) => s.param)).size >= answerArgs) return [];
+    // The answer must keep an entry of its own.
+    if (answer >= 0 && new Set(shown.map((s) => s.param)).size >= Object.keys(steps[answer].arguments).length)
+      return [];
     return [{ i, fed, shown }];
   });
   if (candidates.length === 0) return null;

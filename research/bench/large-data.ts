@@ -66,7 +66,6 @@ function inputFiles(): string[] {
   ];
 }
 
-/** The cache folder for the current generator and data. */
 /** How many cache keys (generator and data versions) are kept on disk. */
 export const CACHED_KEYS = 3;
 
@@ -82,6 +81,7 @@ export function pruneWorldCaches(root: string, current: string, keep = CACHED_KE
   return stale;
 }
 
+/** The cache folder for the current generator and data. */
 export function largeCacheDir(root = join(ROOT, '.refract-cache', 'worlds')): string {
   const hash = createHash('sha1');
   for (const path of inputFiles()) hash.update(path.slice(ROOT.length)).update(readFileSync(path));

@@ -5,7 +5,7 @@
  */
 import type { Plan } from '../compile/plan.ts';
 import { FEATURE_PREFIX, KIND_PREFIX, type EvidenceName } from '../model/calibration.ts';
-import { FEATURES, type FeatureName, type FeatureSpec } from '../model/features.ts';
+import { FEATURES, type FeatureName } from '../model/features.ts';
 import type { Edit } from '../model/types.ts';
 
 /** What the solve under the cut of the chosen decisions (alternative.ts) gave. */
@@ -49,11 +49,9 @@ function gapByGroup(
       const mine = values[v] > 0.5;
       if (mine === alternative.values[v] > 0.5) continue;
       const features = plan.features[v];
-      for (const name in features) {
-        const spec = FEATURES[name as FeatureName] as FeatureSpec | undefined;
-        if (spec)
-          split[spec.group] += (mine ? -1 : 1) * (weights[name] ?? 0) * features[name as FeatureName]!;
-      }
+      for (const name in features)
+        split[FEATURES[name as FeatureName].group] +=
+          (mine ? -1 : 1) * (weights[name] ?? 0) * features[name as FeatureName]!;
     }
   }
   return {

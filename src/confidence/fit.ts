@@ -38,8 +38,7 @@ export interface FitCalibrationOptions {
   /**
    * An edit kind's count is read only when at least this many fitting repairs that make that kind are right
    * (default MIN_KIND_RIGHT). A kind the labels never show right would be priced as a sure failure, and that
-   * says only that no labelled intent needs it: no benchmark gold inserts a call, so every inserted call there
-   * stands where a step should have been put back.
+   * says only that no labelled intent needs it (no benchmark record has memory, so no repair there reads it).
    */
   readonly minKindRight?: number;
 }
@@ -183,7 +182,7 @@ export function fitCalibration(samples: readonly Sample[], options: FitCalibrati
   const set = options.evidence ?? 'core';
   const minRight = options.minKindRight ?? MIN_KIND_RIGHT;
   const rightWith = new Map<string, number>();
-  for (const s of samples)
+  for (const s of set === 'core' ? [] : samples)
     if (s.right)
       for (const name in s.evidence)
         if (name.startsWith(KIND_PREFIX) && s.evidence[name] > 0)

@@ -108,7 +108,8 @@ export async function repair(
   options: RepairOptions = {},
 ): Promise<RepairResult> {
   const start = performance.now();
-  const calibration = calibrationInForce(options.cost ?? loadCostModel('default'));
+  const cost = options.cost ?? loadCostModel('default');
+  const calibration = calibrationInForce(cost);
   if (options.minConfidence !== undefined) checkMinConfidence(options);
   const validation = validate(sequence, catalog, options);
   const elapsed = () => performance.now() - start;
@@ -239,7 +240,7 @@ export async function repair(
           checked.edits,
           solve,
           calibration,
-          (options.cost ?? loadCostModel('default')).weights,
+          cost.weights,
         );
   const confidence = unchanged && first.status === 'optimal' && calibration ? 1 : assessed?.confidence;
   // Below `minConfidence` a repair is held back as uncertain; the worse statuses keep theirs.
