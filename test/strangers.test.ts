@@ -96,6 +96,22 @@ describe('stranger calls and unsupported wirings', () => {
     expect(strangerCalls(flat, flat, both, catalog)).toEqual([{ step: 1, api: 'get_tooth_fracture' }]);
   });
 
+  it('an inserted call named after the parameter it feeds is related; one named after nothing the plan holds is a stranger', () => {
+    const alone: Sequence = [{ name: 'getECGSample', arguments: {}, label: 'var2' }];
+    const lookup = (api: string, field: string): Sequence => [
+      { name: api, arguments: {}, label: 'var1' },
+      { name: 'getECGSample', arguments: { patient_id: `$var1.${field}$` }, label: 'var2' },
+    ];
+    // find_patient shares no word with `getECGSample`, but `patient` with the `patient_id` it feeds.
+    expect(strangerCalls(alone, alone, lookup('find_patient', 'patient_id'), catalog)).toEqual([]);
+    expect(strangerCalls(alone, alone, lookup('get_tooth_fracture', 'pain_level'), catalog)).toEqual([
+      { step: 0, api: 'get_tooth_fracture' },
+    ]);
+    // Fed by nothing (the answer reads it, or no one does): the plan's words alone decide.
+    const unread: Sequence = [{ name: 'find_patient', arguments: {}, label: 'var1' }, ...alone];
+    expect(strangerCalls(alone, alone, unread, catalog)).toEqual([{ step: 0, api: 'find_patient' }]);
+  });
+
   it('description or declared-type evidence supports a wiring; a shared `string` type does not', () => {
     const made = (arg: Record<string, string>): Sequence => [
       { name: 'get_tooth_fracture', arguments: { tooth_number: 3 }, label: 'var1' },
@@ -109,6 +125,29 @@ describe('stranger calls and unsupported wirings', () => {
     // string → string with nothing else in common (`audience="$var1.status$"`).
     expect(unsupportedWirings(plain, plain, made({ audience: '$var1.status$' }), catalog)).toEqual([
       { step: 1, param: 'audience', reference: '$var1.status$' },
+    ]);
+  });
+
+  it('a field the input itself wires under a dangling label is not a wiring the repair made', () => {
+    // The input reads `status` into `audience` from a step it lost; the repair puts one back.
+    const lost: Sequence = [
+      { name: 'getECGSample', arguments: { patient_id: 'P-1', audience: '$var1.status$' }, label: 'var2' },
+    ];
+    const back: Sequence = [
+      { name: 'get_tooth_fracture', arguments: { tooth_number: 3 }, label: 'var1' },
+      ...lost,
+    ];
+    const other: Sequence = [
+      back[0],
+      {
+        ...lost[0],
+        arguments: { patient_id: 'P-1', audience: '$var1.status$', lead_count: '$var1.status$' },
+      },
+    ];
+    expect(unsupportedWirings(lost, lost, back, catalog)).toEqual([]);
+    // Made by the repair: counted (the field is the input's, the parameter is not).
+    expect(unsupportedWirings(lost, lost, other, catalog)).toEqual([
+      { step: 1, param: 'lead_count', reference: '$var1.status$' },
     ]);
   });
 

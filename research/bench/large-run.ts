@@ -11,6 +11,7 @@ import type { SolverName } from '../../src/model/constants.ts';
 import { repair } from '../../src/repair/repair.ts';
 import {
   judgeWithCatalog,
+  strangerCalls,
   mergeScoreSummaries,
   scoreRepair,
   summariseVerdicts,
@@ -34,6 +35,8 @@ export interface LargeOutcome {
   readonly id: string;
   readonly verdict: ScoreSummary;
   readonly strangers: number;
+  /** Whether a call the gold adds to the input is itself a stranger to the input plan (a lost call of no kin). */
+  readonly goldStranger: boolean;
   readonly unsupported: number;
   readonly timeMs: number;
   /** The same record repaired against its shipped catalog (first and second recipe). */
@@ -46,8 +49,9 @@ export interface LargeRow {
   readonly kind: string;
   readonly n: number;
   readonly score: ScoreSummary;
-  /** Repairs with a stranger call; unsupported wirings in all. */
+  /** Repairs with a stranger call (of them, where a call the gold adds is one too); unsupported wirings in all. */
   readonly strangers: number;
+  readonly strangersOfStrangeGold: number;
   readonly unsupported: number;
   readonly small: ScoreSummary | null;
   readonly medianMs: number;
@@ -145,6 +149,7 @@ function row(kind: string, xs: readonly LargeOutcome[]): LargeRow {
     n: xs.length,
     score: mergeScoreSummaries(xs.map((o) => o.verdict)),
     strangers: xs.filter((o) => o.strangers > 0).length,
+    strangersOfStrangeGold: xs.filter((o) => o.strangers > 0 && o.goldStranger).length,
     unsupported: xs.reduce((a, o) => a + o.unsupported, 0),
     small: small.length > 0 ? mergeScoreSummaries(small.map((o) => o.small!)) : null,
     medianMs: Math.round(median(xs.map((o) => o.timeMs)) * 100) / 100,
@@ -198,6 +203,9 @@ async function measureWorld(
     const input = { input: record.sequence, gold: record.gold, repaired };
     const verdict = summariseVerdicts([scoreRepair(input)]);
     const judged = judgeWithCatalog({ ...input, catalog: world.catalog });
+    // The gold judged as a repair of the input: a lost call no name of the plan ties to is a stranger too.
+    const goldStranger =
+      strangerCalls(record.sequence, record.sequence, record.gold, world.catalog).length > 0;
     let mine: ScoreSummary | undefined;
     if (record.recipe !== 'flat') {
       const key = `${record.recipe}/${record.id}`;
@@ -218,6 +226,7 @@ async function measureWorld(
       id: record.id,
       verdict,
       strangers: judged.strangerCalls.length,
+      goldStranger,
       unsupported: judged.unsupportedWirings.length,
       timeMs: result.timeMs,
       ...(mine ? { small: mine } : {}),

@@ -126,6 +126,12 @@ export interface LinkEvidence {
 /** Declared types too common to be evidence that a field feeds a parameter: any text, or nothing declared. */
 export const WEAK_TYPES: ReadonlySet<ValueType> = new Set(['string', 'any']);
 
+/** How common a value that `n` APIs produce is in the catalog, on a log scale of its size (see commonness). */
+export function commonCount(index: CatalogIndex, n: number): number {
+  const apis = index.catalog.apis.length;
+  return apis <= 1 ? 0 : Math.min(1, Math.log1p(n) / Math.log1p(apis));
+}
+
 /** How common an output leaf is in the catalog, on a log scale of its size (0: no API, 1: every API). */
 export function commonness(index: CatalogIndex, leaf: string): number {
   const apis = index.catalog.apis.length;
@@ -134,8 +140,7 @@ export function commonness(index: CatalogIndex, leaf: string): number {
   if (!known) commonMemo.set(index, (known = new Map()));
   let value = known.get(leaf);
   if (value === undefined) {
-    const n = new Set(index.producersOf(leaf).map((p) => p.api)).size;
-    value = Math.min(1, Math.log1p(n) / Math.log1p(apis));
+    value = commonCount(index, new Set(index.producersOf(leaf).map((p) => p.api)).size);
     // Leaves of one catalog: a handful per repair, bounded by the catalog's own output names.
     if (known.size >= COMMON_REMEMBERED) known.clear();
     known.set(leaf, value);

@@ -129,6 +129,7 @@ export function newCall(ctx: CompileContext, call: Omit<Call, 'id' | 'params' | 
     params: [],
     tokens: [],
     need: call.need,
+    consumer: call.consumer,
     restores: call.restores,
     reruns: call.reruns,
     fills: call.fills,

@@ -202,7 +202,8 @@ function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec, e
     if (ctx.options.strictTypes && literalMismatch(value, p)) return;
     seen.add(key);
     const distance = Math.abs(call.pos - k) / Math.max(ctx.steps.length, 1);
-    const features = plus(plus(REUSE, extra), { closeDistance: distance });
+    const parallel: Features = parallelLookup(ctx, call, k) ? { reuseParallel: 1 } : NO_FEATURES;
+    const features = plus(plus(plus(REUSE, extra), parallel), { closeDistance: distance });
     const cost = ctx.price(features);
     out.push({
       features,
@@ -217,6 +218,25 @@ function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec, e
     });
   });
   return out;
+}
+
+/**
+ * Whether step `k` is a lookup parallel to inserted `call`: its API produces what `call` was inserted for,
+ * and the call that lacks it already reads `k`'s output. A value copied from `k` then feeds two roles of
+ * that call (a route from Harbor Bridge to Harbor Bridge, a message from chenwei to chenwei).
+ */
+function parallelLookup(ctx: CompileContext, call: Call, k: number): boolean {
+  if (call.kind !== 'inserted' || call.consumer === undefined || call.need === undefined) return false;
+  const label = ctx.steps[k].label;
+  if (label === undefined || !ctx.refs[call.consumer].some((site) => site.ref.label === label)) return false;
+  const api = ctx.index.byName.get(ctx.steps[k].name);
+  if (!api) return false;
+  const need = leafOf(call.need);
+  const outputs = outputsByLeaf(api);
+  return (
+    [need, ...ctx.mappedFrom(need).map((m) => m.from)].some((leaf) => outputs.has(leaf)) ||
+    ctx.contextProducers(need).includes(api)
+  );
 }
 
 /** The values (canonical JSON) that other calls of `api` pass for `p`: copying one makes a twin call. */

@@ -7,12 +7,13 @@ import type { ApiSpec, Step } from '../model/types.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
 import type { CompileContext } from './context.ts';
 import { gapBefore } from './numbering.ts';
-import { producers } from './producers.ts';
+import { producers, requiredInputs } from './producers.ts';
 import { carriedCharge, carriedValues, templates } from './carried.ts';
 import { apiChoice, labelChoice, labelChoices, labelRows, newCall } from './calls.ts';
-import { NO_FEATURES } from '../model/features.ts';
-import { commonness, relatedTo } from '../catalog/evidence.ts';
+import { NO_FEATURES, plus } from '../model/features.ts';
+import { commonCount, commonness, relatedTo } from '../catalog/evidence.ts';
 import type { Call } from './plan.ts';
+import { planFamily } from './restore.ts';
 
 /** What a call needs that an inserted call could produce: (field leaf, position of the consumer). */
 export interface Need {
@@ -53,6 +54,16 @@ function needsOf(ctx: CompileContext, call: Call): Need[] {
 }
 
 /**
+ * How common a need is: as an output name (`commonness`), or by the APIs that produce it (`standIns`, its
+ * producers through a mapping too), whichever is more: no API outputs a `recipient_user_id`, but the
+ * hundred that output `user_id` all produce it, and one of them is a guess.
+ */
+function needCommonness(ctx: CompileContext, need: string, standIns: number | undefined): number {
+  const named = commonness(ctx.index, leafOf(need));
+  return standIns === undefined ? named : Math.max(named, commonCount(ctx.index, standIns));
+}
+
+/**
  * Adds an inserted candidate: `api` at `pos`, under a fresh label; or, given `gap`, under the label the count
  * skips right before its consumer (`var1` when the plan starts at var2): the deleted step whose uses all went
  * with it, priced as a restored step and written as one (the values it carries).
@@ -66,15 +77,21 @@ export function newInsertedCall(
   {
     gap,
     standIns,
+    consumer,
+    lacks = 0,
   }: {
     /** A put-back call for the label the count skips before `consumer` (`restoreStep`). */
     readonly gap?: { readonly label: string; readonly consumer: { step: Step; i: number } };
     /** How many catalog APIs could be this call (the producers of its need). */
     readonly standIns?: number;
+    /** The input step that lacks the need. */
+    readonly consumer?: number;
+    /** A stranger's inputs fewer than the related producer that needs fewest (see cheapestFirst). */
+    readonly lacks?: number;
   } = {},
 ): Call {
   const kind = gap ? 'restoreStep' : 'insertCall';
-  const common = commonness(ctx.index, leafOf(need));
+  const common = needCommonness(ctx, need, standIns);
   const carried = gap ? carriedValues(api, templates(ctx, api, pos), [gap.consumer]) : undefined;
   const call = newCall(ctx, {
     kind: 'inserted',
@@ -85,9 +102,11 @@ export function newInsertedCall(
       apiChoice(
         ctx,
         api,
-        {
+        plus(lacks > 0 ? { slotFill: lacks, restorePad: 1 } : NO_FEATURES, {
           [kind]: 1,
           perCall: 1,
+          // Put back in a skipped label's place, the call is a restored step: of its family or not.
+          ...(gap && { restoreFamily: 1 - planFamily(ctx, api) }),
           // A stranger (an API that shares no content word with the plan or its need) weighs as much as its
           // need is common: the one API that outputs a rare field is evidence, one of many that output `status`
           // a guess.
@@ -96,7 +115,7 @@ export function newInsertedCall(
             : common,
           insertCommonNeed: common,
           insertIncoherent: ctx.incoherent() ? 1 : 0,
-        },
+        }),
         carried ? carriedCharge(carried) : undefined,
       ),
     ],
@@ -104,6 +123,7 @@ export function newInsertedCall(
     // by a restored call (restore.ts) or by an original call relabelled, never by a guess.
     labels: gap ? [labelChoice(ctx, gap.label, NO_FEATURES)] : labelChoices(ctx, undefined, [], true),
     need,
+    consumer,
     standIns,
     ...(gap && { fills: gap.label, carried }),
   });
@@ -117,18 +137,27 @@ export function newInsertedCall(
  * large catalog that output `artistId`, the one whose name shares the plan's words goes in before those that
  * merely sort first. Inputs are not counted: a call the plan lost takes most of them from the plan.
  */
-function cheapestFirst(ctx: CompileContext, apis: readonly ApiSpec[], need: string): ApiSpec[] {
-  const common = commonness(ctx.index, leafOf(need));
-  return apis
-    .map((api, rank) => ({
-      api,
-      rank,
-      cost: ctx.price({
-        insertUnrelated: relatedTo(api, ctx.planWords(), leafOf(need), ctx.bounds.misspeltWord) ? 0 : common,
-      }),
-    }))
+function cheapestFirst(
+  ctx: CompileContext,
+  apis: readonly ApiSpec[],
+  need: string,
+): { api: ApiSpec; lacks: number }[] {
+  const common = needCommonness(ctx, need, apis.length);
+  const ranked = apis.map((api, rank) => {
+    const related = relatedTo(api, ctx.planWords(), leafOf(need), ctx.bounds.misspeltWord);
+    return { api, rank, related, cost: ctx.price({ insertUnrelated: related ? 0 : common }) };
+  });
+  // How many inputs a stranger lacks against the related producer that needs fewest: a stranger is not the
+  // likelier for asking less (LocalBusinessData(), which outputs a `place_id`, for the second place of a
+  // route whose first the plan looks up by address). It pays `slotFill` for each, as a restored stand-in
+  // does against the best-named one (`restorePad`); a related producer, or any when none is related, none.
+  const fewest = Math.min(...ranked.filter((p) => p.related).map((p) => requiredInputs(p.api)));
+  return ranked
     .sort((a, b) => a.cost - b.cost || a.rank - b.rank)
-    .map((p) => p.api);
+    .map(({ api, related }) => ({
+      api,
+      lacks: Number.isFinite(fewest) && !related ? Math.max(0, fewest - requiredInputs(api)) : 0,
+    }));
 }
 
 /**
@@ -151,22 +180,24 @@ export function insertedCalls(ctx: CompileContext, seeds: readonly Need[] = []):
     ctx.checkBudget();
     if (need.depth >= ctx.cost.insertDepth) continue;
     const found = cheapestFirst(ctx, producers(ctx, leafOf(need.leaf), need.exact), need.leaf);
-    for (const api of found) {
+    for (const { api, lacks } of found) {
       const prior = placed.get(api.name);
       if (prior !== undefined && prior <= need.pos) continue;
       if (count >= ctx.cost.insertLimit) break;
       const pos = need.pos - 0.1 * (need.depth + 1);
       placed.set(api.name, pos);
       const standIns = found.length;
-      const call = newInsertedCall(ctx, api, pos, need.depth + 1, need.leaf, { standIns });
+      const consumer = need.step;
+      const call = newInsertedCall(ctx, api, pos, need.depth + 1, need.leaf, { standIns, consumer, lacks });
       count++;
       if (ctx.options.allowInsert !== false) queue.push(...needsOf(ctx, call));
       const gap = need.step === undefined ? undefined : gapBefore(ctx, need.step);
       if (gap !== undefined && ctx.options.allowInsert !== false && count < ctx.cost.insertLimit) {
-        const consumer = { step: ctx.steps[need.step!], i: need.step! };
         const restored = newInsertedCall(ctx, api, pos, need.depth + 1, need.leaf, {
-          gap: { label: gap, consumer },
+          gap: { label: gap, consumer: { step: ctx.steps[need.step!], i: need.step! } },
           standIns,
+          consumer,
+          lacks,
         });
         queue.push(...needsOf(ctx, restored));
         count++;

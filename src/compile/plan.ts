@@ -155,6 +155,8 @@ export interface Call {
   readonly tokens: TokenPlan[];
   /** Why an inserted call was proposed (the field it can produce). */
   readonly need?: string;
+  /** The input step an inserted call was proposed for (the call that lacks its need), when one is. */
+  readonly consumer?: number;
   /** A restored call: the deleted step it puts back, known by this label. */
   readonly restores?: string;
   /**

@@ -6,6 +6,9 @@
 import type { ApiSpec } from '../model/types.ts';
 import type { CompileContext } from './context.ts';
 
+/** How many inputs an API requires. */
+export const requiredInputs = (api: ApiSpec): number => api.params.filter((p) => p.required).length;
+
 /**
  * The producers of `name` in catalog-name order. `exact`: a broken reference names its field, so only
  * producers of that very field serve it (no mappings, no context).

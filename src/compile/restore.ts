@@ -19,7 +19,7 @@ import { contextMatch } from '../catalog/context-match.ts';
 import type { CompileContext } from './context.ts';
 import { apiChoice, labelChoice, labelRows, newCall } from './calls.ts';
 import { NO_FEATURES, plus, type Features } from '../model/features.ts';
-import { producers } from './producers.ts';
+import { producers, requiredInputs } from './producers.ts';
 import { numberedPlace, slippedLabel } from './numbering.ts';
 import { carriedCharge, carriedValues, templates, writtenInFull } from './carried.ts';
 import type { StandIn, Uses } from './plan.ts';
@@ -91,7 +91,7 @@ function contradicted(ctx: CompileContext, uses: Uses, path: readonly PathSegmen
 }
 
 /** How many inputs an API requires. */
-const required = (api: ApiSpec) => api.params.filter((p) => p.required).length;
+const required = requiredInputs;
 
 /** Catalog APIs that can stand for the deleted step: best evidence, then fewest required inputs. */
 export function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
@@ -129,7 +129,7 @@ export function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
   // The same when the APIs that output the fields are neither named by it nor of the sequence's family (a
   // field written wrong may be one an unrelated API outputs): both kinds are offered, the fields fixed on
   // the restored call where needed.
-  const family = (api: ApiSpec) => Math.max(0, ...ctx.steps.map((s) => 1 - tieDistance(s.name, api.name)));
+  const family = (api: ApiSpec) => planFamily(ctx, api);
   const unnamed =
     candidates.length > 0 &&
     uses.names.length > 0 &&
@@ -207,6 +207,11 @@ export function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
     );
 }
 
+/** How alike an API's name is to the closest of the plan's calls (1: one of them). */
+export function planFamily(ctx: CompileContext, api: ApiSpec): number {
+  return Math.max(0, ...ctx.steps.map((s) => 1 - tieDistance(s.name, api.name)));
+}
+
 /**
  * The evidence of every deleted step: for each dangling label with uses, the catalog APIs that can stand for
  * it, best first (`ctx.deleted`). Read before the input's calls are laid out: a step of another API may
@@ -267,7 +272,12 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
             site.param === param,
         ),
       );
-    const closer = (a: StandIn, b: StandIn) => b.evidence - a.evidence || b.share - a.share;
+    // Of two stand-ins its uses name alike, one related to the plan (of its family, or sharing a word with
+    // it or with what the uses read) is the closer: a stranger is not the likelier for needing fewer inputs.
+    const kin = (stand: StandIn) =>
+      stand.family >= ctx.evidence.strangerFamily || strangerWeight(ctx, stand.api, uses) === 0 ? 1 : 0;
+    const closer = (a: StandIn, b: StandIn) =>
+      b.evidence - a.evidence || b.share - a.share || kin(b) - kin(a);
     const best = deleted.standIns.reduce((a, b) => (closer(b, a) < 0 ? b : a));
     const pos = Math.min(uses.first, numberedPlace(ctx, label) ?? uses.first) - BEFORE_READER;
     const featuresOf = (stand: StandIn): Features => {

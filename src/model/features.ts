@@ -87,6 +87,11 @@ export const FEATURES = {
     0.5,
     'reused-reference',
   ),
+  reuseParallel: evidence(
+    'a literal copied into an inserted call from a call of the same kind (it produces the same value) whose output the inserted call’s consumer already reads: two roles of one call fed from one value (a second airport lookup for the origin’s city)',
+    4,
+    'second-lookup-asks-its-own-value',
+  ),
   insertCall: edit('add a new catalog call (its own inputs are charged as well)', 4.5, 'missing-step'),
   restoreStep: edit(
     'put back a deleted step under the label its consumers reference (its inputs are charged as well)',
@@ -155,12 +160,12 @@ export const FEATURES = {
     'flat-plan-asks-rather-than-map',
   ),
   insertUnrelated: evidence(
-    'an inserted API shares no content word with the plan (a stranger), valued at how common the field it is inserted for is (see linkCommonField): the one API that outputs a rare field is evidence, one of many a guess',
+    'an inserted API shares no content word with the plan (a stranger), valued at how common what it is inserted for is (see linkCommonField; for a parameter no API outputs under its name, `recipient_user_id`, by the APIs that produce it through a mapping): the one API that outputs a rare field is evidence, one of many a guess',
     0,
     'flat-plan-inserts-no-stranger',
   ),
   insertCommonNeed: evidence(
-    'how common the field an inserted call was proposed for is in the catalog (log scale, see linkCommonField)',
+    'how common what an inserted call was proposed for is in the catalog (log scale, see linkCommonField and insertUnrelated)',
     0,
     UNIT,
   ),
@@ -352,12 +357,12 @@ export const FEATURES = {
     'one-ask-per-slot',
   ),
   restoreFamily: close(
-    'how unlike a restored API’s name is to every call of the plan (1 − closeness)',
+    'how unlike a restored API’s name is to every call of the plan (1 − closeness); also of a call put back in a skipped label’s place',
     0.01,
     'restored-step-of-the-plans-family',
   ),
   restorePad: close(
-    'a restored API needing fewer inputs than the best-named one',
+    'a restored API needing fewer inputs than the best-named one (of two named alike, one related to the plan), or a stranger inserted for a need with fewer inputs than its related producers (the inputs it lacks are charged as slotFill)',
     0.01,
     'restored-step-closest-name',
   ),

@@ -4,10 +4,12 @@
  *
  * - a **stranger call**: a call the repair inserted or restored (one more call of its API than both the
  *   input and the gold have) of an API whose name shares no content word with the input plan (its calls'
- *   API names, argument names and answer keys: `planWords`, the one definition the repair model prices
- *   inserted calls by). A tooth-fracture lookup inserted into an ECG plan.
+ *   API names, argument names and answer keys: `planWords`) nor with the parameters the call feeds in the
+ *   repair (the value it is there for: `find_city` feeding a lost `city_id`, as the repair model's
+ *   `relatedTo` reads it). A tooth-fracture lookup inserted into an ECG plan; a payment lookup feeding a
+ *   loan's `principal_amount`.
  * - an **unsupported wiring**: an argument the repair wired to an output field (a wiring neither the input
- *   nor the gold has) with no evidence for it: the field's and the parameter's names share no word and are
+ *   nor the gold has, nor a field the input's own argument reads under a label it lost) with no evidence for it: the field's and the parameter's names share no word and are
  *   not alike, their descriptions share no content word, and their declared types do not agree on anything
  *   more telling than `string` (`audience="$var2.status$"`, `image_height="$var2.fruit_production$"`).
  *
@@ -17,11 +19,11 @@ import type { ApiSpec, Catalog, Sequence } from '../model/types.ts';
 import { DEFAULT_RESULT_NAME, isAnswerStep, isPseudoStep } from '../model/constants.ts';
 import { indexCatalog } from '../catalog/catalog-index.ts';
 import {
+  apiWords,
   contentWords,
   linkEvidence,
   namedOrDescribed,
   planWords,
-  sharesWords,
   WEAK_TYPES,
 } from '../catalog/evidence.ts';
 import { normalisePath, referenceSites } from '../read/references.ts';
@@ -85,7 +87,26 @@ function countCalls(sequence: Sequence, resultName: string): Map<string, number>
   return out;
 }
 
-/** Calls beyond what the input and the gold have of their API, whose API shares no word with the input plan. */
+/** The names of the parameters that read the output of step `at` (references to its label, until relabelled). */
+function fedParams(sequence: Sequence, at: number, resultName: string): string[] {
+  const label = sequence[at].label;
+  if (label === undefined) return [];
+  const answer = isAnswerOf(sequence, resultName);
+  const out: string[] = [];
+  for (let i = at + 1; i < sequence.length; i++) {
+    const step = sequence[i];
+    if (!isPseudoStep(step) && !answer(i))
+      for (const [param, value] of Object.entries(step.arguments))
+        if (referenceSites(param, value).some((site) => site.ref.label === label)) out.push(param);
+    if (step.label === label) break;
+  }
+  return out;
+}
+
+/**
+ * Calls beyond what the input and the gold have of their API, whose API shares no word with the input plan
+ * nor with a parameter the call feeds.
+ */
 export function strangerCalls(
   input: Sequence,
   gold: Sequence,
@@ -102,7 +123,9 @@ export function strangerCalls(
     if (answer(i)) continue;
     if (!added(step.name)) continue;
     const api: ApiSpec | undefined = index.byName.get(step.name);
-    const related = api ? sharesWords(api, words) : contentWords(step.name).some((w) => words.has(w));
+    const own = api ? apiWords(api) : new Set(contentWords(step.name));
+    const fed = fedParams(repaired, i, resultName).flatMap(contentWords);
+    const related = [...words, ...fed].some((w) => own.has(w));
     if (!related) out.push({ step: i, api: step.name });
   }
   return out;
@@ -146,7 +169,25 @@ function wirings(sequence: Sequence): Wiring[] {
   return out;
 }
 
-/** Wirings the repair made (not in the input or the gold) with no name, description or type evidence. */
+/**
+ * What the input itself writes into its calls' arguments, as `consumer API / param / field`, a dangling
+ * label's references included (`text="$var1.lyrics$"` where nothing defines var1): a repair that puts the
+ * producer back keeps that wiring, it does not make it.
+ */
+function writtenFields(sequence: Sequence): Set<string> {
+  const out = new Set<string>();
+  for (const { index, step } of callsOf(sequence))
+    for (const [param, value] of Object.entries(step.arguments))
+      for (const site of referenceSites(param, value))
+        if (site.ref.path.length > 0)
+          out.add(`${sequence[index].name}\u0000${param}\u0000${normalisePath(site.ref.path)}`);
+  return out;
+}
+
+/**
+ * Wirings the repair made (not in the input or the gold, and not a field the input's own argument names)
+ * with no name, description or type evidence.
+ */
 export function unsupportedWirings(
   input: Sequence,
   gold: Sequence,
@@ -156,9 +197,11 @@ export function unsupportedWirings(
 ): UnsupportedWiring[] {
   const index = indexCatalog(catalog);
   const added = beyond(wiringKeys(input), wiringKeys(gold));
+  const written = writtenFields(input);
   const out: UnsupportedWiring[] = [];
   for (const w of wirings(repaired)) {
     if (!added(w.key)) continue;
+    if (written.has(`${repaired[w.step].name}\u0000${w.param}\u0000${w.field}`)) continue;
     // The answer step's keys are no parameters: what it returns is the plan's choice.
     if (isAnswerOf(repaired, resultName)(w.step)) continue;
     const param = index.byName.get(repaired[w.step].name)?.params.find((p) => p.name === w.param);
