@@ -162,15 +162,26 @@ export function namedOrDescribed(e: LinkEvidence, minSimilarity: number): boolea
 
 export function linkEvidence(index: CatalogIndex, field: OutputField, param: ParamSpec): LinkEvidence {
   const leaf = leafOf(field.path);
-  const fieldWords = new Set([...contentWords(leaf), ...textTerms(field.description)]);
-  const paramWords = [...contentWords(param.name), ...textTerms(param.description)];
+  const theirs = fieldWords(field);
   return {
     nameDissimilarity: 1 - similarity(leaf, param.name),
     noSharedWord: shareAWord(leaf, param.name) ? 0 : 1,
-    noDescriptionWord: paramWords.some((w) => fieldWords.has(w)) ? 0 : 1,
+    noDescriptionWord: paramWords(param).some((w) => theirs.has(w)) ? 0 : 1,
     commonField: commonness(index, leaf),
   };
 }
+
+/** The content words of a field's name and description (once per field). */
+const fieldWords = perObject(
+  (field: OutputField): ReadonlySet<string> =>
+    new Set([...contentWords(leafOf(field.path)), ...textTerms(field.description)]),
+);
+
+/** The content words of a parameter's name and description (once per parameter). */
+const paramWords = perObject((param: ParamSpec): readonly string[] => [
+  ...contentWords(param.name),
+  ...textTerms(param.description),
+]);
 
 /** Parameter names that hold a free query: their value is the subject the call is about. */
 const QUERY_NAMES = new Set(['q', 'query', 'search', 'keyword', 'term', 'text', 'input']);

@@ -31,8 +31,8 @@ export interface Weighted extends Side {
  * `split` remembered for the texts met while weighing one catalog: a large catalog repeats its field names
  * and descriptions (`id`, "The status."), so each is split and stemmed once. Bounded by the catalog.
  */
-function once(split: (text: string) => string[]): (text: string | undefined) => string[] {
-  const known = new Map<string, string[]>();
+function once(split: (text: string) => readonly string[]): (text: string | undefined) => readonly string[] {
+  const known = new Map<string, readonly string[]>();
   return (text) => {
     if (!text) return [];
     let terms = known.get(text);
@@ -43,8 +43,8 @@ function once(split: (text: string) => string[]): (text: string | undefined) => 
 
 /** The memoised splitters of one weighing. */
 interface Terms {
-  readonly name: (text: string | undefined) => string[];
-  readonly text: (text: string | undefined) => string[];
+  readonly name: (text: string | undefined) => readonly string[];
+  readonly text: (text: string | undefined) => readonly string[];
 }
 
 /** Output fields by leaf (first path wins: `entityId` before `navigation.entityId`), with parent words. */

@@ -4,6 +4,7 @@
  * that `sky` in `skyId` counts more than the `id` every identifier shares.
  */
 import { words } from './names.ts';
+import { boundedMemo } from '../model/memo.ts';
 
 const STOP = new Set(
   (
@@ -28,19 +29,36 @@ export function stem(word: string): string {
 const NAME_STOP = new Set(['a', 'an', 'and', 'by', 'has', 'is', 'of', 'or', 'the']);
 
 /** Terms of a name: its words, stemmed, without connectives (kept when the name has nothing else). */
-export function nameTerms(name: string): string[] {
-  const all = words(name).map(stem);
-  const kept = all.filter((w) => !NAME_STOP.has(w));
-  return kept.length > 0 ? kept : all;
+export function nameTerms(name: string): readonly string[] {
+  return nameTermsMemo(name);
 }
 
 /** Terms of free text: words without stop words, stemmed. */
-export function textTerms(text: string | undefined): string[] {
-  if (!text) return [];
-  return words(text)
-    .filter((w) => !STOP.has(w) && !/^\d+$/.test(w))
-    .map(stem);
+export function textTerms(text: string | undefined): readonly string[] {
+  return text ? textTermsMemo(text) : NO_TERMS;
 }
+
+const NO_TERMS: readonly string[] = Object.freeze([]);
+
+/**
+ * Names and descriptions recur across every link a repair weighs (a large catalog's fields against each
+ * parameter): their terms are split once. Frozen, as every caller shares them.
+ */
+const TERM_LIMITS = { max: 100_000, maxBytes: 32 * 1024 * 1024, maxKey: 2_000 };
+
+const nameTermsMemo = boundedMemo('nameTerms', TERM_LIMITS, (name): readonly string[] => {
+  const all = words(name).map(stem);
+  const kept = all.filter((w) => !NAME_STOP.has(w));
+  return Object.freeze(kept.length > 0 ? kept : all);
+});
+
+const textTermsMemo = boundedMemo('textTerms', TERM_LIMITS, (text): readonly string[] =>
+  Object.freeze(
+    words(text)
+      .filter((w) => !STOP.has(w) && !/^\d+$/.test(w))
+      .map(stem),
+  ),
+);
 
 /** Inverse document frequencies over a set of documents (each a bag of terms). */
 export class Idf {

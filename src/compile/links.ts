@@ -11,6 +11,7 @@
 import type { Json, OutputField, ParamSpec } from '../model/types.ts';
 import type { Features } from '../model/features.ts';
 import { canonicalJson } from '../model/canonical.ts';
+import { perObject } from '../model/memo.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
 import {
   apiWords,
@@ -45,6 +46,26 @@ function unsupported(
   return WEAK_TYPES.has(param.type) || !typesCompatible(field.type, param.type);
 }
 
+/** A field's path as segments (once per field of the catalog). */
+const fieldSegments = perObject((field: OutputField) => Object.freeze(segments(field.path)));
+
+/** Per producer call, per consumer call: whether their APIs share a content word (calls die with their plan). */
+const domains = new WeakMap<Call, WeakMap<Call, boolean>>();
+
+/** The two calls are of one domain when their APIs share a content word (once per pair of calls). */
+function sameDomain(producer: Call, consumer: Call): boolean {
+  let mine = domains.get(producer);
+  if (!mine) domains.set(producer, (mine = new WeakMap()));
+  let same = mine.get(consumer);
+  if (same === undefined) {
+    const apis = consumer.apis.flatMap((c) => (c.api ? [c.api] : []));
+    const theirs = producer.apis.flatMap((c) => (c.api ? [c.api] : []));
+    same = apis.some((a) => theirs.some((b) => a === b || sharesWords(a, apiWords(b))));
+    mine.set(consumer, same);
+  }
+  return same;
+}
+
 /** The evidence features of feeding `param` from `field` of a call of `producer` (also for unread outputs). */
 export function linkFeatures(
   ctx: CompileContext,
@@ -54,17 +75,13 @@ export function linkFeatures(
   consumer: Call,
 ): Features {
   const e = linkEvidence(ctx.index, field, param);
-  const apis = consumer.apis.flatMap((c) => (c.api ? [c.api] : []));
-  const theirs = new Set(producer.apis.flatMap((c) => (c.api ? [c.api] : [])));
-  // The two calls are of one domain when their APIs share a content word.
-  const sameDomain = apis.some((a) => [...theirs].some((b) => a === b || sharesWords(a, apiWords(b))));
   return {
     linkUnsupported: unsupported(ctx, e, field, param) ? 1 : 0,
     linkNameDissimilarity: e.nameDissimilarity,
     linkNoSharedWord: e.noSharedWord,
     linkNoDescriptionWord: e.noDescriptionWord,
     linkCommonField: e.commonField,
-    linkOtherDomain: sameDomain ? 0 : 1,
+    linkOtherDomain: sameDomain(producer, consumer) ? 0 : 1,
     linkLooseType: typesCompatible(field.type, param.type) ? 0 : 1,
   };
 }
@@ -84,7 +101,7 @@ function outputLinks(ctx: CompileContext, call: Call, p: ParamSpec, taken: Reado
           linkAny: 1,
           ...linkFeatures(ctx, field, p, j, call),
           closeDistance: Math.max(0, call.pos - j.pos) / steps,
-          closeDepth: segments(field.path).length - 1,
+          closeDepth: fieldSegments(field).length - 1,
         };
         out.push({ j, field, features, cost: ctx.price(features) });
       }
@@ -134,7 +151,7 @@ export function linkSources(ctx: CompileContext): void {
     }
     const links = outputLinks(ctx, call, param, taken).filter((l) => useful(l.cost));
     for (const { j, field, features, cost } of links.slice(0, ctx.bounds.linksPerParameter)) {
-      const path = segments(field.path);
+      const path = fieldSegments(field);
       const v = ctx.variable(features);
       ctx.builder.atMost([v], ctx.provides(j, path));
       ctx.builder.atMost([v], ctx.labelled(j));

@@ -13,7 +13,19 @@ export const requiredInputs = (api: ApiSpec): number => api.params.filter((p) =>
  * The producers of `name` in catalog-name order. `exact`: a broken reference names its field, so only
  * producers of that very field serve it (no mappings, no context).
  */
-export function producers(ctx: CompileContext, name: string, exact = false): ApiSpec[] {
+export function producers(ctx: CompileContext, name: string, exact = false): readonly ApiSpec[] {
+  let known = found.get(ctx);
+  if (!known) found.set(ctx, (known = new Map()));
+  const key = `${exact ? 1 : 0}${name}`;
+  let out = known.get(key);
+  if (!out) known.set(key, (out = Object.freeze(producersOf(ctx, name, exact))));
+  return out;
+}
+
+/** Per compile (a context dies with it): the producers of each name asked about. */
+const found = new WeakMap<CompileContext, Map<string, readonly ApiSpec[]>>();
+
+function producersOf(ctx: CompileContext, name: string, exact: boolean): ApiSpec[] {
   const names = exact ? [name] : [name, ...ctx.mappedFrom(name).map((m) => m.from)];
   const candidates = [
     ...names.flatMap((leaf) => ctx.index.producersOf(leaf).map((p) => p.api)),

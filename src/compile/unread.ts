@@ -54,7 +54,7 @@ function readFacts(ctx: CompileContext): NonNullable<CompileContext['unread']> {
 }
 
 /** Per catalog: whether some API outputs a field named like a parameter (see `outputKind`). */
-const outputKinds = new WeakMap<Catalog, { leaves: string[][]; known: Map<string, boolean> }>();
+const outputKinds = new WeakMap<Catalog, { leaves: (readonly string[])[]; known: Map<string, boolean> }>();
 
 /**
  * Whether values of this parameter's kind come out of calls in the catalog: some API outputs a field of its
