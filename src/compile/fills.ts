@@ -30,6 +30,7 @@ const MEMORY: Features = { fromMemory: 1 };
 const REUSE: Features = { reuseLiteral: 1 };
 import { askParamCost, registerSlotAsk } from './asks.ts';
 import { gapBefore } from './numbering.ts';
+import { parallelSteps } from './parallel.ts';
 import { unreadFeeds } from './unread.ts';
 
 interface Candidate {
@@ -227,16 +228,7 @@ function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec, e
  */
 function parallelLookup(ctx: CompileContext, call: Call, k: number): boolean {
   if (call.kind !== 'inserted' || call.consumer === undefined || call.need === undefined) return false;
-  const label = ctx.steps[k].label;
-  if (label === undefined || !ctx.refs[call.consumer].some((site) => site.ref.label === label)) return false;
-  const api = ctx.index.byName.get(ctx.steps[k].name);
-  if (!api) return false;
-  const need = leafOf(call.need);
-  const outputs = outputsByLeaf(api);
-  return (
-    [need, ...ctx.mappedFrom(need).map((m) => m.from)].some((leaf) => outputs.has(leaf)) ||
-    ctx.contextProducers(need).includes(api)
-  );
+  return parallelSteps(ctx, call.consumer, call.need).includes(k);
 }
 
 /** The values (canonical JSON) that other calls of `api` pass for `p`: copying one makes a twin call. */

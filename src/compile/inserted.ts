@@ -14,6 +14,7 @@ import { NO_FEATURES, plus } from '../model/features.ts';
 import { commonCount, commonness, relatedTo } from '../catalog/evidence.ts';
 import type { Call } from './plan.ts';
 import { planFamily } from './restore.ts';
+import { parallelSteps } from './parallel.ts';
 
 /** What a call needs that an inserted call could produce: (field leaf, position of the consumer). */
 export interface Need {
@@ -51,6 +52,16 @@ function needsOf(ctx: CompileContext, call: Call): Need[] {
     }
   }
   return needs;
+}
+
+/**
+ * Whether the consumer already reads calls that produce the need (parallel roles: an origin's airport for a
+ * destination's) and none of them is of `api`.
+ */
+function unlikeParallel(ctx: CompileContext, api: ApiSpec, consumer: number | undefined, need: string) {
+  if (consumer === undefined) return false;
+  const parallel = parallelSteps(ctx, consumer, need);
+  return parallel.length > 0 && !parallel.some((k) => ctx.steps[k].name === api.name);
 }
 
 /**
@@ -105,8 +116,9 @@ export function newInsertedCall(
         plus(lacks > 0 ? { slotFill: lacks, restorePad: 1 } : NO_FEATURES, {
           [kind]: 1,
           perCall: 1,
-          // Put back in a skipped label's place, the call is a restored step: of its family or not.
-          ...(gap && { restoreFamily: 1 - planFamily(ctx, api) }),
+          // Of the plan's family or not: of two lookups alike, the plan's own (as for a restored step).
+          restoreFamily: 1 - planFamily(ctx, api),
+          insertUnlikeParallel: unlikeParallel(ctx, api, consumer, need) ? 1 : 0,
           // A stranger (an API that shares no content word with the plan or its need) weighs as much as its
           // need is common: the one API that outputs a rare field is evidence, one of many that output `status`
           // a guess.
@@ -141,7 +153,7 @@ function cheapestFirst(
   ctx: CompileContext,
   apis: readonly ApiSpec[],
   need: string,
-): { api: ApiSpec; lacks: number }[] {
+): { api: ApiSpec; related: boolean; lacks: number }[] {
   const common = needCommonness(ctx, need, apis.length);
   const ranked = apis.map((api, rank) => {
     const related = relatedTo(api, ctx.planWords(), leafOf(need), ctx.bounds.misspeltWord);
@@ -156,6 +168,7 @@ function cheapestFirst(
     .sort((a, b) => a.cost - b.cost || a.rank - b.rank)
     .map(({ api, related }) => ({
       api,
+      related,
       lacks: Number.isFinite(fewest) && !related ? Math.max(0, fewest - requiredInputs(api)) : 0,
     }));
 }
@@ -163,7 +176,9 @@ function cheapestFirst(
 /**
  * Inserted candidates: for every need of every call (and every extra `seeds` need, from goals), the
  * catalog APIs that output the needed field, placed just before the first consumer; their own needs recurse
- * up to `insertDepth`.
+ * up to `insertDepth`. The related producers of every need come first, then the strangers, so that
+ * `insertLimit` is not spent on the twenty strangers that output a bus ticket's `origin` before the
+ * `departure_time` its own search outputs is looked at.
  */
 export function insertedCalls(ctx: CompileContext, seeds: readonly Need[] = []): void {
   if (ctx.options.allowInsert === false && seeds.length === 0) return;
@@ -173,35 +188,42 @@ export function insertedCalls(ctx: CompileContext, seeds: readonly Need[] = []):
     ...(ctx.options.allowInsert === false ? [] : ctx.calls.flatMap((c) => needsOf(ctx, c))),
   ];
   let count = 0;
+  const foundFor: ReturnType<typeof cheapestFirst>[] = [];
   // Read by index: a long sequence has a need per broken reference, and shifting the queue each time would
   // take time quadratic in their number.
-  for (let next = 0; next < queue.length && count < ctx.cost.insertLimit; next++) {
-    const need = queue[next];
-    ctx.checkBudget();
-    if (need.depth >= ctx.cost.insertDepth) continue;
-    const found = cheapestFirst(ctx, producers(ctx, leafOf(need.leaf), need.exact), need.leaf);
-    for (const { api, lacks } of found) {
-      const prior = placed.get(api.name);
-      if (prior !== undefined && prior <= need.pos) continue;
-      if (count >= ctx.cost.insertLimit) break;
-      const pos = need.pos - 0.1 * (need.depth + 1);
-      placed.set(api.name, pos);
-      const standIns = found.length;
-      const consumer = need.step;
-      const call = newInsertedCall(ctx, api, pos, need.depth + 1, need.leaf, { standIns, consumer, lacks });
-      count++;
-      if (ctx.options.allowInsert !== false) queue.push(...needsOf(ctx, call));
-      const gap = need.step === undefined ? undefined : gapBefore(ctx, need.step);
-      if (gap !== undefined && ctx.options.allowInsert !== false && count < ctx.cost.insertLimit) {
-        const restored = newInsertedCall(ctx, api, pos, need.depth + 1, need.leaf, {
-          gap: { label: gap, consumer: { step: ctx.steps[need.step!], i: need.step! } },
-          standIns,
-          consumer,
-          lacks,
-        });
-        queue.push(...needsOf(ctx, restored));
+  for (const strangers of [false, true])
+    for (let next = 0; next < queue.length && count < ctx.cost.insertLimit; next++) {
+      const need = queue[next];
+      ctx.checkBudget();
+      if (need.depth >= ctx.cost.insertDepth) continue;
+      const found = (foundFor[next] ??= cheapestFirst(
+        ctx,
+        producers(ctx, leafOf(need.leaf), need.exact),
+        need.leaf,
+      ));
+      for (const { api, related, lacks } of found) {
+        if (related === strangers) continue;
+        const prior = placed.get(api.name);
+        if (prior !== undefined && prior <= need.pos) continue;
+        if (count >= ctx.cost.insertLimit) break;
+        const pos = need.pos - 0.1 * (need.depth + 1);
+        placed.set(api.name, pos);
+        const standIns = found.length;
+        const consumer = need.step;
+        const call = newInsertedCall(ctx, api, pos, need.depth + 1, need.leaf, { standIns, consumer, lacks });
         count++;
+        if (ctx.options.allowInsert !== false) queue.push(...needsOf(ctx, call));
+        const gap = need.step === undefined ? undefined : gapBefore(ctx, need.step);
+        if (gap !== undefined && ctx.options.allowInsert !== false && count < ctx.cost.insertLimit) {
+          const restored = newInsertedCall(ctx, api, pos, need.depth + 1, need.leaf, {
+            gap: { label: gap, consumer: { step: ctx.steps[need.step!], i: need.step! } },
+            standIns,
+            consumer,
+            lacks,
+          });
+          queue.push(...needsOf(ctx, restored));
+          count++;
+        }
       }
     }
-  }
 }

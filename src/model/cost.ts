@@ -221,7 +221,7 @@ export const CostModelSchema = z
       .min(0)
       .max(200)
       .describe(
-        'inserted-call candidates in one model at most: related producers first, then in catalog order',
+        'inserted-call candidates in one model at most: the related producers of every need first, then the strangers, each in catalog order',
       ),
     /**
      * Keep every call of the input (sound and valid modes): a call is deleted only when it duplicates an

@@ -87,6 +87,11 @@ export const FEATURES = {
     0.5,
     'reused-reference',
   ),
+  insertUnlikeParallel: evidence(
+    'an inserted call of another API than the calls its consumer already reads for the same kind of value (a destination airport looked up by another API than the origin’s)',
+    1,
+    'inserted-lookup-like-its-parallel',
+  ),
   reuseParallel: evidence(
     'a literal copied into an inserted call from a call of the same kind (it produces the same value) whose output the inserted call’s consumer already reads: two roles of one call fed from one value (a second airport lookup for the origin’s city)',
     4,
@@ -357,7 +362,7 @@ export const FEATURES = {
     'one-ask-per-slot',
   ),
   restoreFamily: close(
-    'how unlike a restored API’s name is to every call of the plan (1 − closeness); also of a call put back in a skipped label’s place',
+    'how unlike a restored or inserted API’s name is to every call of the plan (1 − closeness): of two lookups alike, the plan’s own',
     0.01,
     'restored-step-of-the-plans-family',
   ),

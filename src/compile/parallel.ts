@@ -1,0 +1,26 @@
+/**
+ * Parallel roles: the calls a consumer already reads that produce what an inserted call was put in for. A
+ * flight search fed its origin airport by `search_airport` and missing its destination's: the lost lookup
+ * is of the same kind, most likely the same API, and takes a value of its own (not the origin's city again).
+ */
+import { leafOf, outputsByLeaf } from '../catalog/catalog-index.ts';
+import type { CompileContext } from './context.ts';
+
+/**
+ * The input steps that `consumer` reads (by label) whose API produces `need`: by its name, a name mapped onto
+ * it, or a field that stands for it in context.
+ */
+export function parallelSteps(ctx: CompileContext, consumer: number, need: string): number[] {
+  const labels = new Set(ctx.refs[consumer].map((site) => site.ref.label));
+  const leaf = leafOf(need);
+  const names = [leaf, ...ctx.mappedFrom(leaf).map((m) => m.from)];
+  const out: number[] = [];
+  ctx.steps.forEach((step, k) => {
+    if (k >= consumer || step.label === undefined || !labels.has(step.label)) return;
+    const api = ctx.index.byName.get(step.name);
+    if (!api) return;
+    const outputs = outputsByLeaf(api);
+    if (names.some((n) => outputs.has(n)) || ctx.contextProducers(leaf).includes(api)) out.push(k);
+  });
+  return out;
+}
