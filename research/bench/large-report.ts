@@ -35,6 +35,7 @@ export function largeTable(rows: readonly LargeRow[]): string {
       'strangers',
       'of them, lost call a stranger',
       'unsupported',
+      'of them, gold unsupported too',
       'median ms',
     ],
     rows.map((r) => [
@@ -48,6 +49,7 @@ export function largeTable(rows: readonly LargeRow[]): string {
       pct(r.strangers, r.n),
       String(r.strangersOfStrangeGold),
       String(r.unsupported),
+      String(r.unsupportedOfUnsupportedGold),
       ms(r.medianMs),
     ]),
   );
@@ -98,7 +100,8 @@ export function largeSection(summary: LargeSummary, command: string, alone = tru
     'those where a call the gold adds to the input is one too (a lost call of a flat plan that only the answer',
     'reads: any of the APIs that output the field could have been it). **unsupported**: wirings the repair',
     'made (not in the input or the gold) to an output with no name, description or type evidence',
-    '(`src/score/strangers.ts`).',
+    '(`src/score/strangers.ts`). **of them, gold unsupported too**: those in repairs whose gold, judged as a',
+    'repair of the input, makes such a wiring itself (`text` from `lyrics`: names alone cannot support it).',
     '',
     largeReport(summary),
     LARGE_END,

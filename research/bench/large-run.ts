@@ -12,6 +12,7 @@ import { repair } from '../../src/repair/repair.ts';
 import {
   judgeWithCatalog,
   strangerCalls,
+  unsupportedWirings,
   mergeScoreSummaries,
   scoreRepair,
   summariseVerdicts,
@@ -38,6 +39,8 @@ export interface LargeOutcome {
   /** Whether a call the gold adds to the input is itself a stranger to the input plan (a lost call of no kin). */
   readonly goldStranger: boolean;
   readonly unsupported: number;
+  /** Whether the gold itself makes a wiring without evidence (judged as a repair of the input). */
+  readonly goldUnsupported: boolean;
   readonly timeMs: number;
   /** The same record repaired against its shipped catalog (first and second recipe). */
   readonly small?: ScoreSummary;
@@ -53,6 +56,8 @@ export interface LargeRow {
   readonly strangers: number;
   readonly strangersOfStrangeGold: number;
   readonly unsupported: number;
+  /** Unsupported wirings in repairs whose gold wires without evidence too. */
+  readonly unsupportedOfUnsupportedGold: number;
   readonly small: ScoreSummary | null;
   readonly medianMs: number;
 }
@@ -151,6 +156,7 @@ function row(kind: string, xs: readonly LargeOutcome[]): LargeRow {
     strangers: xs.filter((o) => o.strangers > 0).length,
     strangersOfStrangeGold: xs.filter((o) => o.strangers > 0 && o.goldStranger).length,
     unsupported: xs.reduce((a, o) => a + o.unsupported, 0),
+    unsupportedOfUnsupportedGold: xs.reduce((a, o) => a + (o.goldUnsupported ? o.unsupported : 0), 0),
     small: small.length > 0 ? mergeScoreSummaries(small.map((o) => o.small!)) : null,
     medianMs: Math.round(median(xs.map((o) => o.timeMs)) * 100) / 100,
   };
@@ -206,6 +212,8 @@ async function measureWorld(
     // The gold judged as a repair of the input: a lost call no name of the plan ties to is a stranger too.
     const goldStranger =
       strangerCalls(record.sequence, record.sequence, record.gold, world.catalog).length > 0;
+    const goldUnsupported =
+      unsupportedWirings(record.sequence, record.sequence, record.gold, world.catalog).length > 0;
     let mine: ScoreSummary | undefined;
     if (record.recipe !== 'flat') {
       const key = `${record.recipe}/${record.id}`;
@@ -228,6 +236,7 @@ async function measureWorld(
       strangers: judged.strangerCalls.length,
       goldStranger,
       unsupported: judged.unsupportedWirings.length,
+      goldUnsupported,
       timeMs: result.timeMs,
       ...(mine ? { small: mine } : {}),
       ...(s || u
