@@ -72,14 +72,14 @@ function squash(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
-/** Bounds of the name memos: entries, bytes, and the longest key remembered. */
-const LIMITS = { max: 200_000, maxBytes: 32 * 1024 * 1024, maxKey: 2 * MAX_NAME_LENGTH + 1 };
+/** Bounds of the name memos (here and in text.ts): entries, bytes, and the longest key remembered. */
+export const NAME_MEMO_LIMITS = { max: 200_000, maxBytes: 32 * 1024 * 1024, maxKey: 2 * MAX_NAME_LENGTH + 1 };
 
 /** The part of a name that is compared: its first `MAX_NAME_LENGTH` characters. */
 const head = (name: string): string =>
   name.length > MAX_NAME_LENGTH ? name.slice(0, MAX_NAME_LENGTH) : name;
 
-const similarityMemo = boundedPairMemo('similarity', LIMITS, rawSimilarity);
+const similarityMemo = boundedPairMemo('similarity', NAME_MEMO_LIMITS, rawSimilarity);
 
 /**
  * Similarity in [0,1] of two names: 1 - edit distance / length on the names folded to lower case without
@@ -110,7 +110,7 @@ export function tieDistance(a: string, b: string): number {
   return tieMemo(head(a), head(b));
 }
 
-const tieMemo = boundedPairMemo('tieDistance', LIMITS, rawTieDistance);
+const tieMemo = boundedPairMemo('tieDistance', NAME_MEMO_LIMITS, rawTieDistance);
 
 function rawTieDistance(a: string, b: string): number {
   const d = editDistance(a, b);
@@ -130,7 +130,7 @@ export function trigrams(name: string): string[] {
 }
 
 /** The first word of a multi-word name (`origin` in `originSkyId`), used to match sibling roles. */
-const roles = boundedMemo('role', { ...LIMITS, max: 100_000, maxKey: MAX_NAME_LENGTH }, (name) => {
+const roles = boundedMemo('role', { ...NAME_MEMO_LIMITS, max: 100_000, maxKey: MAX_NAME_LENGTH }, (name) => {
   const w = words(name);
   return w.length > 1 ? w[0] : undefined;
 });

@@ -3,7 +3,7 @@
  * plurals folded, and terms weighted by inverse document frequency over the catalog's own fields, so
  * that `sky` in `skyId` counts more than the `id` every identifier shares.
  */
-import { words } from './names.ts';
+import { NAME_MEMO_LIMITS, words } from './names.ts';
 import { boundedMemo } from '../model/memo.ts';
 
 const STOP = new Set(
@@ -42,17 +42,16 @@ const NO_TERMS: readonly string[] = Object.freeze([]);
 
 /**
  * Names and descriptions recur across every link a repair weighs (a large catalog's fields against each
- * parameter): their terms are split once. Frozen, as every caller shares them.
+ * parameter): their terms are split once, within the name memos' bounds (a description longer than their
+ * longest key is split each time). Frozen, as every caller shares them.
  */
-const TERM_LIMITS = { max: 100_000, maxBytes: 32 * 1024 * 1024, maxKey: 2_000 };
-
-const nameTermsMemo = boundedMemo('nameTerms', TERM_LIMITS, (name): readonly string[] => {
+const nameTermsMemo = boundedMemo('nameTerms', NAME_MEMO_LIMITS, (name): readonly string[] => {
   const all = words(name).map(stem);
   const kept = all.filter((w) => !NAME_STOP.has(w));
   return Object.freeze(kept.length > 0 ? kept : all);
 });
 
-const textTermsMemo = boundedMemo('textTerms', TERM_LIMITS, (text): readonly string[] =>
+const textTermsMemo = boundedMemo('textTerms', NAME_MEMO_LIMITS, (text): readonly string[] =>
   Object.freeze(
     words(text)
       .filter((w) => !STOP.has(w) && !/^\d+$/.test(w))

@@ -7,7 +7,7 @@ import type { ApiSpec, Step } from '../model/types.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
 import type { CompileContext } from './context.ts';
 import { gapBefore } from './numbering.ts';
-import { producers, requiredInputs } from './producers.ts';
+import { lackingInputs, producers, requiredInputs } from './producers.ts';
 import { carriedCharge, carriedValues, templates } from './carried.ts';
 import { apiChoice, labelChoice, labelChoices, labelRows, newCall } from './calls.ts';
 import { NO_FEATURES, plus } from '../model/features.ts';
@@ -89,6 +89,7 @@ export function newInsertedCall(
     gap,
     standIns,
     consumer,
+    related = relatedTo(api, ctx.planWords(), leafOf(need), ctx.bounds.misspeltWord),
     lacks = 0,
   }: {
     /** A put-back call for the label the count skips before `consumer` (`restoreStep`). */
@@ -97,7 +98,9 @@ export function newInsertedCall(
     readonly standIns?: number;
     /** The input step that lacks the need. */
     readonly consumer?: number;
-    /** A stranger's inputs fewer than the related producer that needs fewest (see cheapestFirst). */
+    /** Whether the API is related to the plan or its need (`relatedTo`; worked out when not given). */
+    readonly related?: boolean;
+    /** A stranger's inputs fewer than the related producer that needs fewest (see producerKin). */
     readonly lacks?: number;
   } = {},
 ): Call {
@@ -113,7 +116,7 @@ export function newInsertedCall(
       apiChoice(
         ctx,
         api,
-        plus(lacks > 0 ? { slotFill: lacks, restorePad: 1 } : NO_FEATURES, {
+        plus(lackingInputs(lacks), {
           [kind]: 1,
           perCall: 1,
           // Of the plan's family or not: of two lookups alike, the plan's own (as for a restored step).
@@ -122,9 +125,7 @@ export function newInsertedCall(
           // A stranger (an API that shares no content word with the plan or its need) weighs as much as its
           // need is common: the one API that outputs a rare field is evidence, one of many that output `status`
           // a guess.
-          insertUnrelated: relatedTo(api, ctx.planWords(), leafOf(need), ctx.bounds.misspeltWord)
-            ? 0
-            : common,
+          insertUnrelated: related ? 0 : common,
           insertCommonNeed: common,
           insertIncoherent: ctx.incoherent() ? 1 : 0,
         }),
@@ -143,34 +144,31 @@ export function newInsertedCall(
   return call;
 }
 
+/** A producer of a need: whether it is related to the plan or the need, and the inputs a stranger lacks. */
+interface Producer {
+  readonly api: ApiSpec;
+  readonly related: boolean;
+  readonly lacks: number;
+}
+
 /**
- * The producers of a need, related ones first (a stranger pays `insertUnrelated` under the weights), ties in
- * catalog order: `insertLimit` then leaves out strangers, not the last by name. Of the hundred APIs of a
- * large catalog that output `artistId`, the one whose name shares the plan's words goes in before those that
- * merely sort first. Inputs are not counted: a call the plan lost takes most of them from the plan.
+ * The producers of a need in catalog order, each with its kinship (`relatedTo`: a stranger pays
+ * `insertUnrelated` under the weights; insertedCalls takes the related ones of every need first) and, for a
+ * stranger, how many inputs it lacks against the related producer that needs fewest: a stranger is not the
+ * likelier for asking less (LocalBusinessData(), which outputs a `place_id`, for the second place of a route
+ * whose first the plan looks up by address). None lacks any when no producer is related.
  */
-function cheapestFirst(
-  ctx: CompileContext,
-  apis: readonly ApiSpec[],
-  need: string,
-): { api: ApiSpec; related: boolean; lacks: number }[] {
-  const common = needCommonness(ctx, need, apis.length);
-  const ranked = apis.map((api, rank) => {
-    const related = relatedTo(api, ctx.planWords(), leafOf(need), ctx.bounds.misspeltWord);
-    return { api, rank, related, cost: ctx.price({ insertUnrelated: related ? 0 : common }) };
-  });
-  // How many inputs a stranger lacks against the related producer that needs fewest: a stranger is not the
-  // likelier for asking less (LocalBusinessData(), which outputs a `place_id`, for the second place of a
-  // route whose first the plan looks up by address). It pays `slotFill` for each, as a restored stand-in
-  // does against the best-named one (`restorePad`); a related producer, or any when none is related, none.
-  const fewest = Math.min(...ranked.filter((p) => p.related).map((p) => requiredInputs(p.api)));
-  return ranked
-    .sort((a, b) => a.cost - b.cost || a.rank - b.rank)
-    .map(({ api, related }) => ({
-      api,
-      related,
-      lacks: Number.isFinite(fewest) && !related ? Math.max(0, fewest - requiredInputs(api)) : 0,
-    }));
+function producerKin(ctx: CompileContext, apis: readonly ApiSpec[], need: string): Producer[] {
+  const kin = apis.map((api) => ({
+    api,
+    related: relatedTo(api, ctx.planWords(), leafOf(need), ctx.bounds.misspeltWord),
+  }));
+  const fewest = Math.min(...kin.filter((p) => p.related).map((p) => requiredInputs(p.api)));
+  return kin.map(({ api, related }) => ({
+    api,
+    related,
+    lacks: Number.isFinite(fewest) && !related ? Math.max(0, fewest - requiredInputs(api)) : 0,
+  }));
 }
 
 /**
@@ -188,42 +186,45 @@ export function insertedCalls(ctx: CompileContext, seeds: readonly Need[] = []):
     ...(ctx.options.allowInsert === false ? [] : ctx.calls.flatMap((c) => needsOf(ctx, c))),
   ];
   let count = 0;
-  const foundFor: ReturnType<typeof cheapestFirst>[] = [];
+  const full = () => count >= ctx.cost.insertLimit;
+  // One producer for one need: just before its consumer, and in the label the count skips there as well.
+  const insert = (need: Need, producer: Producer, standIns: number) => {
+    const { api, related, lacks } = producer;
+    const prior = placed.get(api.name);
+    if (prior !== undefined && prior <= need.pos) return;
+    const pos = need.pos - 0.1 * (need.depth + 1);
+    placed.set(api.name, pos);
+    const options = { standIns, consumer: need.step, related, lacks };
+    const call = newInsertedCall(ctx, api, pos, need.depth + 1, need.leaf, options);
+    count++;
+    if (ctx.options.allowInsert === false) return;
+    queue.push(...needsOf(ctx, call));
+    const gap = need.step === undefined ? undefined : gapBefore(ctx, need.step);
+    if (gap === undefined || full()) return;
+    const consumer = { step: ctx.steps[need.step!], i: need.step! };
+    const restored = newInsertedCall(ctx, api, pos, need.depth + 1, need.leaf, {
+      ...options,
+      gap: { label: gap, consumer },
+    });
+    queue.push(...needsOf(ctx, restored));
+    count++;
+  };
+  const kinOf: Producer[][] = [];
   // Read by index: a long sequence has a need per broken reference, and shifting the queue each time would
-  // take time quadratic in their number.
+  // take time quadratic in their number. Related producers of every need first, then the strangers.
   for (const strangers of [false, true])
-    for (let next = 0; next < queue.length && count < ctx.cost.insertLimit; next++) {
+    for (let next = 0; next < queue.length && !full(); next++) {
       const need = queue[next];
       ctx.checkBudget();
       if (need.depth >= ctx.cost.insertDepth) continue;
-      const found = (foundFor[next] ??= cheapestFirst(
+      const found = (kinOf[next] ??= producerKin(
         ctx,
         producers(ctx, leafOf(need.leaf), need.exact),
         need.leaf,
       ));
-      for (const { api, related, lacks } of found) {
-        if (related === strangers) continue;
-        const prior = placed.get(api.name);
-        if (prior !== undefined && prior <= need.pos) continue;
-        if (count >= ctx.cost.insertLimit) break;
-        const pos = need.pos - 0.1 * (need.depth + 1);
-        placed.set(api.name, pos);
-        const standIns = found.length;
-        const consumer = need.step;
-        const call = newInsertedCall(ctx, api, pos, need.depth + 1, need.leaf, { standIns, consumer, lacks });
-        count++;
-        if (ctx.options.allowInsert !== false) queue.push(...needsOf(ctx, call));
-        const gap = need.step === undefined ? undefined : gapBefore(ctx, need.step);
-        if (gap !== undefined && ctx.options.allowInsert !== false && count < ctx.cost.insertLimit) {
-          const restored = newInsertedCall(ctx, api, pos, need.depth + 1, need.leaf, {
-            gap: { label: gap, consumer: { step: ctx.steps[need.step!], i: need.step! } },
-            standIns,
-            consumer,
-            lacks,
-          });
-          queue.push(...needsOf(ctx, restored));
-          count++;
-        }
+      for (const producer of found) {
+        if (full()) break;
+        if (producer.related !== strangers) insert(need, producer, found.length);
       }
     }
 }

@@ -10,7 +10,19 @@ import type { CompileContext } from './context.ts';
  * The input steps that `consumer` reads (by label) whose API produces `need`: by its name, a name mapped onto
  * it, or a field that stands for it in context.
  */
-export function parallelSteps(ctx: CompileContext, consumer: number, need: string): number[] {
+export function parallelSteps(ctx: CompileContext, consumer: number, need: string): readonly number[] {
+  let known = asked.get(ctx);
+  if (!known) asked.set(ctx, (known = new Map()));
+  const key = `${consumer}\u0000${need}`;
+  let out = known.get(key);
+  if (!out) known.set(key, (out = stepsFeeding(ctx, consumer, need)));
+  return out;
+}
+
+/** Per compile (a context dies with it): the parallel steps of each consumer and need asked about. */
+const asked = new WeakMap<CompileContext, Map<string, readonly number[]>>();
+
+function stepsFeeding(ctx: CompileContext, consumer: number, need: string): number[] {
   const labels = new Set(ctx.refs[consumer].map((site) => site.ref.label));
   const leaf = leafOf(need);
   const names = [leaf, ...ctx.mappedFrom(leaf).map((m) => m.from)];

@@ -5,9 +5,18 @@
  */
 import type { ApiSpec } from '../model/types.ts';
 import type { CompileContext } from './context.ts';
+import { NO_FEATURES, type Features } from '../model/features.ts';
 
 /** How many inputs an API requires. */
 export const requiredInputs = (api: ApiSpec): number => api.params.filter((p) => p.required).length;
+
+/**
+ * What a candidate pays for the inputs it lacks against a likelier one (a better-named stand-in, a related
+ * producer): one `slotFill` each, as if asked, and `restorePad`. Needing fewer inputs is no evidence.
+ */
+export function lackingInputs(lacks: number): Features {
+  return lacks > 0 ? { slotFill: lacks, restorePad: 1 } : NO_FEATURES;
+}
 
 /**
  * The producers of `name` in catalog-name order. `exact`: a broken reference names its field, so only

@@ -19,7 +19,7 @@ import { contextMatch } from '../catalog/context-match.ts';
 import type { CompileContext } from './context.ts';
 import { apiChoice, labelChoice, labelRows, newCall } from './calls.ts';
 import { NO_FEATURES, plus, type Features } from '../model/features.ts';
-import { producers, requiredInputs } from './producers.ts';
+import { lackingInputs, producers, requiredInputs } from './producers.ts';
 import { numberedPlace, slippedLabel } from './numbering.ts';
 import { carriedCharge, carriedValues, templates, writtenInFull } from './carried.ts';
 import type { StandIn, Uses } from './plan.ts';
@@ -91,7 +91,6 @@ function contradicted(ctx: CompileContext, uses: Uses, path: readonly PathSegmen
 }
 
 /** How many inputs an API requires. */
-const required = requiredInputs;
 
 /** Catalog APIs that can stand for the deleted step: best evidence, then fewest required inputs. */
 export function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
@@ -201,7 +200,7 @@ export function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
     .sort(
       (a, b) =>
         b.evidence - a.evidence ||
-        required(a.api) - required(b.api) ||
+        requiredInputs(a.api) - requiredInputs(b.api) ||
         b.family - a.family ||
         (a.api.name < b.api.name ? -1 : a.api.name > b.api.name ? 1 : 0),
     );
@@ -282,8 +281,7 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
     const pos = Math.min(uses.first, numberedPlace(ctx, label) ?? uses.first) - BEFORE_READER;
     const featuresOf = (stand: StandIn): Features => {
       const { api, evidence, family } = stand;
-      const lacks = closer(stand, best) > 0 ? Math.max(0, required(best.api) - required(api)) : 0;
-      const pad: Features = lacks > 0 ? { slotFill: lacks, restorePad: 1 } : NO_FEATURES;
+      const lacks = closer(stand, best) > 0 ? Math.max(0, requiredInputs(best.api) - requiredInputs(api)) : 0;
       return plus(
         {
           restoreStep: 1,
@@ -292,7 +290,7 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
           restoreFamily: 1 - family,
           insertUnrelated: family >= ctx.evidence.strangerFamily ? 0 : strangerWeight(ctx, api, uses),
         },
-        pad,
+        lackingInputs(lacks),
       );
     };
     // The cheapest stand-ins under the weights are offered (`restoreCandidates`), the evidence order

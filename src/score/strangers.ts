@@ -15,7 +15,7 @@
  *
  * Pure functions of the three sequences and the catalog.
  */
-import type { ApiSpec, Catalog, Sequence } from '../model/types.ts';
+import type { ApiSpec, Catalog, ReferenceSite, Sequence } from '../model/types.ts';
 import { DEFAULT_RESULT_NAME, isAnswerStep, isPseudoStep } from '../model/constants.ts';
 import { indexCatalog } from '../catalog/catalog-index.ts';
 import {
@@ -87,20 +87,27 @@ function countCalls(sequence: Sequence, resultName: string): Map<string, number>
   return out;
 }
 
-/** The names of the parameters that read the output of step `at` (references to its label, until relabelled). */
-function fedParams(sequence: Sequence, at: number, resultName: string): string[] {
-  const label = sequence[at].label;
-  if (label === undefined) return [];
-  const answer = isAnswerOf(sequence, resultName);
-  const out: string[] = [];
-  for (let i = at + 1; i < sequence.length; i++) {
-    const step = sequence[i];
-    if (!isPseudoStep(step) && !answer(i))
-      for (const [param, value] of Object.entries(step.arguments))
-        if (referenceSites(param, value).some((site) => site.ref.label === label)) out.push(param);
-    if (step.label === label) break;
-  }
+/** A reference in a call's arguments (the answer step's included): the step, the parameter and the site. */
+interface ArgumentRead {
+  readonly step: number;
+  readonly param: string;
+  readonly site: ReferenceSite;
+}
+
+function argumentReads(sequence: Sequence): ArgumentRead[] {
+  const out: ArgumentRead[] = [];
+  for (const { index, step } of callsOf(sequence))
+    for (const [param, value] of Object.entries(step.arguments))
+      for (const site of referenceSites(param, value)) out.push({ step: index, param, site });
   return out;
+}
+
+/** The parameters (of calls, not the answer) that read the output of step `at`. */
+function fedParams(sequence: Sequence, reads: readonly ArgumentRead[], at: number, resultName: string) {
+  const answer = isAnswerOf(sequence, resultName);
+  return reads
+    .filter((r) => !answer(r.step) && producerIndex(sequence, r.step, r.site.ref.label) === at)
+    .map((r) => r.param);
 }
 
 /**
@@ -118,13 +125,14 @@ export function strangerCalls(
   const words = planWords(input, (name) => index.byName.get(name), isAnswerOf(input, resultName));
   const added = beyond(countCalls(input, resultName), countCalls(gold, resultName));
   const answer = isAnswerOf(repaired, resultName);
+  const reads = argumentReads(repaired);
   const out: StrangerCall[] = [];
   for (const { index: i, step } of callsOf(repaired)) {
     if (answer(i)) continue;
     if (!added(step.name)) continue;
     const api: ApiSpec | undefined = index.byName.get(step.name);
     const own = api ? apiWords(api) : new Set(contentWords(step.name));
-    const fed = fedParams(repaired, i, resultName).flatMap(contentWords);
+    const fed = fedParams(repaired, reads, i, resultName).flatMap(contentWords);
     const related = [...words, ...fed].some((w) => own.has(w));
     if (!related) out.push({ step: i, api: step.name });
   }
@@ -149,22 +157,18 @@ interface Wiring {
 
 function wirings(sequence: Sequence): Wiring[] {
   const out: Wiring[] = [];
-  for (const { index, step } of callsOf(sequence)) {
-    for (const [param, value] of Object.entries(step.arguments)) {
-      for (const site of referenceSites(param, value)) {
-        const producer = producerIndex(sequence, index, site.ref.label);
-        if (producer === null || isPseudoStep(sequence[producer]) || site.ref.path.length === 0) continue;
-        const field = normalisePath(site.ref.path);
-        out.push({
-          step: index,
-          param,
-          reference: site.ref.raw,
-          producer,
-          field,
-          key: `${step.name}\u0000${param}\u0000${sequence[producer].name}\u0000${field}`,
-        });
-      }
-    }
+  for (const { step, param, site } of argumentReads(sequence)) {
+    const producer = producerIndex(sequence, step, site.ref.label);
+    if (producer === null || isPseudoStep(sequence[producer]) || site.ref.path.length === 0) continue;
+    const field = normalisePath(site.ref.path);
+    out.push({
+      step,
+      param,
+      reference: site.ref.raw,
+      producer,
+      field,
+      key: `${sequence[step].name}\u0000${param}\u0000${sequence[producer].name}\u0000${field}`,
+    });
   }
   return out;
 }
@@ -176,11 +180,9 @@ function wirings(sequence: Sequence): Wiring[] {
  */
 function writtenFields(sequence: Sequence): Set<string> {
   const out = new Set<string>();
-  for (const { index, step } of callsOf(sequence))
-    for (const [param, value] of Object.entries(step.arguments))
-      for (const site of referenceSites(param, value))
-        if (site.ref.path.length > 0)
-          out.add(`${sequence[index].name}\u0000${param}\u0000${normalisePath(site.ref.path)}`);
+  for (const { step, param, site } of argumentReads(sequence))
+    if (site.ref.path.length > 0)
+      out.add(`${sequence[step].name}\u0000${param}\u0000${normalisePath(site.ref.path)}`);
   return out;
 }
 
