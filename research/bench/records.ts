@@ -1,7 +1,8 @@
 /**
  * The benchmark's labelled records: every record of the shipped sets (both corruption recipes of the three
  * NESTFUL sets, the four synthetic worlds), and the mix that the shipped default is learned and calibrated
- * on (those, and every few records of the large-catalog worlds, their flat plans a world of their own).
+ * on (those, every few records of the large-catalog worlds, their flat plans a world of their own, and of
+ * the runtime world).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,9 +10,13 @@ import { parseLabelled, type LabelledRecord } from '../tuning/index.ts';
 import { BENCH_DATA_DIR, SET_NAMES } from './data.ts';
 import { FLOW_SET_NAMES, flowCatalog, flowPath } from './flow-data.ts';
 import { loadLargeWorld } from './large-data.ts';
+import { runtimeRecords } from './runtime-data.ts';
 
-/** The large-catalog worlds of the mix (API counts) and the share of their records taken (every 4th). */
-export const MIX_WORLDS = { large: [1000, 10000], every: 4 } as const;
+/**
+ * The large-catalog worlds of the mix (API counts) and the share of their records taken (every 4th), and the
+ * share of the runtime world's records taken (every 2nd; runtime-data.ts).
+ */
+export const MIX_WORLDS = { large: [1000, 10000], every: 4, runtime: 2 } as const;
 
 /** Every labelled record of the benchmark, each with its world's catalog. */
 export function benchmarkRecords(): LabelledRecord[] {
@@ -26,9 +31,17 @@ export function benchmarkRecords(): LabelledRecord[] {
   return [...corrupted, ...flows];
 }
 
-/** The mix's records, each world its own set: the shipped sets, then `large-N` and `large-N flat`. */
-export function learningMix(large: readonly number[], every: number): LabelledRecord[] {
+/**
+ * The mix's records, each world its own set: the shipped sets, then `large-N` and `large-N flat`, then
+ * `runtime` (the shipped sets' records part-way through, with memory and executed calls).
+ */
+export function learningMix(
+  large: readonly number[],
+  every: number,
+  runtimeEvery: number = MIX_WORLDS.runtime,
+): LabelledRecord[] {
   const records = benchmarkRecords();
+  const runtime = runtimeRecords(records, runtimeEvery);
   for (const size of large) {
     const world = loadLargeWorld(size);
     world.records.forEach((r, i) => {
@@ -43,5 +56,5 @@ export function learningMix(large: readonly number[], every: number): LabelledRe
       });
     });
   }
-  return records;
+  return [...records, ...runtime];
 }

@@ -100,7 +100,14 @@ export class CompileContext {
   /** Dangling labels read as deleted steps, with the APIs that can stand for them (`deletedSteps`). */
   readonly deleted = new Map<string, DeletedStep>();
   /** The input steps whose output no other call reads (see `unread.ts`), computed on first use. */
-  unread: { readonly read: ReadonlySet<string>; readonly steps: ReadonlySet<number> } | undefined;
+  unread:
+    | {
+        readonly read: ReadonlySet<string>;
+        readonly steps: ReadonlySet<number>;
+        /** Memory items that no step (the answer aside) and no executed call reads. */
+        readonly items: readonly string[];
+      }
+    | undefined;
   /** Required parameters without an argument, their rows left to `unreadSources`. */
   readonly pendingFills: {
     readonly call: Call;
@@ -112,6 +119,8 @@ export class CompileContext {
   readonly unreadFeeds: {
     readonly v: number;
     readonly from: (call: Call) => boolean;
+    /** The memory item the value comes from (`by` is then -1). */
+    readonly item?: string;
     readonly by: number;
     readonly to: number;
     readonly chained: boolean;
@@ -181,10 +190,12 @@ export class CompileContext {
    * its answer. An API whose name shares none of them is a stranger to it.
    */
   planWords(): ReadonlySet<string> {
+    // The calls already executed are the plan's first part.
+    const executed = this.options.executed ?? [];
     this.words ??= planWords(
-      this.steps,
+      [...executed, ...this.steps],
       (name) => this.index.byName.get(name),
-      (i) => this.isAnswer(i),
+      (i) => i >= executed.length && this.isAnswer(i - executed.length),
     );
     return this.words;
   }
@@ -200,8 +211,11 @@ export class CompileContext {
     if (this.unrelated === undefined) {
       const calls = this.steps.flatMap((s, i) => (this.isAnswer(i) ? [] : [i]));
       // A reference to a label no step defines still shows a flow was written (`$var1.place_id$` with var1
-      // lost); one to a memory item does not.
-      const reads = calls.some((i) => this.refs[i].some((site) => !this.inMemory(site.ref.label)));
+      // lost); one to a memory item does only when the item is an executed call's result.
+      const ran = new Set((this.options.executed ?? []).flatMap((s) => (s.label ? [s.label] : [])));
+      const reads = calls.some((i) =>
+        this.refs[i].some((site) => !this.inMemory(site.ref.label) || ran.has(site.ref.label)),
+      );
       const words = calls.map((i) => {
         const api = this.index.byName.get(this.steps[i].name);
         return api ? apiWords(api) : new Set(contentWords(this.steps[i].name));

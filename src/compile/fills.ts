@@ -11,7 +11,8 @@ import { tieDistance } from '../catalog/names.ts';
 import { canonicalJson } from '../model/canonical.ts';
 import { isLiteral } from '../validate/validate.ts';
 import { fitsType, literalMismatch, typesCanMatch } from '../validate/literals.ts';
-import { memoryPaths } from '../validate/outputs.ts';
+import { memoryProvides } from '../validate/outputs.ts';
+import { itemRecency, memoryApi } from './memory.ts';
 import { normalisePath, referenceSites, segments, stepReferences } from '../read/references.ts';
 import { knownLabel, type CompileContext } from './context.ts';
 import type { Call, Source } from './plan.ts';
@@ -123,17 +124,30 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
     }
   }
   for (const [label, value] of Object.entries(ctx.memory)) {
+    // The item's fields as a call's output (memory.ts), each by the cheapest way it can feed `p`.
+    const item = memoryApi(ctx, label);
+    const best = new Map<string, FieldCost>();
+    const offer = (field: OutputField, fc: FieldCost) => {
+      const known = best.get(field.path);
+      if (typesCanMatch(field.type, p.type) && (!known || fc.score > known.score)) best.set(field.path, fc);
+    };
     // A whole item is a value under its label's name, as an ask's answer is (`query: "London"` for `query`).
-    const whole = value !== null && typeof value !== 'object' && fitsType(value, p.type) ? [''] : [];
-    for (const mp of [...whole, ...memoryPaths(value as Json)]) {
-      const fc = fieldCost(mp === '' ? label : leafOf(mp));
-      if (!fc) continue;
+    const whole =
+      value !== null && typeof value !== 'object' && fitsType(value, p.type) ? fieldCost(label) : null;
+    if (whole) best.set('', whole);
+    const byLeaf = outputsByLeaf(item);
+    for (const name of names) for (const f of byLeaf.get(name) ?? []) offer(f, fieldCost(name)!);
+    if (!lostStep)
+      for (const { field, score } of ctx.contextFields(p, item))
+        offer(field, { features: { newMap: 2 - score }, score, mapped: true });
+    for (const [mp, fc] of best) {
       const path = mp === '' ? [] : segments(mp);
       // A mapped item costs what its mapping falls short by, on top of taking it from memory.
       const features = plus(plus(MEMORY, fc.mapped ? { newMap: 1 - fc.score } : NO_FEATURES), {
         ...FILL_AFFINITY[affinity(p.name, label, feeds)],
         closeDepth: path.length - 1,
         closeRoleOrder: rank ?? 0,
+        closeRecency: itemRecency(ctx, call, label),
       });
       const cost = ctx.price(features);
       candidates.push({
@@ -190,7 +204,7 @@ function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec, e
   // its input (`get_translation(text)` after `analyze_sentiment(text="I love it")` translates the sentiment).
   const step = call.origin >= 0 ? ctx.steps[call.origin] : undefined;
   const lost = !(step && Object.prototype.hasOwnProperty.call(step.arguments, p.name))
-    ? new Set(unreadFeeds(ctx, call, p).map((f) => f.call.origin))
+    ? new Set(unreadFeeds(ctx, call, p).flatMap((f) => (f.call ? [f.call.origin] : [])))
     : new Set<number>();
   const seen = new Set<string>();
   const out: Candidate[] = [];
@@ -263,8 +277,18 @@ function references(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec)
     const distance = Math.abs(call.pos - k) / Math.max(ctx.steps.length, 1);
     const features = plus(REUSE, { closeDistance: distance });
     const cost = ctx.price(features);
+    // The reference reads a memory item: the copy reads it too (unless a call in between takes its label).
+    const label = site.ref.label;
+    if (ctx.inMemory(label) && memoryProvides(ctx.memory[label], path))
+      out.push({
+        features,
+        cost,
+        kind: 'reuseLiteral',
+        make: (v) => ({ kind: 'memory', v, cost, label, path, mapped: false, fromStep: k }),
+        rows: (v) => ctx.unshadowed(v, label, call.pos),
+      });
     for (const j of ctx.before(call.pos)) {
-      if (j.kind === 'result' || knownLabel(ctx, j) !== site.ref.label) continue;
+      if (j.kind === 'result' || knownLabel(ctx, j) !== label) continue;
       out.push({
         features,
         cost,
@@ -277,6 +301,29 @@ function references(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec)
       });
     }
   }
+  // The calls already executed pass values too: one that read a memory item for a parameter of this name
+  // is how the run got that value (never a copy of a call of the same API: that would repeat it).
+  const steps = Math.max(ctx.steps.length, 1);
+  (ctx.options.executed ?? []).forEach((done, i) => {
+    if (done.name === api.name || !Object.prototype.hasOwnProperty.call(done.arguments, p.name)) return;
+    const value = done.arguments[p.name];
+    const key = canonicalJson(value);
+    if (seen.has(key) || siblings.has(key)) return;
+    seen.add(key);
+    for (const site of referenceSites(p.name, value)) {
+      const { label, path } = site.ref;
+      if (!site.whole || !ctx.inMemory(label) || !memoryProvides(ctx.memory[label], path)) continue;
+      const features = plus(REUSE, { closeDistance: (call.pos + 1) / steps });
+      const cost = ctx.price(features);
+      out.push({
+        features,
+        cost,
+        kind: 'reuseLiteral',
+        make: (v) => ({ kind: 'memory', v, cost, label, path, mapped: false, fromExecuted: i }),
+        rows: (v) => ctx.unshadowed(v, label, call.pos),
+      });
+    }
+  });
   return out;
 }
 

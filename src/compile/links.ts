@@ -8,7 +8,7 @@
  * calls share a content word), so that the weights, not a filter, decide. The cheapest few per parameter
  * are offered (`linksPerParameter`, `copiesPerParameter`). Their variables come after every other one.
  */
-import type { Json, OutputField, ParamSpec } from '../model/types.ts';
+import type { ApiSpec, Json, OutputField, ParamSpec } from '../model/types.ts';
 import type { Features } from '../model/features.ts';
 import { canonicalJson } from '../model/canonical.ts';
 import { perObject } from '../model/memo.ts';
@@ -66,12 +66,18 @@ function sameDomain(producer: Call, consumer: Call): boolean {
   return same;
 }
 
+/** A memory item's call (memory.ts) and `consumer` are of one domain (see `sameDomain`). */
+function itemDomain(item: ApiSpec, consumer: Call): boolean {
+  const words = apiWords(item);
+  return consumer.apis.some((c) => c.api !== null && (c.api.name === item.name || sharesWords(c.api, words)));
+}
+
 /** The evidence features of feeding `param` from `field` of a call of `producer` (also for unread outputs). */
 export function linkFeatures(
   ctx: CompileContext,
   field: OutputField,
   param: ParamSpec,
-  producer: Call,
+  producer: Call | ApiSpec,
   consumer: Call,
 ): Features {
   const e = linkEvidence(ctx.index, field, param);
@@ -81,7 +87,9 @@ export function linkFeatures(
     linkNoSharedWord: e.noSharedWord,
     linkNoDescriptionWord: e.noDescriptionWord,
     linkCommonField: e.commonField,
-    linkOtherDomain: sameDomain(producer, consumer) ? 0 : 1,
+    linkOtherDomain: ('apis' in producer ? sameDomain(producer, consumer) : itemDomain(producer, consumer))
+      ? 0
+      : 1,
     linkLooseType: typesCompatible(field.type, param.type) ? 0 : 1,
   };
 }

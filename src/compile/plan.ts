@@ -44,6 +44,12 @@ export type Source =
       readonly label: string;
       readonly path: readonly PathSegment[];
       readonly mapped: boolean;
+      /** The same reference another call (this input step) passes to a parameter of this name. */
+      readonly fromStep?: number;
+      /** Taken from an item no call reads, under another name (`unreadOutput`). */
+      readonly unread?: boolean;
+      /** The same reference the executed call of this index passed to a parameter of this name. */
+      readonly fromExecuted?: number;
     }
   | {
       readonly kind: 'literal';

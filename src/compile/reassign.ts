@@ -17,8 +17,8 @@ import {
 } from '../catalog/catalog-index.ts';
 import { normalisePath, segments } from '../read/references.ts';
 import { genericName, similarity, tieDistance, words } from '../catalog/names.ts';
-import { memoryPaths } from '../validate/outputs.ts';
 import { reusedLabel } from './executed.ts';
+import { memoryApi } from './memory.ts';
 import { nameCoverage } from '../catalog/name-terms.ts';
 import { wordKeys } from '../catalog/text.ts';
 import { fitsType, typesCanMatch } from '../validate/literals.ts';
@@ -114,6 +114,15 @@ function parentOf(path: string): string {
   return dot === -1 ? '' : path.slice(0, dot);
 }
 
+/** What a reference may be re-pointed at: an earlier call, or a memory item (seen as a call's output). */
+interface Scanned {
+  readonly apis: readonly ApiSpec[];
+  readonly call: Call | null;
+  readonly memoryLabel?: string;
+}
+
+const apisOf = (j: Call): ApiSpec[] => j.apis.flatMap((c) => (c.api ? [c.api] : []));
+
 interface Found {
   readonly features: Features;
   readonly cost: number;
@@ -198,7 +207,8 @@ export function reassignments(
   // A field of another name must be able to feed the parameter (a misspelt field is judged by name alone).
   const fits = (type: ValueType, spelling: number) =>
     !param || spelling >= min || typesCanMatch(type, param.type);
-  const orphan = !ctx.steps.some((s) => s.label === label);
+  // A memory item's label is no made-up one: its item exists.
+  const orphan = !ctx.steps.some((s) => s.label === label) && !ctx.inMemory(label);
   const restorable = ctx.restorable.has(label);
   const feeds = siblingFeeds(ctx, call.origin);
   // Moving to another label: free for a label no step defines (a misspelt one) or for a reference that
@@ -254,21 +264,22 @@ export function reassignments(
       via: at.via,
     });
   };
-  // The fields of `j` that may stand for the broken one: read under the label `j` is known by, or (`via`)
-  // under the broken label itself, on condition that `j` takes it (a slipped label put back).
-  const scan = (j: Call, other: string, sameLabel: boolean, via: number | undefined) => {
+  // The fields of `from` (an earlier call, or a memory item seen as one) that may stand for the broken one:
+  // read under the label `from` is known by, or (`via`) under the broken label itself, on condition that the
+  // call takes it (a slipped label put back).
+  const scan = (from: Scanned, other: string, sameLabel: boolean, via: number | undefined) => {
+    const j = from.call;
     // Any field of the same label, or of a label close to a made-up one (`var20` ~ `var2`) unless the
     // made-up label stands for a deleted step; elsewhere only the broken leaf, the parameter's name and
     // the names mapped onto it are looked up: a wider search stays cheap.
     // A deleted step's reference moves only to a call that could have been that step: the same field of an
     // order placed is no shipment's id.
-    if (restorable && !sameLabel && !ofStandIn(ctx, label, j)) return;
-    const counted = restorable && !sameLabel ? countedBeforeCost(ctx, label, j, call) : NO_FEATURES;
+    if (restorable && !sameLabel && j && !ofStandIn(ctx, label, j)) return;
+    const counted = restorable && !sameLabel && j ? countedBeforeCost(ctx, label, j, call) : NO_FEATURES;
     const fuzzy = sameLabel || (orphan && !restorable && tieDistance(label, other) <= ctx.bounds.labelFuzz);
+    const base = j ? REASSIGN : MEMORY;
     const seen = new Set<string>();
-    for (const choice of j.apis) {
-      if (!choice.api) continue;
-      const api = choice.api;
+    for (const api of from.apis) {
       const fields = outputsByLeaf(api);
       const names = fuzzy ? [...fields.keys()] : [leaf, arg, ...mapped.keys()];
       const inContext = ctx.contextFields(param ?? arg, api);
@@ -294,20 +305,22 @@ export function reassignments(
         // Among fields that match alike, one that stands for the parameter in context comes first.
         const context = contextScore.get(f.path) ?? 0;
         const m = Math.max(byName, context - depth, f === sole ? e.soleField : 0) + e.contextBonus * context;
+        // A planned call that repeats an executed one: its result in memory is the very output referenced.
         const features = sameLabel
-          ? { reassign: 1, dissimilarity: 1 - m, closeMatch: 1 - m }
-          : plus(plus(plus(plus(REASSIGN, labelCost), { dissimilarity: 1 - m }), otherTie(other)), counted);
+          ? plus(base, { dissimilarity: 1 - m, closeMatch: 1 - m })
+          : from.memoryLabel !== undefined && from.memoryLabel === reused && f.path === norm
+            ? REUSE
+            : plus(plus(plus(plus(base, labelCost), { dissimilarity: 1 - m }), otherTie(other)), counted);
         const cost = ctx.price(features);
         const path =
           trailing.length > 0 && f.type === 'array' ? `${f.path}${'[]'.repeat(trailing.length)}` : f.path;
         const type = path === f.path ? f.type : 'any';
-        consider(
-          { features, cost, call: j.id, path, m, spelling: f === sole ? 1 : spelling, sameLabel, type, via },
-          j,
-        );
+        const at = { features, cost, call: j?.id ?? null, memoryLabel: from.memoryLabel, path, via };
+        consider({ ...at, m, spelling: f === sole ? 1 : spelling, sameLabel, type }, j ?? undefined);
       }
     }
   };
+  const reused = reusedLabel(ctx, label);
   for (const j of earlier) {
     const other = knownLabel(ctx, j);
     if (norm === '') {
@@ -325,7 +338,7 @@ export function reassignments(
       found.push({ features, cost: ctx.price(features), call: j.id, path: '' });
       continue;
     }
-    scan(j, other, other === label, undefined);
+    scan({ apis: apisOf(j), call: j }, other, other === label, undefined);
     // The answer may show the call's whole output where it named a field the call does not have
     // (`cancel_ab_test = $var2.data$`): the call was right, the field a guess.
     if (answer && other === label && broken) {
@@ -333,42 +346,18 @@ export function reassignments(
       found.push({ features, cost: ctx.price(features), call: j.id, path: '' });
     }
     const via = other === label ? undefined : j.labels.find((l) => l.label === label)?.v;
-    if (via !== undefined) scan(j, other, true, via);
+    if (via !== undefined) scan({ apis: apisOf(j), call: j }, other, true, via);
   }
-  // A planned call that repeats an executed one: its result in memory is the very output referenced.
-  const reused = reusedLabel(ctx, label);
   for (const [item, value] of Object.entries(ctx.memory)) {
-    const sameLabel = item === label;
     if (norm === '') {
       // A whole item stands for a value only when it can be one (no `{skyId: …}` object for a date).
       const fits = !param || value === null || fitsType(value as Json, param.type);
-      if (!sameLabel && orphan && fits) {
-        const features = plus(MEMORY, otherTie(item));
-        found.push({ features, cost: ctx.price(features), call: null, memoryLabel: item, path: '' });
-      }
+      if (!(item !== label && orphan && fits)) continue;
+      const features = plus(MEMORY, otherTie(item));
+      found.push({ features, cost: ctx.price(features), call: null, memoryLabel: item, path: '' });
       continue;
     }
-    for (const mp of memoryPaths(value as Json)) {
-      if (sameLabel && mp === norm) continue;
-      const { m, spelling } = match(mp);
-      const features: Features = sameLabel
-        ? { fromMemory: 1, dissimilarity: 1 - m, closeMatch: 1 - m }
-        : item === reused && mp === norm
-          ? REUSE
-          : plus(plus(plus(MEMORY, labelCost), { dissimilarity: 1 - m }), otherTie(item));
-      const cost = ctx.price(features);
-      consider({
-        features,
-        cost,
-        call: null,
-        memoryLabel: item,
-        path: mp,
-        m,
-        spelling,
-        sameLabel,
-        type: 'any',
-      });
-    }
+    scan({ apis: [memoryApi(ctx, item)], call: null, memoryLabel: item }, item, item === label, undefined);
   }
   found.sort((a, b) => a.cost - b.cost);
   return found.slice(0, ctx.bounds.reassignPerReference).map((f) => {

@@ -14,6 +14,7 @@ import { describedAlike } from '../catalog/context-match.ts';
 import { knownLabel, type CompileContext } from './context.ts';
 import type { Call } from './plan.ts';
 import { NO_FEATURES, type Features } from '../model/features.ts';
+import { ranItems } from './memory.ts';
 
 /** What the plan already feeds from each label: in this step (`siblings`) and anywhere (`plan`). */
 export interface Feeds {
@@ -68,15 +69,16 @@ export const MOVE_AFFINITY: Readonly<Record<Affinity, Features>> = {
 /**
  * Of two earlier calls of one API (two account lookups), the nearer feeds `call` first: the value the plan
  * last looked up. The steps between them as a share of the plan (`closeRecency`); 0 for a call whose API no
- * other earlier input call has.
+ * other earlier input call, nor a memory item's executed call, has.
  */
 export function recency(ctx: CompileContext, call: Call, j: Call, earlier: readonly Call[]): number {
-  const twice = earlier.some(
-    (k) =>
-      k.origin >= 0 &&
-      k.origin !== j.origin &&
-      k.apis.some((c) => c.api !== null && j.apis.some((d) => d.api === c.api)),
-  );
+  const twice =
+    earlier.some(
+      (k) =>
+        k.origin >= 0 &&
+        k.origin !== j.origin &&
+        k.apis.some((c) => c.api !== null && j.apis.some((d) => d.api === c.api)),
+    ) || j.apis.some((c) => c.api !== null && ranItems(ctx, c.api.name).length > 0);
   return twice ? Math.max(0, call.pos - j.pos) / Math.max(ctx.steps.length, 1) : 0;
 }
 

@@ -20,10 +20,14 @@ import { nameCoverage } from '../catalog/name-terms.ts';
 import { numberedBefore } from './numbering.ts';
 import type { FeatureName, Features } from '../model/features.ts';
 import { linkFeatures } from './links.ts';
+import { memoryApi } from './memory.ts';
+import { stepReferences } from '../read/references.ts';
 
 /** A field of an unread call that may fill a parameter, and what that costs. */
 export interface UnreadFeed {
-  readonly call: Call;
+  /** The producer: a call, or null for the memory item `item`. */
+  readonly call: Call | null;
+  readonly item?: string;
   readonly field: OutputField;
   readonly path: readonly PathSegment[];
   readonly features: Features;
@@ -49,7 +53,12 @@ function readFacts(ctx: CompileContext): NonNullable<CompileContext['unread']> {
   ctx.steps.forEach((step, i) => {
     if (step.label !== undefined && !read.has(step.label)) steps.add(i);
   });
-  ctx.unread = { read, steps };
+  // A memory item that neither a step nor an executed call read: a result the run made and never used.
+  const used = new Set(
+    (ctx.options.executed ?? []).flatMap((s) => stepReferences(s.arguments)).map((x) => x.ref.label),
+  );
+  const items = Object.keys(ctx.memory).filter((label) => !read.has(label) && !used.has(label));
+  ctx.unread = { read, steps, items };
   return ctx.unread;
 }
 
@@ -189,6 +198,18 @@ function incoherentFeed(
   return 'unreadIncoherent';
 }
 
+/** A call or memory item whose output nothing reads, with what `computeFeeds` asks of it. */
+interface Producer {
+  readonly call: Call | null;
+  readonly item?: string;
+  readonly label: string;
+  readonly apis: readonly ApiSpec[];
+  /** The producer was given a value for the parameter (see `computeFeeds`). */
+  readonly given: boolean;
+  /** Steps from the producer to the taker, over the plan's length. */
+  readonly distance: number;
+}
+
 function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed[] {
   const wanted = family(p.type);
   // A choice among fixed values (an enum) is the user's, not a flow.
@@ -201,24 +222,47 @@ function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed
   const own = call.apis.find((c) => c.api?.params.includes(p))?.api;
   const rank = chain !== undefined && own ? objectRank(own, p) : 0;
   const out: UnreadFeed[] = [];
-  for (const j of ctx.before(call.pos)) {
-    if (!unreadProducer(ctx, j)) continue;
+  const steps = Math.max(ctx.steps.length, 1);
+  const producers: Producer[] = ctx.before(call.pos).flatMap((j) =>
+    unreadProducer(ctx, j)
+      ? [
+          {
+            call: j,
+            label: knownLabel(ctx, j),
+            apis: j.apis.flatMap((c) => (c.api ? [c.api] : [])),
+            given:
+              j.origin >= 0 && Object.prototype.hasOwnProperty.call(ctx.steps[j.origin].arguments, p.name),
+            distance: (call.pos - j.pos) / steps,
+          },
+        ]
+      : [],
+  );
+  // Memory items are results of calls made before any step (memory.ts: each seen as its call's output).
+  for (const item of readFacts(ctx).items)
+    producers.push({
+      call: null,
+      item,
+      label: item,
+      apis: [memoryApi(ctx, item)],
+      given: (ctx.options.executed ?? []).some(
+        (s) => s.label === item && Object.prototype.hasOwnProperty.call(s.arguments, p.name),
+      ),
+      distance: (call.pos + 1) / steps,
+    });
+  for (const { call: j, item, label, apis, given, distance } of producers) {
     // The answer's keys for either call may name one of the producer's fields (`total_sales = $var1$`):
     // that one before its others.
-    const keys = answerKeys(ctx, [knownLabel(ctx, j), knownLabel(ctx, call)]);
-    const chained = chain !== undefined && j.origin === chain;
+    const keys = answerKeys(ctx, [label, knownLabel(ctx, call)]);
+    const chained = chain !== undefined && j !== null && j.origin === chain;
     if (!ofCalls && !chained) continue;
-    const distance = (call.pos - j.pos) / Math.max(ctx.steps.length, 1);
     const seen = new Set<string>();
     // A call that takes a value of the parameter's name but was given none lacks the same value: the two
     // share the user's answer, no flow runs between them (a loan's rate does not come out of the loan's
     // payment). One given that value may have turned it into the output the later call lost (the
     // sentiment of a text, for a translation's text).
-    const given =
-      j.origin >= 0 && Object.prototype.hasOwnProperty.call(ctx.steps[j.origin].arguments, p.name);
-    for (const choice of j.apis) {
-      if (!given && choice.api?.params.some((q) => q.name === p.name)) continue;
-      const fields = (choice.api?.outputs ?? []).filter(
+    for (const api of apis) {
+      if (!given && api.params.some((q) => q.name === p.name)) continue;
+      const fields = (api.outputs ?? []).filter(
         (f) => !/[.[]/.test(f.path) && leafOf(f.path) !== p.name && !namesAnId(f.path),
       );
       const same = fields.filter((f) => family(f.type) === wanted);
@@ -228,7 +272,7 @@ function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed
       const lists = fields.filter((f) => f.type === 'array');
       const loose = numbers.length === 1 ? numbers : numbers.length === 0 && lists.length === 1 ? lists : [];
       // Never from a call of the same API (one search's results are not the next search's query).
-      const sameApi = call.apis.some((c) => c.api !== null && c.api === choice.api);
+      const sameApi = call.apis.some((c) => c.api !== null && c.api.name === api.name);
       const fits =
         same.length > 0 || wanted !== 'string' || call.kind === 'inserted' || sameApi ? same : loose;
       // Top-level fields only (an item of a list, a part of an object, is a guess), no ids (an id feeds the
@@ -247,11 +291,11 @@ function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed
           unreadFieldName: tieDistance(p.name, leaf),
           unreadObjectRank: chained ? rank : 0,
           unreadUnkeyed: named.length > 0 && !named.includes(field) ? 1 : 0,
-          ...linkFeatures(ctx, field, p, j, call),
+          ...linkFeatures(ctx, field, p, j ?? api, call),
         };
-        const incoherent = incoherentFeed(ctx, choice.api, leaf, p.name, named.includes(field));
+        const incoherent = incoherentFeed(ctx, api, leaf, p.name, named.includes(field));
         if (incoherent) features[incoherent] = 1;
-        out.push({ call: j, field, path, features, chained });
+        out.push({ call: j, ...(item !== undefined ? { item } : {}), field, path, features, chained });
       }
     }
   }
@@ -265,9 +309,15 @@ function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed
  */
 export function unreadSources(ctx: CompileContext): void {
   for (const { call, param, sources } of ctx.pendingFills) {
-    for (const { call: j, path, features, chained } of unreadFeeds(ctx, call, param)) {
+    for (const { call: j, item, path, features, chained } of unreadFeeds(ctx, call, param)) {
       const v = ctx.variable(features);
       const cost = ctx.price(features);
+      if (j === null) {
+        ctx.unshadowed(v, item!, call.pos);
+        ctx.unreadFeeds.push({ v, from: () => false, item, by: -1, to: call.id, chained });
+        sources.push({ kind: 'memory', v, cost, label: item!, path, mapped: true, unread: true });
+        continue;
+      }
       ctx.builder.atMost([v], ctx.provides(j, path));
       ctx.builder.atMost([v], ctx.labelled(j));
       ctx.unreadFeeds.push({ v, from: sameProducer(j), by: j.id, to: call.id, chained });
@@ -286,14 +336,23 @@ export function pendingRows(ctx: CompileContext): void {
   unreadRows(ctx);
 }
 
-/** The variables under which `call` reads an output (of any call, or of the calls `from` accepts only). */
-function readers(call: Call, calls: readonly Call[], from?: (c: Call) => boolean): number[] {
+/**
+ * The variables under which `call` reads an output (of any call, or of the calls `from` accepts only), and
+ * memory item `item`.
+ */
+function readers(call: Call, calls: readonly Call[], from?: (c: Call) => boolean, item?: string): number[] {
   const of = (id: number | null) => id !== null && (from === undefined || from(calls[id]));
   const out: number[] = [];
   for (const p of call.params)
-    for (const s of p.sources) if (s.kind === 'output' && of(s.call)) out.push(s.v);
+    for (const s of p.sources)
+      if ((s.kind === 'output' && of(s.call)) || (s.kind === 'memory' && s.label === item)) out.push(s.v);
   for (const t of call.tokens)
-    for (const o of t.options) if ((o.kind === 'keep' || o.kind === 'reassign') && of(o.call)) out.push(o.v);
+    for (const o of t.options)
+      if (
+        ((o.kind === 'keep' || o.kind === 'reassign') && of(o.call)) ||
+        (o.kind === 'reassign' && item !== undefined && o.memoryLabel === item)
+      )
+        out.push(o.v);
   return out;
 }
 
@@ -302,12 +361,13 @@ function readers(call: Call, calls: readonly Call[], from?: (c: Call) => boolean
  * else in the repair (the answer aside), and neither it nor the call that takes it reads another call.
  */
 function unreadRows(ctx: CompileContext): void {
-  for (const { v, from, by, to, chained } of ctx.unreadFeeds) {
+  for (const { v, from, item, by, to, chained } of ctx.unreadFeeds) {
     for (const call of ctx.calls) {
       if (call.kind === 'result') continue;
-      for (const r of readers(call, ctx.calls, from)) if (r !== v) ctx.builder.atMost([v, r], 1);
+      for (const r of readers(call, ctx.calls, from, item)) if (r !== v) ctx.builder.atMost([v, r], 1);
     }
     for (const r of readers(ctx.calls[to], ctx.calls)) if (r !== v) ctx.builder.atMost([v, r], 1);
-    if (!chained) for (const r of readers(ctx.calls[by], ctx.calls)) ctx.builder.atMost([v, r], 1);
+    // A memory item reads nothing.
+    if (!chained && by >= 0) for (const r of readers(ctx.calls[by], ctx.calls)) ctx.builder.atMost([v, r], 1);
   }
 }

@@ -315,6 +315,10 @@ function inventedFill(source: Source, inserted: (producer: number | null) => boo
       if (source.linked || source.unread) return 'an output of another name, by evidence';
       return 'an earlier output of the same name';
     case 'memory':
+      if (source.fromStep !== undefined) return `the value passed at step ${source.fromStep + 1}`;
+      if (source.fromExecuted !== undefined)
+        return `the value passed to executed call ${source.fromExecuted + 1}`;
+      if (source.unread) return 'a memory item of another name, by evidence';
       return source.mapped ? 'a memory item, by a mapping' : 'a memory item';
     case 'literal':
       return source.fromStep < 0 || source.defaulted

@@ -89,6 +89,32 @@ export function fillValue(
     }
     case 'memory': {
       const text = formatReference(source.label, source.path);
+      if (source.fromStep !== undefined || source.fromExecuted !== undefined) {
+        const origin =
+          source.fromStep !== undefined
+            ? `as passed at step ${source.fromStep + 1}`
+            : `as passed to executed call ${source.fromExecuted! + 1}`;
+        edits.push({
+          kind: 'reuseLiteral',
+          step: at,
+          param,
+          to: text,
+          cost: source.cost,
+          detail: `${param} = ${text} (${origin})`,
+        });
+        return text;
+      }
+      if (source.unread) {
+        edits.push({
+          kind: 'unreadOutput',
+          step: at,
+          param,
+          to: text,
+          cost: source.cost,
+          detail: `${param} = ${text} from memory (an item no call reads)`,
+        });
+        return text;
+      }
       edits.push({
         kind: 'fromMemory',
         step: at,
