@@ -1,7 +1,8 @@
 /**
  * The restoration page: both corruption recipes, per mistake kind and per set, judged by `src/score`,
  * with the baseline build (the model before the intent work, commit in `restoration-baseline.json`)
- * measured in the same run when git can provide it, and examples of repairs that missed the gold.
+ * measured in the same run when git can provide it, the runtime world (memory and executed calls), and
+ * examples of repairs that missed the gold.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,6 +21,7 @@ import { measureLarge, type LargeSummary } from './large-run.ts';
 import { largeSection } from './large-report.ts';
 import { DEFAULT_EVERY } from './large.ts';
 import { LARGE_SIZES } from './worlds/large.ts';
+import { measureRuntime, runtimeSection, type RuntimeSummary } from './runtime-report.ts';
 
 /** The committed summary of the baseline build (written by `npm run bench:restoration -- --model REF --write`). */
 export const BASELINE_PATH = join(ROOT, 'benchmarks', 'results', 'restoration-baseline.json');
@@ -33,6 +35,8 @@ export interface RestorationResults {
   readonly beforeSameRun: boolean;
   /** The large-catalog worlds, every `DEFAULT_EVERY`-th record (every `QUICK_EVERY`-th in quick mode). */
   readonly large?: LargeSummary;
+  /** The runtime world (every record; every `QUICK_EVERY`-th in quick mode). */
+  readonly runtime?: RuntimeSummary;
 }
 
 /** Every how many records of a large world the quick page measures. */
@@ -70,6 +74,11 @@ export async function measureRestoration(ctx: BenchContext): Promise<Restoration
     solver: ctx.solvers[0],
     log: ctx.log,
   });
+  const runtime = await measureRuntime({
+    every: ctx.quick ? QUICK_EVERY : 1,
+    solver: ctx.solvers[0],
+    log: ctx.log,
+  });
   return {
     corpus,
     now,
@@ -77,6 +86,7 @@ export async function measureRestoration(ctx: BenchContext): Promise<Restoration
     before,
     beforeSameRun: sameRun !== undefined,
     large,
+    runtime,
   };
 }
 
@@ -127,6 +137,7 @@ export function restorationPage(ctx: BenchContext, results: RestorationResults):
     lines.push('All sets, every measure (now):', '', fullTable(mine.all), '');
     for (const [set, rows] of Object.entries(mine.sets)) lines.push(`### ${set}`, '', fullTable(rows), '');
   }
+  if (results.runtime) lines.push(runtimeSection(results.runtime));
   lines.push('## Examples of repairs that did not restore the gold', '', ...examples(results));
   if (results.large) lines.push(largeSection(results.large, ctx.command, false), '');
   return lines.join('\n');

@@ -12,7 +12,7 @@ import { canonicalJson } from '../model/canonical.ts';
 import { isLiteral } from '../validate/validate.ts';
 import { fitsType, literalMismatch, typesCanMatch } from '../validate/literals.ts';
 import { memoryProvides } from '../validate/outputs.ts';
-import { itemRecency, memoryApi } from './memory.ts';
+import { itemOrder, itemRecency, memoryApi } from './memory.ts';
 import { normalisePath, referenceSites, segments, stepReferences } from '../read/references.ts';
 import { knownLabel, type CompileContext } from './context.ts';
 import type { Call, Source } from './plan.ts';
@@ -146,7 +146,7 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
       const features = plus(plus(MEMORY, fc.mapped ? { newMap: 1 - fc.score } : NO_FEATURES), {
         ...FILL_AFFINITY[affinity(p.name, label, feeds)],
         closeDepth: path.length - 1,
-        closeRoleOrder: rank ?? 0,
+        closeRoleOrder: (rank ?? 0) * itemOrder(ctx, label),
         closeRecency: itemRecency(ctx, call, label),
       });
       const cost = ctx.price(features);

@@ -89,3 +89,14 @@ export function itemRecency(ctx: CompileContext, call: Call, label: string): num
 export function ranItems(ctx: CompileContext, api: string): string[] {
   return Object.keys(ctx.memory).filter((label) => executedOf(ctx, label)?.name === api);
 }
+
+/**
+ * Where the item stands in the run, for parallel roles (`closeRoleOrder`, see `fillSources`): a planned call's
+ * factor is 1 − its place over the plan's length; an item comes before every step, the earlier run the
+ * larger (1 + the runs after it and itself over all runs, in (1, 2]); 1 for an item of no executed call.
+ */
+export function itemOrder(ctx: CompileContext, label: string): number {
+  const own = executedOf(ctx, label);
+  const runs = (ctx.options.executed ?? []).length;
+  return own ? 1 + (runs - own.at) / runs : 1;
+}

@@ -13,19 +13,35 @@ function numbered(label: string): { prefix: string; n: number } | undefined {
   return m ? { prefix: m[1], n: Number(m[2]) } : undefined;
 }
 
+/** A step in the count (`i` its index), or an executed call (`i` -1, with its label). */
+interface Counted {
+  readonly i: number;
+  readonly n: number;
+  readonly label?: string;
+}
+
 /**
  * The labelled input steps' numbers in order, when all share one prefix and count up (`skip`: a step left
- * out); undefined otherwise.
+ * out); undefined otherwise. The calls already executed under that prefix come first (index -1): the run
+ * so far is the count's start (var1 executed, the plan's first step var3: var2 is skipped), when their
+ * numbers count up and stay below the steps'.
  */
-function count(ctx: CompileContext, prefix: string, skip = -1): { i: number; n: number }[] | undefined {
-  const out: { i: number; n: number }[] = [];
+function count(ctx: CompileContext, prefix: string, skip = -1): Counted[] | undefined {
+  const out: Counted[] = [];
   for (const [i, step] of ctx.steps.entries()) {
     if (i === skip || step.label === undefined) continue;
     const m = numbered(step.label);
     if (!m || m.prefix !== prefix || (out.length > 0 && m.n <= out[out.length - 1].n)) return undefined;
     out.push({ i, n: m.n });
   }
-  return out;
+  const ran: Counted[] = [];
+  for (const step of ctx.options.executed ?? []) {
+    const m = step.label === undefined ? undefined : numbered(step.label);
+    if (!m || m.prefix !== prefix) continue;
+    if (ran.length > 0 && m.n <= ran[ran.length - 1].n) return out;
+    ran.push({ i: -1, n: m.n, label: step.label });
+  }
+  return ran.length > 0 && (out.length === 0 || ran[ran.length - 1].n < out[0].n) ? [...ran, ...out] : out;
 }
 
 /**
@@ -36,7 +52,7 @@ function count(ctx: CompileContext, prefix: string, skip = -1): { i: number; n: 
 export function numberedPlace(ctx: CompileContext, label: string): number | undefined {
   const own = numbered(label);
   const steps = own && count(ctx, own.prefix);
-  return steps?.find((s) => s.n > own!.n)?.i;
+  return steps?.find((s) => s.i >= 0 && s.n > own!.n)?.i;
 }
 
 /**
@@ -63,7 +79,18 @@ export function inCount(ctx: CompileContext, i: number): boolean {
 export function numberedBefore(ctx: CompileContext, label: string): number | undefined {
   const own = numbered(label);
   const steps = own && count(ctx, own.prefix);
-  return steps?.find((s) => s.n === own!.n - 1)?.i;
+  const before = steps?.find((s) => s.n === own!.n - 1)?.i;
+  return before !== undefined && before >= 0 ? before : undefined;
+}
+
+/**
+ * The executed call numbered right below a deleted step's label (`var1` executed, for a `var2` the plan
+ * lost), when the count holds: the run the deleted step came after. Its label.
+ */
+export function ranBefore(ctx: CompileContext, label: string): string | undefined {
+  const own = numbered(label);
+  const steps = own && count(ctx, own.prefix);
+  return steps?.find((s) => s.i < 0 && s.n === own!.n - 1)?.label;
 }
 
 /**

@@ -17,7 +17,7 @@ import { knownLabel, type CompileContext } from './context.ts';
 import { answerKeys, spells } from './answer-keys.ts';
 import { genericName, namesAnId, payloadName } from '../catalog/names.ts';
 import { nameCoverage } from '../catalog/name-terms.ts';
-import { numberedBefore } from './numbering.ts';
+import { numberedBefore, ranBefore } from './numbering.ts';
 import type { FeatureName, Features } from '../model/features.ts';
 import { linkFeatures } from './links.ts';
 import { memoryApi } from './memory.ts';
@@ -137,13 +137,17 @@ const feedMemos = new WeakMap<CompileContext, Map<string, UnreadFeed[]>>();
 
 /**
  * For a restored step that only the answer reads: the input step numbered right before it (`var2` for a
- * deleted `var3`), when only the answer reads that one either. The chain ran from it into the lost step,
+ * deleted `var3`), when only the answer reads that one either; else the executed call so numbered, when
+ * nothing reads its result in memory (its label). The chain ran from it into the lost step,
  * whatever else it reads and whatever the kind of value.
  */
-function chainedBefore(ctx: CompileContext, call: Call): number | undefined {
+function chainedBefore(ctx: CompileContext, call: Call): number | string | undefined {
   if (call.kind !== 'inserted' || call.restores === undefined) return undefined;
   const i = numberedBefore(ctx, call.restores);
-  return i !== undefined && readFacts(ctx).steps.has(i) ? i : undefined;
+  if (i !== undefined) return readFacts(ctx).steps.has(i) ? i : undefined;
+  // Or the executed call numbered right before it, whose result in memory nothing reads (its label).
+  const item = ranBefore(ctx, call.restores);
+  return item !== undefined && readFacts(ctx).items.includes(item) ? item : undefined;
 }
 
 /**
@@ -253,7 +257,7 @@ function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed
     // The answer's keys for either call may name one of the producer's fields (`total_sales = $var1$`):
     // that one before its others.
     const keys = answerKeys(ctx, [label, knownLabel(ctx, call)]);
-    const chained = chain !== undefined && j !== null && j.origin === chain;
+    const chained = chain !== undefined && (j !== null ? j.origin === chain : item === chain);
     if (!ofCalls && !chained) continue;
     const seen = new Set<string>();
     // A call that takes a value of the parameter's name but was given none lacks the same value: the two
