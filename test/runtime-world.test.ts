@@ -46,6 +46,17 @@ describe('runtime world', () => {
     expect(memoryProvides(item, segments('message'))).toBe(false);
   });
 
+  it('replans the whole sequence under a tries limit of 1, the repeats of the calls that ran in it', async () => {
+    const made = runtimeRecord(record, 'replanned')!;
+    expect(made.id).toBe('runtime/replanned/glaive/wrong-field');
+    expect(made.sequence).toEqual(record.sequence);
+    expect(made.gold).toEqual(record.gold.slice(1));
+    expect(made.options).toMatchObject({ maxTries: 1, executed: record.gold.slice(0, 1) });
+    const outcome = await repairRecord(made, loadCostModel('default'));
+    expect(outcome.restored).toBe(true);
+    expect(outcome.edits.map((e) => e.kind).sort()).toEqual(['deleteStep', 'fromMemory']);
+  });
+
   it('takes no record whose mistake is in its first step, or whose rest reads nothing done', () => {
     const first: LabelledRecord = {
       ...record,
@@ -75,7 +86,13 @@ describe('runtime world', () => {
   it('draws the same records on every run, and the default repairs the SMS from memory', async () => {
     const records = benchmarkRecords().slice(0, 400);
     const a = runtimeRecords(records, 2);
-    expect(a.length).toBeGreaterThan(20);
+    expect(a.length).toBeGreaterThan(40);
+    // Both forms of each record chosen: continued first, then the same records replanned.
+    const half = a.length / 2;
+    expect(a[half].id).toBe(a[0].id.replace('runtime/', 'runtime/replanned/'));
+    expect(a[half].gold).toEqual(a[0].gold);
+    expect(a[half].options?.maxTries).toBe(1);
+    expect(a[half].sequence.length).toBe(a[0].sequence.length + a[0].options!.executed!.length);
     expect(JSON.stringify(runtimeRecords(records, 2))).toBe(JSON.stringify(a));
     const outcome = await repairRecord(runtimeRecord(record)!, loadCostModel('default'));
     expect(outcome.restored).toBe(true);
@@ -93,8 +110,10 @@ describe('runtime world', () => {
     const kinds = summary.byKind.map((r) => r.name);
     expect(kinds.indexOf('2 mistakes')).toBeGreaterThan(kinds.indexOf('wrong_field'));
     // Most repairs restore their gold either way (no memory item is a harder mistake than a planned call).
-    expect(overall.runtime.unknowns).toBeGreaterThan(overall.n * 0.6);
-    expect(overall.runtime.asksToo).toBeLessThanOrEqual(overall.runtime.unknowns);
+    for (const form of [overall.continued, overall.replanned]) {
+      expect(form.unknowns).toBeGreaterThan(overall.n * 0.6);
+      expect(form.asksToo).toBeLessThanOrEqual(form.unknowns);
+    }
     const section = runtimeSection(summary);
     expect(section).toContain('## Runtime world: memory and executed calls');
     expect(section).toContain('every 60th record');

@@ -3,14 +3,18 @@
  * repair in. From a benchmark record whose mistake lies after its first k steps, those k gold calls have run
  * (`executed`) and memory holds their results; the record's sequence and gold are the steps left. So its
  * mistakes are the benchmark's own, but what they should read is a memory item rather than a planned call.
+ * Two forms: `continued`, the sequence the steps left (the agent planned on from where it is), and
+ * `replanned`, the whole sequence again under a tries limit of 1 (the agent planned afresh, the calls that ran
+ * repeated under their own labels: the repair must drop the repeats, whose results memory holds).
  * A memory item's value has the shape of its API's declared outputs and every path the gold reads from it,
  * with placeholder leaves (no literal of a plan equals one). k is drawn per record (seeded by its id) among
  * the prefixes that leave at least one call, that the rest of the gold reads, and that the mistake leaves
- * alone.
+ * alone; a gold that makes one call twice has none.
  */
 import { hashSeed } from '../../src/model/prng.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { segments, stepReferences } from '../../src/read/references.ts';
+import { callKeys } from '../../src/validate/tries.ts';
 import type { Catalog, Json, Memory, PathSegment, Sequence, ValueType } from '../../src/model/types.ts';
 import type { LabelledRecord } from '../tuning/dataset.ts';
 
@@ -76,9 +80,21 @@ function readsOf(rest: Sequence): Map<string, PathSegment[][]> {
   return reads;
 }
 
+/** How the agent's plan goes on from the calls that ran (see the module comment). */
+export type RuntimeForm = 'continued' | 'replanned';
+
+export const RUNTIME_FORMS: readonly RuntimeForm[] = ['continued', 'replanned'];
+
 /** The runtime record of `record`, or undefined when no prefix qualifies (see the module comment). */
-export function runtimeRecord(record: LabelledRecord): LabelledRecord | undefined {
+export function runtimeRecord(
+  record: LabelledRecord,
+  form: RuntimeForm = 'continued',
+): LabelledRecord | undefined {
   const { gold, sequence } = record;
+  // A gold that makes one call twice (two identical album listings) cannot keep to a tries limit of 1: such
+  // records have no runtime form (in neither form, so both forms are of the same records).
+  const keys = callKeys([], gold);
+  if (new Set(keys).size < keys.length) return undefined;
   const prefixes: number[] = [];
   for (let k = 1; k < gold.length && k < sequence.length; k++) {
     if (!isDeepStrictEqual(gold[k - 1], sequence[k - 1])) break;
@@ -94,17 +110,24 @@ export function runtimeRecord(record: LabelledRecord): LabelledRecord | undefine
   const memory: Record<string, Json> = {};
   for (const step of executed)
     if (step.label) memory[step.label] = memoryValue(record.catalog, step.name, reads.get(step.label) ?? []);
+  const replanned = form === 'replanned';
   return {
     ...record,
-    id: `${RUNTIME_WORLD}/${record.set}/${record.id}`,
+    id: `${RUNTIME_WORLD}/${replanned ? `${form}/` : ''}${record.set}/${record.id}`,
     set: RUNTIME_WORLD,
     gold: gold.slice(k),
-    sequence: sequence.slice(k),
-    options: { ...record.options, executed, memory: memory as Memory },
+    sequence: replanned ? sequence : sequence.slice(k),
+    options: {
+      ...record.options,
+      executed,
+      memory: memory as Memory,
+      ...(replanned ? { maxTries: 1 } : {}),
+    },
   };
 }
 
-/** The runtime records of `records`, every `every`-th that qualifies. */
+/** The runtime records of `records`: both forms of every `every`-th that qualifies, continued first. */
 export function runtimeRecords(records: readonly LabelledRecord[], every = 1): LabelledRecord[] {
-  return records.flatMap((r) => runtimeRecord(r) ?? []).filter((_, i) => i % every === 0);
+  const chosen = records.filter((r) => runtimeRecord(r) !== undefined).filter((_, i) => i % every === 0);
+  return RUNTIME_FORMS.flatMap((form) => chosen.map((r) => runtimeRecord(r, form)!));
 }

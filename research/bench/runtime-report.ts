@@ -1,9 +1,9 @@
 /**
  * The runtime world on the restoration page: every benchmark record that has a runtime form
- * (runtime-data.ts) is repaired twice, as planned (its producers calls of the plan) and part-way through
- * (its producers executed, their results in memory), and both repairs are judged against their golds by
- * `src/score`. Per mistake kind and per source set: restored modulo unknowns, modulo asks, role collapse
- * and asks per repair, planned against runtime, so the table says what a memory item costs a repair.
+ * (runtime-data.ts) is repaired three times, as planned (its producers calls of the plan) and part-way
+ * through in both forms (continued; replanned under a tries limit), and each repair is judged against its
+ * gold by `src/score`. Per mistake kind and per source set: restored modulo unknowns and modulo asks, role
+ * collapse and asks per repair, planned against runtime, so the table says what a memory item costs a repair.
  */
 import type { SolverName } from '../../src/model/constants.ts';
 import { repair } from '../../src/repair/repair.ts';
@@ -26,7 +26,8 @@ export interface RuntimeRow {
   readonly name: string;
   readonly n: number;
   readonly planned: Tally;
-  readonly runtime: Tally;
+  readonly continued: Tally;
+  readonly replanned: Tally;
 }
 
 interface Tally {
@@ -34,6 +35,14 @@ interface Tally {
   readonly asksToo: number;
   readonly roleCollapses: number;
   readonly asks: number;
+}
+
+interface Judged {
+  readonly kind: string;
+  readonly set: string;
+  readonly planned: RepairVerdict;
+  readonly continued: RepairVerdict;
+  readonly replanned: RepairVerdict;
 }
 
 async function verdict(record: LabelledRecord, solver: SolverName): Promise<RepairVerdict> {
@@ -58,23 +67,21 @@ export async function measureRuntime(options: {
   readonly solver: SolverName;
   readonly log?: (line: string) => void;
 }): Promise<RuntimeSummary> {
-  const pairs = benchmarkRecords()
-    .flatMap((r) => {
-      const made = runtimeRecord(r);
-      return made ? [{ planned: r, runtime: made }] : [];
-    })
+  const chosen = benchmarkRecords()
+    .filter((r) => runtimeRecord(r) !== undefined)
     .filter((_, i) => i % options.every === 0);
-  const judged: { kind: string; set: string; planned: RepairVerdict; runtime: RepairVerdict }[] = [];
-  for (const { planned, runtime } of pairs) {
+  const judged: Judged[] = [];
+  for (const planned of chosen) {
     judged.push({
       kind: kindGroup(planned.kind),
       set: planned.set,
       planned: await verdict(planned, options.solver),
-      runtime: await verdict(runtime, options.solver),
+      continued: await verdict(runtimeRecord(planned, 'continued')!, options.solver),
+      replanned: await verdict(runtimeRecord(planned, 'replanned')!, options.solver),
     });
   }
-  options.log?.(`runtime world: ${pairs.length} records`);
-  const rows = (key: (j: (typeof judged)[number]) => string): RuntimeRow[] => {
+  options.log?.(`runtime world: ${chosen.length} records, each in two forms`);
+  const rows = (key: (j: Judged) => string): RuntimeRow[] => {
     // Single mistakes by name, then records of several (`2 mistakes`), then all.
     const names = [...new Set(judged.map(key))].sort(
       (a, b) => Number(/^\d/.test(a)) - Number(/^\d/.test(b)) || (a < b ? -1 : 1),
@@ -85,7 +92,8 @@ export async function measureRuntime(options: {
         name,
         n: group.length,
         planned: tally(group.map((j) => j.planned)),
-        runtime: tally(group.map((j) => j.runtime)),
+        continued: tally(group.map((j) => j.continued)),
+        replanned: tally(group.map((j) => j.replanned)),
       };
     });
   };
@@ -103,8 +111,10 @@ function runtimeTable(rows: readonly RuntimeRow[], first: string): string {
       first,
       'n',
       'planned: mod unknowns',
-      'runtime: mod unknowns',
-      'runtime: mod asks',
+      'continued: mod unknowns',
+      'continued: mod asks',
+      'replanned: mod unknowns',
+      'replanned: mod asks',
       'runtime: role collapse',
       'runtime: asks / repair',
     ],
@@ -112,10 +122,12 @@ function runtimeTable(rows: readonly RuntimeRow[], first: string): string {
       r.name === 'overall' ? '**overall**' : r.name,
       r.n,
       pct(r.planned.unknowns, r.n),
-      pct(r.runtime.unknowns, r.n),
-      pct(r.runtime.asksToo, r.n),
-      pct(r.runtime.roleCollapses, r.n),
-      num(r.n === 0 ? 0 : r.runtime.asks / r.n),
+      pct(r.continued.unknowns, r.n),
+      pct(r.continued.asksToo, r.n),
+      pct(r.replanned.unknowns, r.n),
+      pct(r.replanned.asksToo, r.n),
+      pct(r.continued.roleCollapses + r.replanned.roleCollapses, 2 * r.n),
+      num(r.n === 0 ? 0 : (r.continued.asks + r.replanned.asks) / (2 * r.n)),
     ]),
   );
 }
@@ -128,8 +140,11 @@ export function runtimeSection(summary: RuntimeSummary): string {
     '',
     `The benchmark's records part-way through (\`research/bench/runtime-data.ts\`), ${share} that has a runtime`,
     'form: the gold steps before the mistake have run (`executed`), memory holds their results (shaped by the',
-    "catalog's declared outputs), and the sequence and gold are the steps left. Each record is repaired as planned",
-    `(its producers planned calls) and part-way through, with ${summary.solver}, and judged by \`src/score\`.`,
+    "catalog's declared outputs), and the gold is the steps left. Each record is repaired as planned (its",
+    'producers planned calls), **continued** (the sequence is the steps left) and **replanned** (the whole',
+    'sequence again, the calls that ran repeated, under `maxTries` 1: the repeats must go and their readers read',
+    `memory), with ${summary.solver}, and judged by \`src/score\`; role collapse and asks per repair are over both`,
+    'runtime forms.',
     '',
     runtimeTable(summary.byKind, 'mistake'),
     '',

@@ -141,13 +141,25 @@ const feedMemos = new WeakMap<CompileContext, Map<string, UnreadFeed[]>>();
  * nothing reads its result in memory (its label). The chain ran from it into the lost step,
  * whatever else it reads and whatever the kind of value.
  */
-function chainedBefore(ctx: CompileContext, call: Call): number | string | undefined {
+function chainedBefore(ctx: CompileContext, call: Call): Chain | undefined {
   if (call.kind !== 'inserted' || call.restores === undefined) return undefined;
+  const facts = readFacts(ctx);
   const i = numberedBefore(ctx, call.restores);
-  if (i !== undefined) return readFacts(ctx).steps.has(i) ? i : undefined;
+  if (i !== undefined) {
+    if (!facts.steps.has(i)) return undefined;
+    // A step that repeats an executed call whose result memory holds may go: the chain runs from either.
+    const item = ctx.repeats.get(i);
+    return { step: i, ...(item !== undefined && facts.items.includes(item) ? { item } : {}) };
+  }
   // Or the executed call numbered right before it, whose result in memory nothing reads (its label).
   const item = ranBefore(ctx, call.restores);
-  return item !== undefined && readFacts(ctx).items.includes(item) ? item : undefined;
+  return item !== undefined && facts.items.includes(item) ? { item } : undefined;
+}
+
+/** Where a lost step's chain runs from: an input step, a memory item, or both (a repeat and its result). */
+interface Chain {
+  readonly step?: number;
+  readonly item?: string;
 }
 
 /**
@@ -257,7 +269,7 @@ function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed
     // The answer's keys for either call may name one of the producer's fields (`total_sales = $var1$`):
     // that one before its others.
     const keys = answerKeys(ctx, [label, knownLabel(ctx, call)]);
-    const chained = chain !== undefined && (j !== null ? j.origin === chain : item === chain);
+    const chained = chain !== undefined && (j !== null ? j.origin === chain.step : item === chain.item);
     if (!ofCalls && !chained) continue;
     const seen = new Set<string>();
     // A call that takes a value of the parameter's name but was given none lacks the same value: the two
