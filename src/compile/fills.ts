@@ -5,7 +5,7 @@
  * identical calls are a guess, not a repair), or `ask`, priced by what a person can know (and whose answer
  * a later call of another API may read: see `slotShareRows`).
  */
-import type { ApiSpec, Json, OutputField, ParamSpec } from '../model/types.ts';
+import type { ApiSpec, Json, OutputField, ParamSpec, PathSegment } from '../model/types.ts';
 import { leafOf, outputsByLeaf } from '../catalog/catalog-index.ts';
 import { tieDistance } from '../catalog/names.ts';
 import { canonicalJson } from '../model/canonical.ts';
@@ -280,13 +280,7 @@ function references(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec)
     // The reference reads a memory item: the copy reads it too (unless a call in between takes its label).
     const label = site.ref.label;
     if (ctx.inMemory(label) && memoryProvides(ctx.memory[label], path))
-      out.push({
-        features,
-        cost,
-        kind: 'reuseLiteral',
-        make: (v) => ({ kind: 'memory', v, cost, label, path, mapped: false, fromStep: k }),
-        rows: (v) => ctx.unshadowed(v, label, call.pos),
-      });
+      out.push(memoryCopy(ctx, call, features, label, path, { fromStep: k }));
     for (const j of ctx.before(call.pos)) {
       if (j.kind === 'result' || knownLabel(ctx, j) !== label) continue;
       out.push({
@@ -314,17 +308,29 @@ function references(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec)
       const { label, path } = site.ref;
       if (!site.whole || !ctx.inMemory(label) || !memoryProvides(ctx.memory[label], path)) continue;
       const features = plus(REUSE, { closeDistance: (call.pos + 1) / steps });
-      const cost = ctx.price(features);
-      out.push({
-        features,
-        cost,
-        kind: 'reuseLiteral',
-        make: (v) => ({ kind: 'memory', v, cost, label, path, mapped: false, fromExecuted: i }),
-        rows: (v) => ctx.unshadowed(v, label, call.pos),
-      });
+      out.push(memoryCopy(ctx, call, features, label, path, { fromExecuted: i }));
     }
   });
   return out;
+}
+
+/** A copy of a reference to memory item `label` that a step (`fromStep`) or an executed call passes. */
+function memoryCopy(
+  ctx: CompileContext,
+  call: Call,
+  features: Features,
+  label: string,
+  path: readonly PathSegment[],
+  from: { readonly fromStep: number } | { readonly fromExecuted: number },
+): Candidate {
+  const cost = ctx.price(features);
+  return {
+    features,
+    cost,
+    kind: 'reuseLiteral',
+    make: (v) => ({ kind: 'memory', v, cost, label, path, mapped: false, ...from }),
+    rows: (v) => ctx.unshadowed(v, label, call.pos),
+  };
 }
 
 /** The fields a value references (their leaves), for pricing a question about it. */

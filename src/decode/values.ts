@@ -56,20 +56,16 @@ export function fillValue(
   param: string,
   edits: Edit[],
 ): Json {
+  // A value read from an output or a memory item: one edit of `kind`, its text the reference written.
+  const read = (kind: Edit['kind'], text: string, detail: string): string => {
+    edits.push({ kind, step: at, param, to: text, cost: source.cost, detail: `${param} = ${text}${detail}` });
+    return text;
+  };
   switch (source.kind) {
     case 'output': {
       const text = formatReference(labels.get(source.call)!, source.path);
-      if (source.fromStep !== undefined) {
-        edits.push({
-          kind: 'reuseLiteral',
-          step: at,
-          param,
-          to: text,
-          cost: source.cost,
-          detail: `${param} = ${text} (as passed at step ${source.fromStep + 1})`,
-        });
-        return text;
-      }
+      if (source.fromStep !== undefined)
+        return read('reuseLiteral', text, ` (as passed at step ${source.fromStep + 1})`);
       const note = source.unread
         ? ` (an output no other call reads)`
         : source.linked
@@ -77,53 +73,16 @@ export function fillValue(
           : source.mapped
             ? ` (maps ${normalisePath(source.path)} -> ${param})`
             : '';
-      edits.push({
-        kind: source.unread ? 'unreadOutput' : source.mapped ? 'newMap' : 'reassign',
-        step: at,
-        param,
-        to: text,
-        cost: source.cost,
-        detail: `${param} = ${text}${note}`,
-      });
-      return text;
+      return read(source.unread ? 'unreadOutput' : source.mapped ? 'newMap' : 'reassign', text, note);
     }
     case 'memory': {
       const text = formatReference(source.label, source.path);
-      if (source.fromStep !== undefined || source.fromExecuted !== undefined) {
-        const origin =
-          source.fromStep !== undefined
-            ? `as passed at step ${source.fromStep + 1}`
-            : `as passed to executed call ${source.fromExecuted! + 1}`;
-        edits.push({
-          kind: 'reuseLiteral',
-          step: at,
-          param,
-          to: text,
-          cost: source.cost,
-          detail: `${param} = ${text} (${origin})`,
-        });
-        return text;
-      }
-      if (source.unread) {
-        edits.push({
-          kind: 'unreadOutput',
-          step: at,
-          param,
-          to: text,
-          cost: source.cost,
-          detail: `${param} = ${text} from memory (an item no call reads)`,
-        });
-        return text;
-      }
-      edits.push({
-        kind: 'fromMemory',
-        step: at,
-        param,
-        to: text,
-        cost: source.cost,
-        detail: `${param} = ${text} from memory`,
-      });
-      return text;
+      if (source.fromStep !== undefined)
+        return read('reuseLiteral', text, ` (as passed at step ${source.fromStep + 1})`);
+      if (source.fromExecuted !== undefined)
+        return read('reuseLiteral', text, ` (as passed to executed call ${source.fromExecuted + 1})`);
+      if (source.unread) return read('unreadOutput', text, ' from memory (an item no call reads)');
+      return read('fromMemory', text, ' from memory');
     }
     case 'literal':
       edits.push({
