@@ -142,8 +142,9 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
         offer(field, { features: { newMap: 2 - score }, score, mapped: true });
     for (const [mp, fc] of best) {
       const path = mp === '' ? [] : segments(mp);
-      // A mapped item costs what its mapping falls short by, on top of taking it from memory.
-      const features = plus(plus(MEMORY, fc.mapped ? { newMap: 1 - fc.score } : NO_FEATURES), {
+      // Priced as the same field of a planned call's output: `fromMemory` where that is a `reassign`, the
+      // mapping's `newMap` where it is mapped.
+      const features = plus(fc.mapped ? fc.features : MEMORY, {
         ...FILL_AFFINITY[affinity(p.name, label, feeds)],
         closeDepth: path.length - 1,
         closeRoleOrder: (rank ?? 0) * itemOrder(ctx, label),
