@@ -12,6 +12,10 @@ import { InputError } from '../src/model/errors.ts';
 import { repair } from '../src/repair/repair.ts';
 import { AIRPORT_MAPPINGS, executable, seq } from './helpers.ts';
 import { captureOutput } from '../scripts/docs/shell.ts';
+import { checkWeights } from '../src/api/call.ts';
+import { registerFix } from '../src/cli/fix.ts';
+import { runCommands } from './cli-run.ts';
+import { FEATURES } from '../src/model/features.ts';
 
 const MADE_UP = readFileSync('samples/made-up-parameter.txt', 'utf8');
 const WRONG_LABEL = readFileSync('samples/wrong-label.txt', 'utf8');
@@ -34,6 +38,33 @@ describe('cost models', () => {
   it('loads a model from a path and rejects unknown names with the list of presets', () => {
     expect(loadCostModel('models/prefer-maps.json').weights.newMap).toBe(0.5);
     expect(() => loadCostModel('nope')).toThrow(/no preset or file named "nope" \(presets: allow-deletes/);
+  });
+
+  it("an override changes only the weights it names: the rest keep the model's own (learned) values", async () => {
+    const checked = checkWeights({ renameParam: 8 }, 'weights');
+    expect(checked).toEqual({ renameParam: 8 });
+    const base = loadCostModel('default');
+    expect(base.weights.dropParam).not.toBe(FEATURES.dropParam.hand);
+    // Through a request, as `--weight` and the HTTP `weights` field pass it: the drop is priced at the
+    // default's dropParam (plus its tie-break), not at the hand-written one.
+    const run = await runCommands(
+      [registerFix],
+      [
+        'fix',
+        '-c',
+        'data/nestful/executable-spec.json',
+        '--weight',
+        'renameParam=8',
+        '--format',
+        'json',
+        'samples/made-up-parameter.txt',
+      ],
+    );
+    expect(run.err).toBe('');
+    const drop = (JSON.parse(run.out) as { edits: { kind: string; cost: number }[] }).edits.find(
+      (e) => e.kind === 'dropParam',
+    )!;
+    expect(drop.cost).toBeCloseTo(base.weights.dropParam + base.weights.dropTie, 6);
   });
 
   it('rejects bad models and bad overrides naming the field', () => {
@@ -85,10 +116,10 @@ var_result(airport="$var1$")`);
     expect(deleted.edits.map((e) => e.kind)).toEqual(['deleteStep']);
   });
 
-  it("a made-up parameter: rename, then (renames at 6) map through the catalog's mappings, or ask without them", async () => {
+  it("a made-up parameter: rename, then (renames at 8) map through the catalog's mappings, or ask without them", async () => {
     const renamed = await repair(seq(MADE_UP), executable);
     expect(renamed.edits.map((e) => e.kind)).toEqual(['renameParam']);
-    const cost = withWeights(loadCostModel('default'), { renameParam: 6 });
+    const cost = withWeights(loadCostModel('default'), { renameParam: 8 });
     const asked = await repair(seq(MADE_UP), executable, { cost, catalogMappings: false });
     expect(asked.edits.map((e) => e.kind)).toEqual(['dropParam', 'slotFill']);
     const computed = await repair(seq(MADE_UP), executable, { cost });

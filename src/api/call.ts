@@ -8,7 +8,7 @@
 import type { Catalog, Memory, Sequence } from '../model/types.ts';
 import type { Goals, RepairOptions, RepairResult, Validation } from '../model/options.ts';
 import type { CostModel } from '../model/cost.ts';
-import { WeightsSchema } from '../model/cost.ts';
+import { WeightOverridesSchema, WeightsSchema } from '../model/cost.ts';
 import { InputError, parseAt } from '../model/errors.ts';
 import { parseMappings } from '../read/mappings.ts';
 import { parseMemory } from '../read/memory.ts';
@@ -106,7 +106,7 @@ export function checkWeights(
     if (!known.includes(weight))
       throw new InputError(`${root}.${weight}`, `unknown weight (known: ${known.join(', ')})`);
   }
-  return parseAt(WeightsSchema.partial(), weights, [root]);
+  return parseAt(WeightOverridesSchema, weights, [root]) as Record<string, number>;
 }
 
 /** The options of a request of `kind` (its fields already checked against the kind's schema). */

@@ -22,6 +22,19 @@ export const WeightsSchema = z
   )
   .strict();
 
+/**
+ * Overrides of some weights (`--weight`, a request's `weights`): the same names and bounds, no defaults, so a
+ * weight not given keeps the model's own value (a schema default would put back the hand-written one).
+ */
+export const WeightOverridesSchema = z
+  .object(
+    Object.fromEntries(FEATURE_NAMES.map((name) => [name, weight.optional()])) as Record<
+      FeatureName,
+      z.ZodOptional<typeof weight>
+    >,
+  )
+  .strict();
+
 const score = (value: number, meaning: string) =>
   z.number().finite().min(0).max(1).default(value).describe(meaning);
 
