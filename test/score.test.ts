@@ -271,3 +271,24 @@ describe('docs/scoring.md', () => {
     expect(scoreRepair({ input, gold: goldPlan, repaired: fair }).restoredModuloAsks).toBe(true);
   });
 });
+
+describe('executed calls', () => {
+  it('count as knowable: an ask for a literal an executed call passed is no fair question', () => {
+    const executed = seq('var1 = NewsAPISearchByKeyWord(query="economy", region="US")');
+    const input = seq('var2 = RedditTopPostsBySubreddit(time="month")');
+    const goldRest = seq('var2 = RedditTopPostsBySubreddit(subreddit="economy", time="month")');
+    const asked = seq(
+      'subreddit = ask(slot="subreddit")\nvar2 = RedditTopPostsBySubreddit(time="month", subreddit="$subreddit$")',
+    );
+    const alone = scoreRepair({ input, gold: goldRest, repaired: asked });
+    expect([alone.restoredModuloAsks, alone.asksForUnknownLiterals]).toEqual([true, 1]);
+    const run = scoreRepair({ input, gold: goldRest, repaired: asked, executed });
+    expect([run.restoredModuloAsks, run.restoredModuloUnknowns, run.asksForKnownLiterals]).toEqual([
+      false,
+      false,
+      1,
+    ]);
+    // The literal itself is restored either way.
+    expect(scoreRepair({ input, gold: goldRest, repaired: goldRest, executed }).restored).toBe(true);
+  });
+});

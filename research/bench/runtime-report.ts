@@ -52,6 +52,7 @@ async function verdict(record: LabelledRecord, solver: SolverName): Promise<Repa
     input: record.sequence,
     gold: record.gold,
     repaired: answered ? result.sequence : null,
+    executed: record.options?.executed,
   });
 }
 

@@ -96,7 +96,9 @@ export function repairOptions(record: LabelledRecord, cost: CostModel, options: 
  */
 export function judge(record: LabelledRecord, repaired: Sequence): boolean {
   if (record.exact) return formatStringForm(repaired) === formatStringForm(record.gold);
-  return scoreRepair({ input: record.sequence, gold: record.gold, repaired }).restoredModuloUnknowns;
+  const executed = record.options?.executed;
+  return scoreRepair({ input: record.sequence, gold: record.gold, repaired, executed })
+    .restoredModuloUnknowns;
 }
 
 /** Repairs one record under `cost` and compares the repair with the gold. */

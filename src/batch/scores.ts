@@ -111,6 +111,7 @@ export function scoreDigest(
     input: record.sequence,
     gold: record.gold,
     repaired: answered ? (output as Sequence) : null,
+    executed: record.executed,
   };
   const verdict = scoreRepair(input);
   const judged = catalog && answered ? judgeWithCatalog({ ...input, catalog }) : undefined;

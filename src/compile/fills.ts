@@ -147,6 +147,7 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
       const features = plus(fc.mapped ? fc.features : MEMORY, {
         ...FILL_AFFINITY[affinity(p.name, label, feeds)],
         closeDepth: path.length - 1,
+        closeLabelName: tieDistance(p.name, label),
         closeRoleOrder: (rank ?? 0) * itemOrder(ctx, label),
         closeRecency: itemRecency(ctx, call, label),
       });

@@ -65,6 +65,8 @@ export function inCount(ctx: CompileContext, i: number): boolean {
   const own = label === undefined ? undefined : numbered(label);
   const steps = own && count(ctx, own.prefix, i);
   if (!own || !steps) return false;
+  // Alone under its prefix while the calls that ran count under another (`result2` after var1 ran).
+  if (steps.length === 0 && (ctx.options.executed ?? []).some((s) => s.label !== undefined)) return false;
   const before = steps.filter((s) => s.i < i);
   const after = steps.filter((s) => s.i > i);
   return (
@@ -91,6 +93,20 @@ export function ranBefore(ctx: CompileContext, label: string): string | undefine
   const own = numbered(label);
   const steps = own && count(ctx, own.prefix);
   return steps?.find((s) => s.i < 0 && s.n === own!.n - 1)?.label;
+}
+
+/**
+ * Whether executed call `item` (its label) is numbered below a deleted step's `label` in a count that holds,
+ * the label inside the count or next after it (var1 executed, var2 lost, the plan's steps from var3): it ran
+ * before that step, so it is not that step.
+ */
+export function ranBelow(ctx: CompileContext, item: string, label: string): boolean {
+  const own = numbered(label);
+  const steps = own && count(ctx, own.prefix);
+  if (!steps) return false;
+  // Within the count or right after it, as in `numberedBelow`: a label far beyond is made up, not a place.
+  const top = Math.max(0, ...steps.map((s) => s.n));
+  return own!.n <= top + 1 && steps.some((s) => s.i < 0 && s.label === item && s.n < own!.n);
 }
 
 /**
@@ -133,7 +149,10 @@ export function slippedLabel(ctx: CompileContext, i: number): boolean {
   const label = ctx.steps[i].label;
   if (label === undefined) return true;
   if (ctx.refs.some((sites) => sites.some((s) => s.ref.label === label))) return false;
-  const other = ctx.steps.find((s, k) => k !== i && s.label !== undefined);
+  // The prefix of the count: another step's label, else an executed call's (the run is the count's start).
+  const other =
+    ctx.steps.find((s, k) => k !== i && s.label !== undefined) ??
+    (ctx.options.executed ?? []).find((s) => s.label !== undefined);
   const prefix = other?.label === undefined ? undefined : numbered(other.label)?.prefix;
   return prefix !== undefined && count(ctx, prefix, i) !== undefined && !inCount(ctx, i);
 }

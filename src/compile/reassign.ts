@@ -31,7 +31,7 @@ const REASSIGN: Features = { reassign: 1 };
 const MEMORY: Features = { fromMemory: 1 };
 const REUSE: Features = { reuseExecuted: 1 };
 import { family } from './unread.ts';
-import { numberedBelow, numberedPlace } from './numbering.ts';
+import { numberedBelow, numberedPlace, ranBelow } from './numbering.ts';
 import { answerKeys, spells } from './answer-keys.ts';
 
 /** The one terminal output field of `api` whose type can feed `param`, if there is exactly one. */
@@ -71,17 +71,25 @@ function alikeFeeds(ctx: CompileContext, call: Call, arg: string, label: string)
  */
 function countedBefore(ctx: CompileContext, label: string, j: Call, reader?: Call): boolean {
   if (!ctx.deleted.has(label)) return false;
-  const misspelt =
-    reader === undefined
-      ? numberedPlace(ctx, label) === undefined
-      : reader.origin >= 0 && reader.kind !== 'result' && numberedBelow(ctx, reader.origin, label);
-  return j.origin >= 0 && !misspelt && numberedBelow(ctx, j.origin, label);
+  return j.origin >= 0 && !misspeltLabel(ctx, label, reader) && numberedBelow(ctx, j.origin, label);
+}
+
+/** Whether `label` may be a misspelt one rather than a deleted step's place (see `countedBefore`). */
+function misspeltLabel(ctx: CompileContext, label: string, reader?: Call): boolean {
+  return reader === undefined
+    ? numberedPlace(ctx, label) === undefined
+    : reader.origin >= 0 && reader.kind !== 'result' && numberedBelow(ctx, reader.origin, label);
 }
 
 /** Whether call `j` is of an API that could stand for the deleted step under `label`. */
 function ofStandIn(ctx: CompileContext, label: string, j: Call): boolean {
+  return !ctx.deleted.has(label) || j.apis.some((c) => c.api && ofStandInApi(ctx, label, c.api));
+}
+
+/** Whether `api` (a call's, or a memory item's: memory.ts) could stand for the deleted step under `label`. */
+function ofStandInApi(ctx: CompileContext, label: string, api: ApiSpec): boolean {
   const deleted = ctx.deleted.get(label);
-  return !deleted || j.apis.some((c) => c.api && deleted.standIns.some((s) => s.api === c.api));
+  return !deleted || deleted.standIns.some((s) => s.api.name === api.name);
 }
 
 /** Whether call `j` could have been the deleted step under `label` (see countedBefore and ofStandIn). */
@@ -274,8 +282,22 @@ export function reassignments(
     // the names mapped onto it are looked up: a wider search stays cheap.
     // A deleted step's reference moves only to a call that could have been that step: the same field of an
     // order placed is no shipment's id.
-    if (restorable && !sameLabel && j && !ofStandIn(ctx, label, j)) return;
-    const counted = restorable && !sameLabel && j ? countedBeforeCost(ctx, label, j, call) : NO_FEATURES;
+    const standsIn = j ? ofStandIn(ctx, label, j) : from.apis.some((a) => ofStandInApi(ctx, label, a));
+    if (restorable && !sameLabel && !standsIn) return;
+    // A memory item of a call that ran before the deleted step (the count says so) is hardly that step.
+    const ranFirst =
+      from.memoryLabel !== undefined &&
+      ctx.deleted.has(label) &&
+      !misspeltLabel(ctx, label, call) &&
+      ranBelow(ctx, from.memoryLabel, label);
+    const counted =
+      !restorable || sameLabel
+        ? NO_FEATURES
+        : j
+          ? countedBeforeCost(ctx, label, j, call)
+          : ranFirst
+            ? { reassignCountedBefore: 1 }
+            : NO_FEATURES;
     const fuzzy = sameLabel || (orphan && !restorable && tieDistance(label, other) <= ctx.bounds.labelFuzz);
     const base = j ? REASSIGN : MEMORY;
     const seen = new Set<string>();
@@ -352,7 +374,9 @@ export function reassignments(
     if (norm === '') {
       // A whole item stands for a value only when it can be one (no `{skyId: …}` object for a date).
       const fits = !param || value === null || fitsType(value as Json, param.type);
-      if (!(item !== label && orphan && fits)) continue;
+      if (!(item !== label && orphan && fits) || usedWhole.has(item)) continue;
+      // As for a call: a deleted step that the answer's key names is not an item of another API.
+      if (namedDeleted(ctx, label) && !ofStandInApi(ctx, label, memoryApi(ctx, item))) continue;
       const features = plus(MEMORY, otherTie(item));
       found.push({ features, cost: ctx.price(features), call: null, memoryLabel: item, path: '' });
       continue;

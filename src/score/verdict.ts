@@ -19,6 +19,11 @@ export interface ScoreInput {
   readonly gold: Sequence;
   /** What the repair returned; null when it returned nothing (error, timeout, infeasible). */
   readonly repaired: Sequence | null;
+  /**
+   * The calls already executed before the input ran (`executed`): their literals were knowable too, so an ask
+   * for one of them is no fair question.
+   */
+  readonly executed?: Sequence;
 }
 
 export interface RepairVerdict {
@@ -101,16 +106,18 @@ const UNANSWERED: Omit<RepairVerdict, 'answered'> = {
 };
 
 /** Judges one repair against its gold. Pure: the same three sequences always give the same verdict. */
-export function scoreRepair({ input, gold, repaired }: ScoreInput): RepairVerdict {
+export function scoreRepair({ input, gold, repaired, executed }: ScoreInput): RepairVerdict {
   if (repaired === null) return { answered: false, ...UNANSWERED };
-  const readings = readAsks(input, gold, repaired);
+  // What was knowable: the input's literals and the executed calls'.
+  const knowable = executed && executed.length > 0 ? [...executed, ...input] : input;
+  const readings = readAsks(knowable, gold, repaired);
   const count = (meaning: AskReading['meaning']) => readings.filter((a) => a.meaning === meaning).length;
-  const moduloAsks = matchModuloAsks(repaired, gold, input) !== null;
+  const moduloAsks = matchModuloAsks(repaired, gold, knowable) !== null;
   return {
     answered: true,
     restored: sameDataFlow(repaired, gold),
     restoredModuloAsks: moduloAsks,
-    restoredModuloUnknowns: moduloAsks || matchModuloUnknowns(repaired, gold, input) !== null,
+    restoredModuloUnknowns: moduloAsks || matchModuloUnknowns(repaired, gold, knowable) !== null,
     asks: readings.length,
     asksForUnknownLiterals: count('unknown-literal'),
     asksForKnownLiterals: count('known-literal'),
