@@ -85,11 +85,16 @@ export type RuntimeForm = 'continued' | 'replanned';
 
 export const RUNTIME_FORMS: readonly RuntimeForm[] = ['continued', 'replanned'];
 
-/** The runtime record of `record`, or undefined when no prefix qualifies (see the module comment). */
+/** The runtime record of `record` in `form`, or undefined when no prefix qualifies (see the module comment). */
 export function runtimeRecord(
   record: LabelledRecord,
   form: RuntimeForm = 'continued',
 ): LabelledRecord | undefined {
+  return runtimeForms(record)?.[form];
+}
+
+/** Both runtime forms of `record` (one prefix drawn for both), or undefined when no prefix qualifies. */
+export function runtimeForms(record: LabelledRecord): Record<RuntimeForm, LabelledRecord> | undefined {
   const { gold, sequence } = record;
   // A gold that makes one call twice (two identical album listings) cannot keep to a tries limit of 1: such
   // records have no runtime form (in neither form, so both forms are of the same records).
@@ -110,24 +115,40 @@ export function runtimeRecord(
   const memory: Record<string, Json> = {};
   for (const step of executed)
     if (step.label) memory[step.label] = memoryValue(record.catalog, step.name, reads.get(step.label) ?? []);
-  const replanned = form === 'replanned';
-  return {
+  const continued: LabelledRecord = {
     ...record,
-    id: `${RUNTIME_WORLD}/${replanned ? `${form}/` : ''}${record.set}/${record.id}`,
+    id: `${RUNTIME_WORLD}/${record.set}/${record.id}`,
     set: RUNTIME_WORLD,
     gold: gold.slice(k),
-    sequence: replanned ? sequence : sequence.slice(k),
-    options: {
-      ...record.options,
-      executed,
-      memory: memory as Memory,
-      ...(replanned ? { maxTries: 1 } : {}),
+    sequence: sequence.slice(k),
+    options: { ...record.options, executed, memory: memory as Memory },
+  };
+  return {
+    continued,
+    replanned: {
+      ...continued,
+      id: `${RUNTIME_WORLD}/replanned/${record.set}/${record.id}`,
+      sequence,
+      options: { ...continued.options, maxTries: 1 },
     },
   };
 }
 
+/** Both forms of every `every`-th record that has them, in record order. */
+export function runtimeFormsOf(
+  records: readonly LabelledRecord[],
+  every = 1,
+): { readonly record: LabelledRecord; readonly forms: Record<RuntimeForm, LabelledRecord> }[] {
+  return records
+    .flatMap((record) => {
+      const forms = runtimeForms(record);
+      return forms ? [{ record, forms }] : [];
+    })
+    .filter((_, i) => i % every === 0);
+}
+
 /** The runtime records of `records`: both forms of every `every`-th that qualifies, continued first. */
 export function runtimeRecords(records: readonly LabelledRecord[], every = 1): LabelledRecord[] {
-  const chosen = records.filter((r) => runtimeRecord(r) !== undefined).filter((_, i) => i % every === 0);
-  return RUNTIME_FORMS.flatMap((form) => chosen.map((r) => runtimeRecord(r, form)!));
+  const chosen = runtimeFormsOf(records, every);
+  return RUNTIME_FORMS.flatMap((form) => chosen.map((c) => c.forms[form]));
 }

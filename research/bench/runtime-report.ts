@@ -12,7 +12,7 @@ import type { LabelledRecord } from '../tuning/dataset.ts';
 import { kindGroup } from './evaluate.ts';
 import { num, pct, table } from './markdown.ts';
 import { benchmarkRecords } from './records.ts';
-import { runtimeRecord } from './runtime-data.ts';
+import { runtimeFormsOf } from './runtime-data.ts';
 
 /** The runtime world's records are every `every`-th record with a runtime form. */
 export interface RuntimeSummary {
@@ -68,17 +68,15 @@ export async function measureRuntime(options: {
   readonly solver: SolverName;
   readonly log?: (line: string) => void;
 }): Promise<RuntimeSummary> {
-  const chosen = benchmarkRecords()
-    .filter((r) => runtimeRecord(r) !== undefined)
-    .filter((_, i) => i % options.every === 0);
+  const chosen = runtimeFormsOf(benchmarkRecords(), options.every);
   const judged: Judged[] = [];
-  for (const planned of chosen) {
+  for (const { record, forms } of chosen) {
     judged.push({
-      kind: kindGroup(planned.kind),
-      set: planned.set,
-      planned: await verdict(planned, options.solver),
-      continued: await verdict(runtimeRecord(planned, 'continued')!, options.solver),
-      replanned: await verdict(runtimeRecord(planned, 'replanned')!, options.solver),
+      kind: kindGroup(record.kind),
+      set: record.set,
+      planned: await verdict(record, options.solver),
+      continued: await verdict(forms.continued, options.solver),
+      replanned: await verdict(forms.replanned, options.solver),
     });
   }
   options.log?.(`runtime world: ${chosen.length} records, each in two forms`);

@@ -15,7 +15,7 @@ import { memoryProvides } from '../validate/outputs.ts';
 import { itemOrder, itemRecency, memoryApi } from './memory.ts';
 import { normalisePath, referenceSites, segments, stepReferences } from '../read/references.ts';
 import { knownLabel, type CompileContext } from './context.ts';
-import type { Call, Source } from './plan.ts';
+import { callApis, type Call, type Source } from './plan.ts';
 import { affinity, FILL_AFFINITY, recency, roleRank, siblingFeeds } from './roles.ts';
 import { NO_FEATURES, plus, type Features } from '../model/features.ts';
 
@@ -76,24 +76,7 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
   const earlier = ctx.before(call.pos);
   for (const j of earlier) {
     const label = knownLabel(ctx, j);
-    // The cheapest way each field of the call can feed `p`: by its name, a mapping, or in context.
-    const best = new Map<string, { field: OutputField; fc: FieldCost; cost: number }>();
-    const offer = (field: OutputField, fc: FieldCost) => {
-      const known = best.get(field.path);
-      const cost = ctx.price(fc.features);
-      if (typesCanMatch(field.type, p.type) && (!known || cost < known.cost))
-        best.set(field.path, { field, fc, cost });
-    };
-    for (const choice of j.apis) {
-      if (!choice.api) continue;
-      const byLeaf = outputsByLeaf(choice.api);
-      for (const name of names) for (const f of byLeaf.get(name) ?? []) offer(f, fieldCost(name)!);
-      // A field the parameter's name ends with, whose producer names the rest (`id` of search_artist
-      // for `artist_id`): priced as a map of that score.
-      if (lostStep) continue;
-      for (const { field, score } of ctx.contextFields(p, choice.api))
-        offer(field, { features: { newMap: 2 - score }, score, mapped: true });
-    }
+    const best = feedingFields(ctx, callApis(j), p, names, fieldCost, !lostStep);
     // Parallel roles take their sources in the order the plan made them: the earlier airport search is the
     // origin, the later one the destination (sources that are not the input's calls all count as earliest).
     const order = (rank ?? 0) * (j.origin >= 0 ? 1 - j.pos / Math.max(ctx.steps.length, 1) : 1);
@@ -125,21 +108,13 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
   }
   for (const [label, value] of Object.entries(ctx.memory)) {
     // The item's fields as a call's output (memory.ts), each by the cheapest way it can feed `p`.
-    const item = memoryApi(ctx, label);
     const best = new Map<string, FieldCost>();
-    const offer = (field: OutputField, fc: FieldCost) => {
-      const known = best.get(field.path);
-      if (typesCanMatch(field.type, p.type) && (!known || fc.score > known.score)) best.set(field.path, fc);
-    };
     // A whole item is a value under its label's name, as an ask's answer is (`query: "London"` for `query`).
     const whole =
       value !== null && typeof value !== 'object' && fitsType(value, p.type) ? fieldCost(label) : null;
     if (whole) best.set('', whole);
-    const byLeaf = outputsByLeaf(item);
-    for (const name of names) for (const f of byLeaf.get(name) ?? []) offer(f, fieldCost(name)!);
-    if (!lostStep)
-      for (const { field, score } of ctx.contextFields(p, item))
-        offer(field, { features: { newMap: 2 - score }, score, mapped: true });
+    for (const [path, { fc }] of feedingFields(ctx, [memoryApi(ctx, label)], p, names, fieldCost, !lostStep))
+      best.set(path, fc);
     for (const [mp, fc] of best) {
       const path = mp === '' ? [] : segments(mp);
       // Priced as the same field of a planned call's output: `fromMemory` where that is a `reassign`, the
@@ -186,6 +161,37 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
   sources.push({ kind: 'ask', v, cost });
   registerSlotAsk(ctx, { call, api: api.name, param: p.name, v, cost });
   return sources;
+}
+
+/**
+ * The cheapest way each field of `apis` (a call's, or a memory item's: memory.ts) can feed `p`, by path: its
+ * own name or a name mapped onto it (`names`, priced by `fieldCost`), or (`inContext`) a field the parameter's
+ * name ends with whose producer names the rest (`id` of search_artist for `artist_id`), priced as a map of
+ * that score. Only fields whose type can feed `p`.
+ */
+function feedingFields(
+  ctx: CompileContext,
+  apis: readonly ApiSpec[],
+  p: ParamSpec,
+  names: readonly string[],
+  fieldCost: (leaf: string) => FieldCost | null,
+  inContext: boolean,
+): Map<string, { field: OutputField; fc: FieldCost; cost: number }> {
+  const best = new Map<string, { field: OutputField; fc: FieldCost; cost: number }>();
+  const offer = (field: OutputField, fc: FieldCost) => {
+    const known = best.get(field.path);
+    const cost = ctx.price(fc.features);
+    if (typesCanMatch(field.type, p.type) && (!known || cost < known.cost))
+      best.set(field.path, { field, fc, cost });
+  };
+  for (const api of apis) {
+    const byLeaf = outputsByLeaf(api);
+    for (const name of names) for (const f of byLeaf.get(name) ?? []) offer(f, fieldCost(name)!);
+    if (!inContext) continue;
+    for (const { field, score } of ctx.contextFields(p, api))
+      offer(field, { features: { newMap: 2 - score }, score, mapped: true });
+  }
+  return best;
 }
 
 /**

@@ -26,7 +26,7 @@ import { typesCanMatch, typesCompatible, literalMismatch } from '../validate/lit
 import { isLiteral } from '../validate/validate.ts';
 import { segments } from '../read/references.ts';
 import type { CompileContext } from './context.ts';
-import type { Call, Source } from './plan.ts';
+import { callApis, type Call, type Source } from './plan.ts';
 
 /**
  * A link with no evidence at all: the names share no word and are not alike (`nameEvidenceSimilarity`), the
@@ -57,19 +57,15 @@ function sameDomain(producer: Call, consumer: Call): boolean {
   let mine = domains.get(producer);
   if (!mine) domains.set(producer, (mine = new WeakMap()));
   let same = mine.get(consumer);
-  if (same === undefined) {
-    const apis = consumer.apis.flatMap((c) => (c.api ? [c.api] : []));
-    const theirs = producer.apis.flatMap((c) => (c.api ? [c.api] : []));
-    same = apis.some((a) => theirs.some((b) => a === b || sharesWords(a, apiWords(b))));
-    mine.set(consumer, same);
-  }
+  if (same === undefined) mine.set(consumer, (same = ofDomain(callApis(producer), consumer)));
   return same;
 }
 
-/** A memory item's call (memory.ts) and `consumer` are of one domain (see `sameDomain`). */
-function itemDomain(item: ApiSpec, consumer: Call): boolean {
-  const words = apiWords(item);
-  return consumer.apis.some((c) => c.api !== null && (c.api.name === item.name || sharesWords(c.api, words)));
+/** Whether a call of one of `producers` (a call's APIs, or a memory item's: memory.ts) and `consumer` share a domain. */
+function ofDomain(producers: readonly ApiSpec[], consumer: Call): boolean {
+  return callApis(consumer).some((a) =>
+    producers.some((b) => a.name === b.name || sharesWords(a, apiWords(b))),
+  );
 }
 
 /** The evidence features of feeding `param` from `field` of a call of `producer` (also for unread outputs). */
@@ -87,7 +83,7 @@ export function linkFeatures(
     linkNoSharedWord: e.noSharedWord,
     linkNoDescriptionWord: e.noDescriptionWord,
     linkCommonField: e.commonField,
-    linkOtherDomain: ('apis' in producer ? sameDomain(producer, consumer) : itemDomain(producer, consumer))
+    linkOtherDomain: ('apis' in producer ? sameDomain(producer, consumer) : ofDomain([producer], consumer))
       ? 0
       : 1,
     linkLooseType: typesCompatible(field.type, param.type) ? 0 : 1,

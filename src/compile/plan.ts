@@ -227,6 +227,11 @@ export type ArgumentDropCosts = ReadonlyMap<string, number>;
 export type ArgumentDrops = ReadonlyMap<string, Features>;
 
 /** The key of an original step's argument in `ArgumentDropCosts`. */
+/** The catalog APIs a call may be (its choices that name one). */
+export function callApis(call: Call): ApiSpec[] {
+  return call.apis.flatMap((c) => (c.api ? [c.api] : []));
+}
+
 export function argumentKey(step: number, arg: string): string {
   return `${step}\u0000${arg}`;
 }

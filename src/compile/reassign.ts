@@ -23,7 +23,7 @@ import { nameCoverage } from '../catalog/name-terms.ts';
 import { wordKeys } from '../catalog/text.ts';
 import { fitsType, typesCanMatch } from '../validate/literals.ts';
 import { knownLabel, type CompileContext } from './context.ts';
-import type { Call, TokenOption } from './plan.ts';
+import { callApis, type Call, type TokenOption } from './plan.ts';
 import { affinity, MOVE_AFFINITY, siblingFeeds } from './roles.ts';
 import { NO_FEATURES, plus, type Features } from '../model/features.ts';
 
@@ -72,6 +72,15 @@ function alikeFeeds(ctx: CompileContext, call: Call, arg: string, label: string)
 function countedBefore(ctx: CompileContext, label: string, j: Call, reader?: Call): boolean {
   if (!ctx.deleted.has(label)) return false;
   return j.origin >= 0 && !misspeltLabel(ctx, label, reader) && numberedBelow(ctx, j.origin, label);
+}
+
+/**
+ * The same for a memory item: the result of a call that ran before the deleted step (the count says so) is
+ * hardly that step (`reassignCountedBefore`).
+ */
+function itemCountedBeforeCost(ctx: CompileContext, label: string, item: string, reader: Call): Features {
+  const before = ctx.deleted.has(label) && !misspeltLabel(ctx, label, reader) && ranBelow(ctx, item, label);
+  return before ? { reassignCountedBefore: 1 } : NO_FEATURES;
 }
 
 /** Whether `label` may be a misspelt one rather than a deleted step's place (see `countedBefore`). */
@@ -128,8 +137,6 @@ interface Scanned {
   readonly call: Call | null;
   readonly memoryLabel?: string;
 }
-
-const apisOf = (j: Call): ApiSpec[] => j.apis.flatMap((c) => (c.api ? [c.api] : []));
 
 interface Found {
   readonly features: Features;
@@ -284,20 +291,12 @@ export function reassignments(
     // order placed is no shipment's id.
     const standsIn = j ? ofStandIn(ctx, label, j) : from.apis.some((a) => ofStandInApi(ctx, label, a));
     if (restorable && !sameLabel && !standsIn) return;
-    // A memory item of a call that ran before the deleted step (the count says so) is hardly that step.
-    const ranFirst =
-      from.memoryLabel !== undefined &&
-      ctx.deleted.has(label) &&
-      !misspeltLabel(ctx, label, call) &&
-      ranBelow(ctx, from.memoryLabel, label);
     const counted =
       !restorable || sameLabel
         ? NO_FEATURES
         : j
           ? countedBeforeCost(ctx, label, j, call)
-          : ranFirst
-            ? { reassignCountedBefore: 1 }
-            : NO_FEATURES;
+          : itemCountedBeforeCost(ctx, label, from.memoryLabel!, call);
     const fuzzy = sameLabel || (orphan && !restorable && tieDistance(label, other) <= ctx.bounds.labelFuzz);
     const base = j ? REASSIGN : MEMORY;
     const seen = new Set<string>();
@@ -360,7 +359,7 @@ export function reassignments(
       found.push({ features, cost: ctx.price(features), call: j.id, path: '' });
       continue;
     }
-    scan({ apis: apisOf(j), call: j }, other, other === label, undefined);
+    scan({ apis: callApis(j), call: j }, other, other === label, undefined);
     // The answer may show the call's whole output where it named a field the call does not have
     // (`cancel_ab_test = $var2.data$`): the call was right, the field a guess.
     if (answer && other === label && broken) {
@@ -368,7 +367,7 @@ export function reassignments(
       found.push({ features, cost: ctx.price(features), call: j.id, path: '' });
     }
     const via = other === label ? undefined : j.labels.find((l) => l.label === label)?.v;
-    if (via !== undefined) scan({ apis: apisOf(j), call: j }, other, true, via);
+    if (via !== undefined) scan({ apis: callApis(j), call: j }, other, true, via);
   }
   for (const [item, value] of Object.entries(ctx.memory)) {
     if (norm === '') {

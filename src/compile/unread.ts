@@ -12,7 +12,7 @@ import { leafOf } from '../catalog/catalog-index.ts';
 import { tieDistance } from '../catalog/names.ts';
 import { nameTerms, textTerms } from '../catalog/text.ts';
 import { segments } from '../read/references.ts';
-import type { Call } from './plan.ts';
+import { callApis, type Call } from './plan.ts';
 import { knownLabel, type CompileContext } from './context.ts';
 import { answerKeys, spells } from './answer-keys.ts';
 import { genericName, namesAnId, payloadName } from '../catalog/names.ts';
@@ -20,7 +20,7 @@ import { nameCoverage } from '../catalog/name-terms.ts';
 import { numberedBefore, ranBefore } from './numbering.ts';
 import type { FeatureName, Features } from '../model/features.ts';
 import { linkFeatures } from './links.ts';
-import { memoryApi } from './memory.ts';
+import { memoryApi, ranCall } from './memory.ts';
 import { stepReferences } from '../read/references.ts';
 
 /** A field of an unread call that may fill a parameter, and what that costs. */
@@ -245,7 +245,7 @@ function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed
           {
             call: j,
             label: knownLabel(ctx, j),
-            apis: j.apis.flatMap((c) => (c.api ? [c.api] : [])),
+            apis: callApis(j),
             given:
               j.origin >= 0 && Object.prototype.hasOwnProperty.call(ctx.steps[j.origin].arguments, p.name),
             distance: (call.pos - j.pos) / steps,
@@ -260,9 +260,7 @@ function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed
       item,
       label: item,
       apis: [memoryApi(ctx, item)],
-      given: (ctx.options.executed ?? []).some(
-        (s) => s.label === item && Object.prototype.hasOwnProperty.call(s.arguments, p.name),
-      ),
+      given: Object.prototype.hasOwnProperty.call(ranCall(ctx, item)?.step.arguments ?? {}, p.name),
       distance: (call.pos + 1) / steps,
     });
   for (const { call: j, item, label, apis, given, distance } of producers) {

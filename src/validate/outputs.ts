@@ -45,9 +45,14 @@ export function holdsNothing(value: Json): boolean {
 
 /** Whether a stored memory value has something at `path`. */
 export function memoryProvides(value: Json, path: readonly PathSegment[]): boolean {
+  return memoryValueAt(value, path) !== undefined;
+}
+
+/** What a stored memory value holds at `path` (undefined: nothing). */
+export function memoryValueAt(value: Json, path: readonly PathSegment[]): Json | undefined {
   let v: Json | undefined = value;
   for (const seg of path) {
-    if (v === null || typeof v !== 'object') return false;
+    if (v === null || typeof v !== 'object') return undefined;
     if (Array.isArray(v)) {
       // `[n]` indexes a list; a key applied to a list is read from its first element, as `[]` paths do.
       v = typeof seg === 'number' ? v[seg] : (v[0] as Json | undefined);
@@ -56,9 +61,9 @@ export function memoryProvides(value: Json, path: readonly PathSegment[]): boole
       v =
         typeof seg === 'string' && Object.prototype.hasOwnProperty.call(v, seg) ? (v as any)[seg] : undefined;
     }
-    if (v === undefined) return false;
+    if (v === undefined) return undefined;
   }
-  return true;
+  return v;
 }
 
 function memoryAt(v: Json, key: string): Json | undefined {
