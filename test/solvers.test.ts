@@ -2,6 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   createSolver,
+  DEFAULT_CUT_SMALL_VARS,
+  DEFAULT_LONG_ROW,
   DEFAULT_SMALL_VARS,
   disposeSolvers,
   getSolver,
@@ -347,6 +349,38 @@ describe('portfolio backend', () => {
     const routed = await new PortfolioBackend({ smallVars: 5, small, large: highs }).solve(pairs(6));
     expect(routed).toMatchObject({ status: 'optimal', solver: 'portfolio:highs', objective: 7 });
     expect(small.calls).toBe(0);
+  });
+
+  it('sends a model with a cut (a long row) above cutSmallVars to HiGHS, and keeps smaller ones on lp-solver', async () => {
+    // The pairs model plus a row over every variable: at most all but one of them chosen, as a cut reads.
+    const withCut = (numVars: number): MilpModel => {
+      const model = pairs(numVars);
+      const all = Array.from({ length: numVars }, (_, j) => j);
+      return {
+        ...model,
+        rows: [
+          ...model.rows,
+          row(
+            all,
+            all.map(() => 1),
+            -Infinity,
+            numVars - 1,
+          ),
+        ],
+      };
+    };
+    const big = withCut(DEFAULT_CUT_SMALL_VARS + 2);
+    expect(big.numVars).toBeLessThanOrEqual(portfolio.smallVars);
+    const routed = await portfolio.solve(big);
+    expect(routed.status, routed.reason).toBe('optimal');
+    expect(routed.solver).toBe('portfolio:highs');
+    expect(objectivesAgree(routed, await highs.solve(big), 1e-9)).toBe(true);
+    // Short rows only, the same size: lp-solver first.
+    expect((await portfolio.solve(pairs(DEFAULT_CUT_SMALL_VARS + 2))).solver).toBe('portfolio:lp-solver');
+    // A cut on a model within cutSmallVars: lp-solver first.
+    expect((await portfolio.solve(withCut(DEFAULT_LONG_ROW + 2))).solver).toBe('portfolio:lp-solver');
+    expect(() => new PortfolioBackend({ cutSmallVars: -1 })).toThrow(/cutSmallVars/);
+    expect(() => new PortfolioBackend({ longRow: 0 })).toThrow(/longRow/);
   });
 
   it('falls back to HiGHS when lp-solver returns an error', async () => {

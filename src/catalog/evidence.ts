@@ -48,15 +48,16 @@ export function sharesWords(api: ApiSpec, words: ReadonlySet<string>): boolean {
 export function relatedTo(
   api: ApiSpec,
   words: ReadonlySet<string>,
-  need: string,
+  need: string | readonly string[],
   misspelt = Infinity,
 ): boolean {
   const own = apiWords(api);
-  return contentWords(need).some((w) => own.has(w)) || nearPlan(api, words, misspelt);
+  const needWords = typeof need === 'string' ? contentWords(need) : need;
+  return needWords.some((w) => own.has(w)) || nearPlan(api, words, misspelt);
 }
 
 /** Per plan's words (one set per repair) and misspelling bound: whether each API asked about is near them. */
-const nearPlans = new WeakMap<ReadonlySet<string>, Map<string, boolean>>();
+const nearPlans = new WeakMap<ReadonlySet<string>, Map<number, Map<ApiSpec, boolean>>>();
 
 /**
  * Whether an API's name shares a word with the plan's (`sharesWords`), or a word of `misspelt` letters or
@@ -64,13 +65,14 @@ const nearPlans = new WeakMap<ReadonlySet<string>, Map<string, boolean>>();
  * renamed). Remembered per plan: a large catalog asks about many producers of a name.
  */
 function nearPlan(api: ApiSpec, words: ReadonlySet<string>, misspelt: number): boolean {
-  let known = nearPlans.get(words);
-  if (!known) nearPlans.set(words, (known = new Map()));
-  const key = `${misspelt}\u0000${api.name}`;
-  let near = known.get(key);
+  let bounds = nearPlans.get(words);
+  if (!bounds) nearPlans.set(words, (bounds = new Map()));
+  let known = bounds.get(misspelt);
+  if (!known) bounds.set(misspelt, (known = new Map()));
+  let near = known.get(api);
   if (near === undefined) {
     near = sharesWords(api, words) || misspeltWord(apiWords(api), words, misspelt);
-    known.set(key, near);
+    known.set(api, near);
   }
   return near;
 }

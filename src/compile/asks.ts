@@ -10,8 +10,8 @@ import type { ApiSpec, ParamSpec } from '../model/types.ts';
 import { namesAnId } from '../catalog/names.ts';
 import type { CompileContext } from './context.ts';
 import type { SlotAsk } from './plan.ts';
-import { producers } from './producers.ts';
-import { relatedTo } from '../catalog/evidence.ts';
+import { producers, requiredInputs } from './producers.ts';
+import { contentWords, relatedTo } from '../catalog/evidence.ts';
 import { NO_FEATURES, plus, type Features } from '../model/features.ts';
 
 /**
@@ -38,12 +38,17 @@ function insertionPremium(ctx: CompileContext, apis: readonly ApiSpec[], name: s
   let related = Infinity;
   let strangers = Infinity;
   const words = ctx.planWords();
+  const needWords = contentWords(name);
+  // The price of an insertion by how many inputs it requires (a large catalog has hundreds of producers).
+  const prices = new Map<number, number>();
   for (const api of apis) {
-    const inputs = api.params.filter((p) => p.required).length;
-    const price = ctx.price({ insertCall: 1, perCall: 1, slotFill: inputs });
+    const inputs = requiredInputs(api);
+    let price = prices.get(inputs);
+    if (price === undefined)
+      prices.set(inputs, (price = ctx.price({ insertCall: 1, perCall: 1, slotFill: inputs })));
     // An insertion no cheaper than both found so far changes neither: its relatedness need not be read.
     if (price >= related && price >= strangers) continue;
-    if (relatedTo(api, words, name, ctx.bounds.misspeltWord)) related = Math.min(related, price);
+    if (relatedTo(api, words, needWords, ctx.bounds.misspeltWord)) related = Math.min(related, price);
     else strangers = Math.min(strangers, price);
   }
   if (related === Infinity && strangers === Infinity) return NO_FEATURES;

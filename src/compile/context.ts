@@ -356,6 +356,15 @@ export class CompileContext {
   }
 
   /**
+   * What this compile's answers about catalog names are shared under across compiles of the catalog, or
+   * null when the compile shapes them itself (an allow-list, given mappings, its own mapping scoring).
+   */
+  catalogAnswersKey(): string | null {
+    if (this.allowed || this.given.size > 0 || this.scoring.scoring !== DEFAULT_SCORING) return null;
+    return this.options.catalogMappings === false ? 'plain' : 'mapped';
+  }
+
+  /**
    * The mappings `from -> param` (a mapped output leaf feeding `param`): the given table over the one
    * computed from the catalog (a pair in both keeps its higher score), best first.
    */

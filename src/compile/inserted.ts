@@ -11,7 +11,7 @@ import { lackingInputs, producers, requiredInputs } from './producers.ts';
 import { carriedCharge, carriedValues, templates } from './carried.ts';
 import { apiChoice, labelChoice, labelChoices, labelRows, newCall } from './calls.ts';
 import { NO_FEATURES, plus } from '../model/features.ts';
-import { commonCount, commonness, relatedTo } from '../catalog/evidence.ts';
+import { commonCount, commonness, contentWords, relatedTo } from '../catalog/evidence.ts';
 import type { Call } from './plan.ts';
 import { planFamily } from './restore.ts';
 import { parallelSteps } from './parallel.ts';
@@ -159,9 +159,11 @@ interface Producer {
  * whose first the plan looks up by address). None lacks any when no producer is related.
  */
 function producerKin(ctx: CompileContext, apis: readonly ApiSpec[], need: string): Producer[] {
+  const words = ctx.planWords();
+  const needWords = contentWords(leafOf(need));
   const kin = apis.map((api) => ({
     api,
-    related: relatedTo(api, ctx.planWords(), leafOf(need), ctx.bounds.misspeltWord),
+    related: relatedTo(api, words, needWords, ctx.bounds.misspeltWord),
   }));
   const fewest = Math.min(...kin.filter((p) => p.related).map((p) => requiredInputs(p.api)));
   return kin.map(({ api, related }) => ({

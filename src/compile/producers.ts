@@ -4,11 +4,15 @@
  * `artist_id`). An API that takes the value itself echoes its input and produces nothing new.
  */
 import type { ApiSpec } from '../model/types.ts';
+import type { CatalogIndex } from '../catalog/catalog-index.ts';
 import type { CompileContext } from './context.ts';
 import { NO_FEATURES, type Features } from '../model/features.ts';
+import { perObject } from '../model/memo.ts';
 
-/** How many inputs an API requires. */
-export const requiredInputs = (api: ApiSpec): number => api.params.filter((p) => p.required).length;
+/** How many inputs an API requires (counted once per API). */
+export const requiredInputs = perObject(
+  (api: ApiSpec): number => api.params.filter((p) => p.required).length,
+);
 
 /**
  * What a candidate pays for the inputs it lacks against a likelier one (a better-named stand-in, a related
@@ -23,16 +27,37 @@ export function lackingInputs(lacks: number): Features {
  * producers of that very field serve it (no mappings, no context).
  */
 export function producers(ctx: CompileContext, name: string, exact = false): readonly ApiSpec[] {
-  let known = found.get(ctx);
-  if (!known) found.set(ctx, (known = new Map()));
+  const shared = ctx.catalogAnswersKey();
   const key = `${exact ? 1 : 0}${name}`;
+  if (shared === null) {
+    let known = found.get(ctx);
+    if (!known) found.set(ctx, (known = new Map()));
+    let out = known.get(key);
+    if (!out) known.set(key, (out = Object.freeze(producersOf(ctx, name, exact))));
+    return out;
+  }
+  let byKey = acrossCompiles.get(ctx.index);
+  if (!byKey) acrossCompiles.set(ctx.index, (byKey = new Map()));
+  let known = byKey.get(shared);
+  if (!known) byKey.set(shared, (known = new Map()));
   let out = known.get(key);
-  if (!out) known.set(key, (out = Object.freeze(producersOf(ctx, name, exact))));
+  if (!out) {
+    if (known.size >= PER_CATALOG) known.clear();
+    known.set(key, (out = Object.freeze(producersOf(ctx, name, exact))));
+  }
   return out;
 }
 
-/** Per compile (a context dies with it): the producers of each name asked about. */
+/** Per compile that shapes its own answers (a context dies with it): the producers of each name asked about. */
 const found = new WeakMap<CompileContext, Map<string, readonly ApiSpec[]>>();
+/**
+ * Across compiles of one catalog (dropped with its index), when a compile adds nothing of its own: the
+ * producers of each name, by the catalog-mappings setting. A catalog of 10,000 APIs asks about the same
+ * common names record after record, and sorting their hundreds of producers was a tenth of a compile.
+ */
+const acrossCompiles = new WeakMap<CatalogIndex, Map<string, Map<string, readonly ApiSpec[]>>>();
+/** Names remembered per catalog and setting; the memo starts over beyond this. */
+const PER_CATALOG = 20_000;
 
 function producersOf(ctx: CompileContext, name: string, exact: boolean): ApiSpec[] {
   const names = exact ? [name] : [name, ...ctx.mappedFrom(name).map((m) => m.from)];

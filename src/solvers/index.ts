@@ -17,6 +17,8 @@ export { HighsBackend, FAST_PROFILE, type HighsBackendOptions } from './highs.ts
 export { LpSolverBackend, DEFAULT_LP_SOLVER_CAP, type LpSolverBackendOptions } from './lp-solver.ts';
 export {
   PortfolioBackend,
+  DEFAULT_CUT_SMALL_VARS,
+  DEFAULT_LONG_ROW,
   DEFAULT_SMALL_VARS,
   PORTFOLIO_NAME,
   type PortfolioBackendOptions,

@@ -1,6 +1,6 @@
 /**
  * Portfolio backend. Models with at most `smallVars` variables go to lp-solver first (several times quicker
- * than HiGHS on tiny 0/1 models); anything short of a verified optimum from it sends the same model to
+ * than HiGHS on tiny 0/1 models), those with a cut (a long row) only up to `cutSmallVars`; anything short of a verified optimum from it sends the same model to
  * HiGHS with the remaining time. Larger models go straight to HiGHS.
  *
  * The models compiled here are always feasible, so an 'infeasible' verdict from the small-model backend is
@@ -26,9 +26,27 @@ export const PORTFOLIO_NAME = 'portfolio';
  */
 export const DEFAULT_SMALL_VARS = 300;
 
+/**
+ * Default largest model with a long row (a cut: at least `DEFAULT_LONG_ROW` variables) tried on the small-model
+ * backend first. A repair model's rows are short (at most 22 variables on the 10,000-API world); the row that
+ * forbids a repair's data flow (confidence) covers every decision. lp-solver's branch and bound is weak on it:
+ * on the 10,000-API world its cut solves of 100 to 300 variables take 8.4 s in all against HiGHS's 3.1 s, p99
+ * 91 against 12 ms, while below 100 variables it stays several times quicker (benchmarks/results/latency.md).
+ */
+export const DEFAULT_CUT_SMALL_VARS = 100;
+/** Fewest variables in a row that make it long (a cut) for `cutSmallVars`. */
+export const DEFAULT_LONG_ROW = 32;
+
 export interface PortfolioBackendOptions {
   /** Largest model (in variables) tried on the small-model backend first (default `DEFAULT_SMALL_VARS`). */
   readonly smallVars?: number;
+  /**
+   * Largest model with a row of at least `longRow` variables tried on the small-model backend first
+   * (default `DEFAULT_CUT_SMALL_VARS`; at most `smallVars` applies as well).
+   */
+  readonly cutSmallVars?: number;
+  /** Fewest variables in a row that make it long (default `DEFAULT_LONG_ROW`). */
+  readonly longRow?: number;
   /** Share of the time limit the small-model attempt may use (default 0.5, at most `smallMaxSeconds`). */
   readonly smallTimeShare?: number;
   /** Upper bound in seconds on the small-model attempt, whatever the share (default 1). */
@@ -79,6 +97,8 @@ export class PortfolioBackend implements SolverBackend {
   /** Its points come from guarded solves of its backends, so the guard around it does not check them again. */
   readonly [GUARDED] = true;
   readonly smallVars: number;
+  readonly cutSmallVars: number;
+  readonly longRow: number;
   readonly small: SolverBackend;
   readonly large: SolverBackend;
   readonly #smallTimeShare: number;
@@ -90,11 +110,17 @@ export class PortfolioBackend implements SolverBackend {
   /** Throws a RangeError for option values outside their domain. */
   constructor(options: PortfolioBackendOptions = {}) {
     this.smallVars = options.smallVars ?? DEFAULT_SMALL_VARS;
+    this.cutSmallVars = options.cutSmallVars ?? DEFAULT_CUT_SMALL_VARS;
+    this.longRow = options.longRow ?? DEFAULT_LONG_ROW;
     this.#smallTimeShare = options.smallTimeShare ?? 0.5;
     this.#smallMaxSeconds = options.smallMaxSeconds ?? 1;
     this.#graceSeconds = options.graceSeconds ?? 1;
     if (!(Number.isInteger(this.smallVars) && this.smallVars >= 0))
       throw new RangeError(`smallVars must be a non-negative integer, got ${this.smallVars}`);
+    if (!(Number.isInteger(this.cutSmallVars) && this.cutSmallVars >= 0))
+      throw new RangeError(`cutSmallVars must be a non-negative integer, got ${this.cutSmallVars}`);
+    if (!(Number.isInteger(this.longRow) && this.longRow >= 1))
+      throw new RangeError(`longRow must be a positive integer, got ${this.longRow}`);
     if (!(this.#smallTimeShare > 0 && this.#smallTimeShare <= 1))
       throw new RangeError(`smallTimeShare must lie in (0, 1], got ${this.#smallTimeShare}`);
     if (!(this.#smallMaxSeconds > 0))
@@ -125,7 +151,7 @@ export class PortfolioBackend implements SolverBackend {
     const start = performance.now();
     const limit = precheck(model, options, this.name, start);
     if (typeof limit !== 'number') return limit;
-    if (model.numVars > this.smallVars) return this.#solveLarge(model, limit, start);
+    if (!this.#small(model)) return this.#solveLarge(model, limit, start);
 
     const small = this.small.name;
     const smallLimit = Math.min(limit * this.#smallTimeShare, this.#smallMaxSeconds);
@@ -153,6 +179,13 @@ export class PortfolioBackend implements SolverBackend {
           ? `${large} reported the model infeasible although this point is verified feasible`
           : `${large} failed${fallback.reason !== undefined ? ` (${fallback.reason})` : ''}`;
     return withReason(incumbent, joinReasons(incumbent.reason, passedOver, fallbackNote), timeMs);
+  }
+
+  /** Whether the model is tried on the small-model backend first: few variables, fewer still with a cut. */
+  #small(model: MilpModel): boolean {
+    if (model.numVars > this.smallVars) return false;
+    if (model.numVars <= this.cutSmallVars) return true;
+    return !model.rows.some((row) => row.vars.length >= this.longRow);
   }
 
   async #solveLarge(model: MilpModel, limit: number, start: number): Promise<Solution> {
