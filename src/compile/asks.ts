@@ -71,8 +71,10 @@ function insertionPremium(ctx: CompileContext, apis: readonly ApiSpec[], name: s
 export function askParamCost(ctx: CompileContext, p: ParamSpec, fromOutputs: readonly string[]): Features {
   const cost = askCost(ctx, p.name, fromOutputs);
   if (ctx.options.allowInsert === false) return cost;
-  // Only where the plan itself looks such identifiers up: a call of the sequence is one of those APIs.
-  const apis = ctx.describedProducers(p).filter((api) => ctx.steps.some((s) => s.name === api.name));
+  // Only where the plan itself looks such identifiers up: a call of the sequence, or one already executed,
+  // is one of those APIs.
+  const made = [...(ctx.options.executed ?? []), ...ctx.steps];
+  const apis = ctx.describedProducers(p).filter((api) => made.some((s) => s.name === api.name));
   if (apis.length === 0) return cost;
   const key = `\u0000described\u0000${apis.map((a) => a.name).join('\u0000')}`;
   let premium = ctx.premiums.get(key);

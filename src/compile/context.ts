@@ -209,19 +209,23 @@ export class CompileContext {
    */
   incoherent(): boolean {
     if (this.unrelated === undefined) {
-      const calls = this.steps.flatMap((s, i) => (this.isAnswer(i) ? [] : [i]));
+      // The calls already executed are the plan's first part: their APIs count (a step repeating one is that
+      // call), and so does a value one of them read from another's result.
+      const calls = this.steps.flatMap((s, i) => (this.isAnswer(i) || this.repeats.has(i) ? [] : [i]));
+      const executed = this.options.executed ?? [];
       // A reference to a label no step defines still shows a flow was written (`$var1.place_id$` with var1
       // lost); one to a memory item does only when the item is an executed call's result.
-      const ran = new Set((this.options.executed ?? []).flatMap((s) => (s.label ? [s.label] : [])));
-      const reads = calls.some((i) =>
-        this.refs[i].some((site) => !this.inMemory(site.ref.label) || ran.has(site.ref.label)),
-      );
-      const words = calls.map((i) => {
-        const api = this.index.byName.get(this.steps[i].name);
-        return api ? apiWords(api) : new Set(contentWords(this.steps[i].name));
+      const ran = new Set(executed.flatMap((s) => (s.label ? [s.label] : [])));
+      const reads =
+        calls.some((i) =>
+          this.refs[i].some((site) => !this.inMemory(site.ref.label) || ran.has(site.ref.label)),
+        ) || executed.some((s) => stepReferences(s.arguments).some((site) => ran.has(site.ref.label)));
+      const words = [...executed, ...calls.map((i) => this.steps[i])].map((step) => {
+        const api = this.index.byName.get(step.name);
+        return api ? apiWords(api) : new Set(contentWords(step.name));
       });
       const related = words.some((a, x) => words.some((b, y) => y > x && [...a].some((w) => b.has(w))));
-      this.unrelated = calls.length >= 2 && !reads && !related;
+      this.unrelated = words.length >= 2 && !reads && !related;
     }
     return this.unrelated;
   }

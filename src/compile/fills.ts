@@ -121,6 +121,8 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
       // mapping's `newMap` where it is mapped.
       const features = plus(fc.mapped ? fc.features : MEMORY, {
         ...FILL_AFFINITY[affinity(p.name, label, feeds)],
+        // As between two planned calls: in a plan of unrelated requests a mapping is a coincidence of names.
+        mapIncoherent: fc.mapped && call.kind !== 'inserted' && ctx.incoherent() ? 1 : 0,
         closeDepth: path.length - 1,
         closeLabelName: tieDistance(p.name, label),
         closeRoleOrder: (rank ?? 0) * itemOrder(ctx, label),
