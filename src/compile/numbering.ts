@@ -149,6 +149,8 @@ export function slippedLabel(ctx: CompileContext, i: number): boolean {
   const label = ctx.steps[i].label;
   if (label === undefined) return true;
   if (ctx.refs.some((sites) => sites.some((s) => s.ref.label === label))) return false;
+  // A repeat of an executed call goes under that call's label: the run, not a slip, numbered it.
+  if (ctx.repeats.has(i)) return false;
   // The prefix of the count: another step's label, else an executed call's (the run is the count's start).
   const other =
     ctx.steps.find((s, k) => k !== i && s.label !== undefined) ??
