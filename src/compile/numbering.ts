@@ -24,12 +24,13 @@ interface Counted {
  * The labelled input steps' numbers in order, when all share one prefix and count up (`skip`: a step left
  * out); undefined otherwise. The calls already executed under that prefix come first (index -1): the run
  * so far is the count's start (var1 executed, the plan's first step var3: var2 is skipped), when their
- * numbers count up and stay below the steps'.
+ * numbers count up and stay below the steps'. A step repeating an executed call counts as that call.
  */
 function count(ctx: CompileContext, prefix: string, skip = -1): Counted[] | undefined {
   const out: Counted[] = [];
   for (const [i, step] of ctx.steps.entries()) {
-    if (i === skip || step.label === undefined) continue;
+    // A repeat of an executed call is counted as that call, where the run is (below).
+    if (i === skip || step.label === undefined || ctx.repeats.has(i)) continue;
     const m = numbered(step.label);
     if (!m || m.prefix !== prefix || (out.length > 0 && m.n <= out[out.length - 1].n)) return undefined;
     out.push({ i, n: m.n });
