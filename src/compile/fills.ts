@@ -213,9 +213,12 @@ function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec, e
   // A call whose output no other call reads and could feed `p` is the lost source: its output, not a copy of
   // its input (`get_translation(text)` after `analyze_sentiment(text="I love it")` translates the sentiment).
   const step = call.origin >= 0 ? ctx.steps[call.origin] : undefined;
-  const lost = !(step && Object.prototype.hasOwnProperty.call(step.arguments, p.name))
-    ? new Set(unreadFeeds(ctx, call, p).flatMap((f) => (f.call ? [f.call.origin] : [])))
-    : new Set<number>();
+  const feeds = !(step && Object.prototype.hasOwnProperty.call(step.arguments, p.name))
+    ? unreadFeeds(ctx, call, p)
+    : [];
+  const lost = new Set(feeds.flatMap((f) => (f.call ? [f.call.origin] : [])));
+  // The same for a call that ran: its result no call reads (a memory item) is the lost source.
+  const lostItems = new Set(feeds.flatMap((f) => (f.item !== undefined ? [f.item] : [])));
   const seen = new Set<string>();
   const out: Candidate[] = [];
   ctx.steps.forEach((other, k) => {
@@ -236,6 +239,34 @@ function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec, e
       kind: 'reuseLiteral',
       make: (v) => ({ kind: 'literal', v, cost, value, fromStep: k }),
       // Calls put in (restored, inserted) of one API never take one copied value between them.
+      rows:
+        call.kind === 'inserted'
+          ? (v) => twinCopy(ctx, `${api.name}\u0000${p.name}\u0000${key}`, v)
+          : undefined,
+    });
+  });
+  // The calls already executed passed values too, as the plan's first steps: priced as a step's literal
+  // that far back. Not one a call of the same API passed (the copy would repeat that call), nor one a
+  // labelled call took and outputs again (its result in memory is the source).
+  const executed = ctx.options.executed ?? [];
+  const all = Math.max(ctx.steps.length + executed.length, 1);
+  executed.forEach((other, e) => {
+    if (other.name === api.name || !Object.prototype.hasOwnProperty.call(other.arguments, p.name)) return;
+    if (other.label !== undefined && lostItems.has(other.label)) return;
+    const value = other.arguments[p.name];
+    const key = canonicalJson(value);
+    if (!isLiteral(value) || seen.has(key) || siblings.has(key)) return;
+    const producer = ctx.index.byName.get(other.name);
+    if (other.label !== undefined && producer !== undefined && outputsByLeaf(producer).has(p.name)) return;
+    if (ctx.options.strictTypes && literalMismatch(value, p)) return;
+    seen.add(key);
+    const features = plus(plus(REUSE, extra), { closeDistance: (call.pos + executed.length - e) / all });
+    const cost = ctx.price(features);
+    out.push({
+      features,
+      cost,
+      kind: 'reuseLiteral',
+      make: (v) => ({ kind: 'literal', v, cost, value, fromStep: -1, fromExecuted: e }),
       rows:
         call.kind === 'inserted'
           ? (v) => twinCopy(ctx, `${api.name}\u0000${p.name}\u0000${key}`, v)

@@ -56,7 +56,10 @@ export type Source =
       readonly v: number;
       readonly cost: number;
       readonly value: Json;
+      /** The step that passes it (-1: a goal value, or an executed call's: `fromExecuted`). */
       readonly fromStep: number;
+      /** The executed call that passed it (its index among the executed calls). */
+      readonly fromExecuted?: number;
       /** The API's own default (a restored call of a plan written in full). */
       readonly defaulted?: boolean;
       /** Copied from a parameter of another name (`copyAny`, see links.ts). */

@@ -321,6 +321,8 @@ function inventedFill(source: Source, inserted: (producer: number | null) => boo
       if (source.unread) return 'a memory item of another name, by evidence';
       return source.mapped ? 'a memory item, by a mapping' : 'a memory item';
     case 'literal':
+      if (source.fromExecuted !== undefined)
+        return `the value passed to executed call ${source.fromExecuted + 1}`;
       return source.fromStep < 0 || source.defaulted
         ? null
         : `the value passed at step ${source.fromStep + 1}`;

@@ -124,10 +124,12 @@ export function short(value: Json): string {
 /** Where a literal came from, for its edit's detail. */
 function literalOrigin(source: {
   readonly fromStep: number;
+  readonly fromExecuted?: number;
   readonly defaulted?: boolean;
   readonly copiedFrom?: string;
 }): string {
   if (source.defaulted) return "(the API's default, as the plan spells out its calls' defaults)";
+  if (source.fromExecuted !== undefined) return `(as passed to executed call ${source.fromExecuted + 1})`;
   if (source.copiedFrom !== undefined)
     return `(as passed to ${source.copiedFrom} at step ${source.fromStep + 1})`;
   return source.fromStep >= 0 ? `(as passed at step ${source.fromStep + 1})` : '(goal value)';
