@@ -28,7 +28,7 @@ import { mappingsInForce, mappingsInto } from '../catalog/computed-mappings.ts';
 import { contextFields, contextProducers, describedProducers } from '../catalog/context-match.ts';
 import { apiProvides, memoryProvides } from '../validate/outputs.ts';
 import { ModelBuilder } from './builder.ts';
-import { namesAnId } from '../catalog/names.ts';
+import { namesAnId, words } from '../catalog/names.ts';
 import { isLiteral } from '../validate/validate.ts';
 import { executedRepeats } from '../validate/tries.ts';
 import { BudgetExceeded, BudgetMeter, type CompileBudget } from './budget.ts';
@@ -201,6 +201,21 @@ export class CompileContext {
   }
 
   private words: ReadonlySet<string> | undefined;
+
+  /** Whether `api`'s name starts with a word no call of the plan (executed ones included) starts with. */
+  foreignPrefix(api: ApiSpec): boolean {
+    this.prefixes ??= new Set(
+      [...(this.options.executed ?? []), ...this.steps].flatMap((s, i) =>
+        i >= (this.options.executed ?? []).length && this.isAnswer(i - (this.options.executed ?? []).length)
+          ? []
+          : words(s.name).slice(0, 1),
+      ),
+    );
+    const first = words(api.name)[0];
+    return first === undefined || !this.prefixes.has(first);
+  }
+
+  private prefixes: ReadonlySet<string> | undefined;
 
   /**
    * Whether the plan is a bag of unrelated requests: two calls or more, none of which reads another's output

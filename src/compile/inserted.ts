@@ -91,6 +91,7 @@ export function newInsertedCall(
     consumer,
     related = relatedTo(api, ctx.planWords(), leafOf(need), ctx.bounds.misspeltWord),
     lacks = 0,
+    foreign = false,
   }: {
     /** A put-back call for the label the count skips before `consumer` (`restoreStep`). */
     readonly gap?: { readonly label: string; readonly consumer: { step: Step; i: number } };
@@ -102,6 +103,8 @@ export function newInsertedCall(
     readonly related?: boolean;
     /** A stranger's inputs fewer than the related producer that needs fewest (see producerKin). */
     readonly lacks?: number;
+    /** Named out of the plan's habit while another producer of the need is named in it (see producerKin). */
+    readonly foreign?: boolean;
   } = {},
 ): Call {
   const kind = gap ? 'restoreStep' : 'insertCall';
@@ -121,6 +124,7 @@ export function newInsertedCall(
           perCall: 1,
           // Of the plan's family or not: of two lookups alike, the plan's own (as for a restored step).
           restoreFamily: 1 - planFamily(ctx, api),
+          foreignPrefix: foreign ? 1 : 0,
           insertUnlikeParallel: unlikeParallel(ctx, api, consumer, need) ? 1 : 0,
           // A stranger (an API that shares no content word with the plan or its need) weighs as much as its
           // need is common: the one API that outputs a rare field is evidence, one of many that output `status`
@@ -149,6 +153,7 @@ interface Producer {
   readonly api: ApiSpec;
   readonly related: boolean;
   readonly lacks: number;
+  readonly foreign: boolean;
 }
 
 /**
@@ -166,10 +171,13 @@ function producerKin(ctx: CompileContext, apis: readonly ApiSpec[], need: string
     related: relatedTo(api, words, needWords, ctx.bounds.misspeltWord),
   }));
   const fewest = Math.min(...kin.filter((p) => p.related).map((p) => requiredInputs(p.api)));
+  // Named in the plan's habit (its calls' first name word): where one producer is, the others pay.
+  const habit = apis.some((api) => !ctx.foreignPrefix(api));
   return kin.map(({ api, related }) => ({
     api,
     related,
     lacks: Number.isFinite(fewest) && !related ? Math.max(0, fewest - requiredInputs(api)) : 0,
+    foreign: habit && ctx.foreignPrefix(api),
   }));
 }
 
@@ -191,12 +199,12 @@ export function insertedCalls(ctx: CompileContext, seeds: readonly Need[] = []):
   const full = () => count >= ctx.cost.insertLimit;
   // One producer for one need: just before its consumer, and in the label the count skips there as well.
   const insert = (need: Need, producer: Producer, standIns: number) => {
-    const { api, related, lacks } = producer;
+    const { api, related, lacks, foreign } = producer;
     const prior = placed.get(api.name);
     if (prior !== undefined && prior <= need.pos) return;
     const pos = need.pos - 0.1 * (need.depth + 1);
     placed.set(api.name, pos);
-    const options = { standIns, consumer: need.step, related, lacks };
+    const options = { standIns, consumer: need.step, related, lacks, foreign };
     const call = newInsertedCall(ctx, api, pos, need.depth + 1, need.leaf, options);
     count++;
     if (ctx.options.allowInsert === false) return;

@@ -169,6 +169,11 @@ export const FEATURES = {
     0,
     'flat-plan-inserts-no-stranger',
   ),
+  foreignPrefix: evidence(
+    'a restored or inserted API’s name starts with a word no call of the plan starts with (`find_course_id` in a plan of `search_student`, `musicSearchArtist` among Spotify_Scraper calls) while another API that could be that call does: of two lookups alike, the one named in the plan’s habit',
+    4,
+    'lost-lookup-named-in-the-plans-habit',
+  ),
   insertCommonNeed: evidence(
     'how common what an inserted call was proposed for is in the catalog (log scale, see linkCommonField and insertUnrelated)',
     0,
