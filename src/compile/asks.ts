@@ -41,11 +41,17 @@ function insertionPremium(ctx: CompileContext, apis: readonly ApiSpec[], name: s
   const needWords = contentWords(name);
   // The price of an insertion by how many inputs it requires (a large catalog has hundreds of producers).
   const prices = new Map<number, number>();
+  // Whether an API the plan itself calls produces it (a second place search for a route's other end).
+  let own = false;
   for (const api of apis) {
     const inputs = requiredInputs(api);
     let price = prices.get(inputs);
     if (price === undefined)
       prices.set(inputs, (price = ctx.price({ insertCall: 1, perCall: 1, slotFill: inputs })));
+    if (!own && ctx.callsApi(api.name)) {
+      own = true;
+      related = Math.min(related, price);
+    }
     // An insertion no cheaper than both found so far changes neither: its relatedness need not be read.
     if (price >= related && price >= strangers) continue;
     if (relatedTo(api, words, needWords, ctx.bounds.misspeltWord)) related = Math.min(related, price);
@@ -58,7 +64,8 @@ function insertionPremium(ctx: CompileContext, apis: readonly ApiSpec[], name: s
   if (namesAnId(name) && ctx.givesIds(name)) return { askProducedGivenIds: Math.min(related, strangers) };
   // In a plan of unrelated requests the premium is its own feature: the evidence of a flow is weaker there.
   if (ctx.incoherent()) return { askProducedIncoherent: Math.min(related, strangers) };
-  if (related <= strangers) return { askProduced: related };
+  // A cheaper stranger is no evidence against a producer the plan itself calls.
+  if (related <= strangers || own) return { askProduced: related };
   return { askProducedStranger: strangers };
 }
 

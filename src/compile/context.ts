@@ -202,6 +202,14 @@ export class CompileContext {
 
   private words: ReadonlySet<string> | undefined;
 
+  /** Whether a step of the plan, or an executed call, calls API `name`. */
+  callsApi(name: string): boolean {
+    this.calledApis ??= new Set([...(this.options.executed ?? []), ...this.steps].map((s) => s.name));
+    return this.calledApis.has(name);
+  }
+
+  private calledApis: ReadonlySet<string> | undefined;
+
   /** Whether `api`'s name starts with a word no call of the plan (executed ones included) starts with. */
   foreignPrefix(api: ApiSpec): boolean {
     this.prefixes ??= new Set(
