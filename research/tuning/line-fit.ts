@@ -6,7 +6,9 @@
  * `line-search.ts` gives the pooled score as a step function, and the weight moves into the best interval
  * (a step into it, never to its far edge) when that gains at least `minGain`, within a trust box around the
  * round's start, and, with `guard`, where no world loses a pooled record. The next round's solves bring in
- * the repairs the new weights make (the pools' blind spots), and the fit stops when no weight moves. The
+ * the repairs the new weights make (the pools' blind spots), and the fit stops when no weight moves. A round
+ * whose solves restore fewer training records of some world than the start (`guard`) is rolled back: the next
+ * search starts from the best round kept, with the repairs that cost those records in the pools. The
  * result is the round whose weights the solves themselves restored most training records under, among
  * those where no world restored fewer than at the start (with `guard`).
  *
@@ -262,6 +264,9 @@ export async function fitByLineSearch(
           .join(', '),
     );
     if (kept && balanced(pass) > best.score + 1e-12) best = { weights, score: balanced(pass), round };
+    // A round that cost a world records is rolled back: the next search starts again from the best round
+    // kept, its pools now holding the repairs the rolled-back weights made (what the move would cost).
+    if (!kept) weights = best.weights;
   }
   return { before, epochs, weights: best.weights, chosen: best.round };
 }
