@@ -48,13 +48,12 @@ function insertionPremium(ctx: CompileContext, apis: readonly ApiSpec[], name: s
     let price = prices.get(inputs);
     if (price === undefined)
       prices.set(inputs, (price = ctx.price({ insertCall: 1, perCall: 1, slotFill: inputs })));
-    if (!own && ctx.callsApi(api.name)) {
-      own = true;
-      related = Math.min(related, price);
-    }
+    // An API the plan calls is related to it.
+    const mine = ctx.callsApi(api.name);
+    own ||= mine;
     // An insertion no cheaper than both found so far changes neither: its relatedness need not be read.
     if (price >= related && price >= strangers) continue;
-    if (relatedTo(api, words, needWords, ctx.bounds.misspeltWord)) related = Math.min(related, price);
+    if (mine || relatedTo(api, words, needWords, ctx.bounds.misspeltWord)) related = Math.min(related, price);
     else strangers = Math.min(strangers, price);
   }
   if (related === Infinity && strangers === Infinity) return NO_FEATURES;
@@ -78,10 +77,9 @@ function insertionPremium(ctx: CompileContext, apis: readonly ApiSpec[], name: s
 export function askParamCost(ctx: CompileContext, p: ParamSpec, fromOutputs: readonly string[]): Features {
   const cost = askCost(ctx, p.name, fromOutputs);
   if (ctx.options.allowInsert === false) return cost;
-  // Only where the plan itself looks such identifiers up: a call of the sequence, or one already executed,
-  // is one of those APIs.
-  const made = [...(ctx.options.executed ?? []), ...ctx.steps];
-  const apis = ctx.describedProducers(p).filter((api) => made.some((s) => s.name === api.name));
+  // Only where the plan itself looks such identifiers up: a call of the plan (an executed one included) is
+  // one of those APIs.
+  const apis = ctx.describedProducers(p).filter((api) => ctx.callsApi(api.name));
   if (apis.length === 0) return cost;
   const key = `\u0000described\u0000${apis.map((a) => a.name).join('\u0000')}`;
   let premium = ctx.premiums.get(key);

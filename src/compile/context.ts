@@ -10,6 +10,7 @@ import type {
   Reference,
   ReferenceSite,
   Sequence,
+  Step,
 } from '../model/types.ts';
 import {
   BoundsSchema,
@@ -29,6 +30,7 @@ import { contextFields, contextProducers, describedProducers } from '../catalog/
 import { apiProvides, memoryProvides } from '../validate/outputs.ts';
 import { ModelBuilder } from './builder.ts';
 import { namesAnId, words } from '../catalog/names.ts';
+import { perObject } from '../model/memo.ts';
 import { isLiteral } from '../validate/validate.ts';
 import { executedRepeats } from '../validate/tries.ts';
 import { BudgetExceeded, BudgetMeter, type CompileBudget } from './budget.ts';
@@ -202,25 +204,35 @@ export class CompileContext {
 
   private words: ReadonlySet<string> | undefined;
 
-  /** Whether a step of the plan, or an executed call, calls API `name`. */
+  /** The plan's calls: the executed ones first, then its steps but the answer. */
+  planCalls(): readonly Step[] {
+    this.made ??= [...(this.options.executed ?? []), ...this.steps.filter((_, i) => !this.isAnswer(i))];
+    return this.made;
+  }
+
+  private made: readonly Step[] | undefined;
+
+  /** Whether a call of the plan (an executed one included) calls API `name`. */
   callsApi(name: string): boolean {
-    this.calledApis ??= new Set([...(this.options.executed ?? []), ...this.steps].map((s) => s.name));
+    this.calledApis ??= new Set(this.planCalls().map((s) => s.name));
     return this.calledApis.has(name);
   }
 
   private calledApis: ReadonlySet<string> | undefined;
 
-  /** Whether `api`'s name starts with a word no call of the plan (executed ones included) starts with. */
-  foreignPrefix(api: ApiSpec): boolean {
-    this.prefixes ??= new Set(
-      [...(this.options.executed ?? []), ...this.steps].flatMap((s, i) =>
-        i >= (this.options.executed ?? []).length && this.isAnswer(i - (this.options.executed ?? []).length)
-          ? []
-          : words(s.name).slice(0, 1),
-      ),
-    );
-    const first = words(api.name)[0];
-    return first === undefined || !this.prefixes.has(first);
+  /**
+   * Of the APIs that could be one call (a deleted step's stand-ins, a need's producers): those named out of
+   * the plan's habit (their name's first word no call of the plan starts with) while another is named in it
+   * (`foreignPrefix`). Where none is, the habit says nothing.
+   */
+  outOfHabit(candidates: readonly ApiSpec[]): (api: ApiSpec) => boolean {
+    const prefixes = (this.prefixes ??= new Set(this.planCalls().flatMap((s) => words(s.name).slice(0, 1))));
+    const foreign = (api: ApiSpec) => {
+      const first = firstWord(api);
+      return first === undefined || !prefixes.has(first);
+    };
+    const habit = candidates.some((api) => !foreign(api));
+    return (api) => habit && foreign(api);
   }
 
   private prefixes: ReadonlySet<string> | undefined;
@@ -415,6 +427,9 @@ function sameScoring(a: MappingScoring, b: MappingScoring): boolean {
   return (Object.keys(b) as (keyof MappingScoring)[]).every((k) => a[k] === b[k]);
 }
 const DEFAULT_BOUNDS = BoundsSchema.parse({});
+
+/** The first word of an API's name (once per API). */
+const firstWord = perObject((api: ApiSpec): string | undefined => words(api.name)[0]);
 
 export function knownLabel(ctx: CompileContext, call: Call): string {
   if (call.restores !== undefined) return call.restores;

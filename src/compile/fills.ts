@@ -5,7 +5,7 @@
  * identical calls are a guess, not a repair), or `ask`, priced by what a person can know (and whose answer
  * a later call of another API may read: see `slotShareRows`).
  */
-import type { ApiSpec, Json, OutputField, ParamSpec, PathSegment } from '../model/types.ts';
+import type { ApiSpec, Json, OutputField, ParamSpec, PathSegment, Step } from '../model/types.ts';
 import { leafOf, outputsByLeaf } from '../catalog/catalog-index.ts';
 import { tieDistance } from '../catalog/names.ts';
 import { canonicalJson } from '../model/canonical.ts';
@@ -205,73 +205,57 @@ function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec, e
   const siblings = siblingValues(ctx, call, api, p);
   // A labelled call that takes `p` and also outputs it: the plan reads the value from its output (an
   // earlier output of the parameter's own name is a source already), not from a copy of its input.
-  const echoes = (k: number) => {
-    const step = ctx.steps[k];
+  const echoes = (step: Step) => {
     const producer = ctx.index.byName.get(step.name);
     return step.label !== undefined && producer !== undefined && outputsByLeaf(producer).has(p.name);
   };
   // A call whose output no other call reads and could feed `p` is the lost source: its output, not a copy of
-  // its input (`get_translation(text)` after `analyze_sentiment(text="I love it")` translates the sentiment).
+  // its input (`get_translation(text)` after `analyze_sentiment(text="I love it")` translates the sentiment);
+  // the same for a call that ran, whose result no call reads (a memory item).
   const step = call.origin >= 0 ? ctx.steps[call.origin] : undefined;
   const feeds = !(step && Object.prototype.hasOwnProperty.call(step.arguments, p.name))
     ? unreadFeeds(ctx, call, p)
     : [];
   const lost = new Set(feeds.flatMap((f) => (f.call ? [f.call.origin] : [])));
-  // The same for a call that ran: its result no call reads (a memory item) is the lost source.
   const lostItems = new Set(feeds.flatMap((f) => (f.item !== undefined ? [f.item] : [])));
   const seen = new Set<string>();
   const out: Candidate[] = [];
-  ctx.steps.forEach((other, k) => {
-    if (k === call.origin || lost.has(k) || !Object.prototype.hasOwnProperty.call(other.arguments, p.name))
-      return;
-    const value = other.arguments[p.name];
+  // One candidate per value, from the first call that passed it (`from`), priced with its closeness.
+  const offer = (value: Json, closeness: Features, from: { fromStep: number; fromExecuted?: number }) => {
     const key = canonicalJson(value);
-    if (!isLiteral(value) || seen.has(key) || siblings.has(key) || (k < call.pos && echoes(k))) return;
+    if (!isLiteral(value) || seen.has(key) || siblings.has(key)) return;
     if (ctx.options.strictTypes && literalMismatch(value, p)) return;
     seen.add(key);
-    const distance = Math.abs(call.pos - k) / Math.max(ctx.steps.length, 1);
-    const parallel: Features = parallelLookup(ctx, call, k) ? { reuseParallel: 1 } : NO_FEATURES;
-    const features = plus(plus(plus(REUSE, extra), parallel), { closeDistance: distance });
+    const features = plus(plus(REUSE, extra), closeness);
     const cost = ctx.price(features);
     out.push({
       features,
       cost,
       kind: 'reuseLiteral',
-      make: (v) => ({ kind: 'literal', v, cost, value, fromStep: k }),
+      make: (v) => ({ kind: 'literal', v, cost, value, ...from }),
       // Calls put in (restored, inserted) of one API never take one copied value between them.
       rows:
         call.kind === 'inserted'
           ? (v) => twinCopy(ctx, `${api.name}\u0000${p.name}\u0000${key}`, v)
           : undefined,
     });
+  };
+  const passes = (other: Step) => Object.prototype.hasOwnProperty.call(other.arguments, p.name);
+  ctx.steps.forEach((other, k) => {
+    if (k === call.origin || lost.has(k) || !passes(other) || (k < call.pos && echoes(other))) return;
+    const parallel: Features = parallelLookup(ctx, call, k) ? { reuseParallel: 1 } : NO_FEATURES;
+    const distance = Math.abs(call.pos - k) / Math.max(ctx.steps.length, 1);
+    offer(other.arguments[p.name], plus(parallel, { closeDistance: distance }), { fromStep: k });
   });
   // The calls already executed passed values too, as the plan's first steps: priced as a step's literal
-  // that far back. Not one a call of the same API passed (the copy would repeat that call), nor one a
-  // labelled call took and outputs again (its result in memory is the source).
+  // that far back. Not one a call of the same API passed (the copy would repeat that call).
   const executed = ctx.options.executed ?? [];
   const all = Math.max(ctx.steps.length + executed.length, 1);
   executed.forEach((other, e) => {
-    if (other.name === api.name || !Object.prototype.hasOwnProperty.call(other.arguments, p.name)) return;
+    if (other.name === api.name || !passes(other) || echoes(other)) return;
     if (other.label !== undefined && lostItems.has(other.label)) return;
-    const value = other.arguments[p.name];
-    const key = canonicalJson(value);
-    if (!isLiteral(value) || seen.has(key) || siblings.has(key)) return;
-    const producer = ctx.index.byName.get(other.name);
-    if (other.label !== undefined && producer !== undefined && outputsByLeaf(producer).has(p.name)) return;
-    if (ctx.options.strictTypes && literalMismatch(value, p)) return;
-    seen.add(key);
-    const features = plus(plus(REUSE, extra), { closeDistance: (call.pos + executed.length - e) / all });
-    const cost = ctx.price(features);
-    out.push({
-      features,
-      cost,
-      kind: 'reuseLiteral',
-      make: (v) => ({ kind: 'literal', v, cost, value, fromStep: -1, fromExecuted: e }),
-      rows:
-        call.kind === 'inserted'
-          ? (v) => twinCopy(ctx, `${api.name}\u0000${p.name}\u0000${key}`, v)
-          : undefined,
-    });
+    const distance = (call.pos + executed.length - e) / all;
+    offer(other.arguments[p.name], { closeDistance: distance }, { fromStep: -1, fromExecuted: e });
   });
   return out;
 }

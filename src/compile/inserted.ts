@@ -171,13 +171,12 @@ function producerKin(ctx: CompileContext, apis: readonly ApiSpec[], need: string
     related: relatedTo(api, words, needWords, ctx.bounds.misspeltWord),
   }));
   const fewest = Math.min(...kin.filter((p) => p.related).map((p) => requiredInputs(p.api)));
-  // Named in the plan's habit (its calls' first name word): where one producer is, the others pay.
-  const habit = apis.some((api) => !ctx.foreignPrefix(api));
+  const foreign = ctx.outOfHabit(apis);
   return kin.map(({ api, related }) => ({
     api,
     related,
     lacks: Number.isFinite(fewest) && !related ? Math.max(0, fewest - requiredInputs(api)) : 0,
-    foreign: habit && ctx.foreignPrefix(api),
+    foreign: foreign(api),
   }));
 }
 

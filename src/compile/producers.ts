@@ -4,7 +4,6 @@
  * `artist_id`). An API that takes the value itself echoes its input and produces nothing new.
  */
 import type { ApiSpec } from '../model/types.ts';
-import type { CatalogIndex } from '../catalog/catalog-index.ts';
 import type { CompileContext } from './context.ts';
 import { NO_FEATURES, type Features } from '../model/features.ts';
 import { perObject } from '../model/memo.ts';
@@ -27,19 +26,8 @@ export function lackingInputs(lacks: number): Features {
  * producers of that very field serve it (no mappings, no context).
  */
 export function producers(ctx: CompileContext, name: string, exact = false): readonly ApiSpec[] {
-  const shared = ctx.catalogAnswersKey();
+  const known = answersFor(ctx);
   const key = `${exact ? 1 : 0}${name}`;
-  if (shared === null) {
-    let known = found.get(ctx);
-    if (!known) found.set(ctx, (known = new Map()));
-    let out = known.get(key);
-    if (!out) known.set(key, (out = Object.freeze(producersOf(ctx, name, exact))));
-    return out;
-  }
-  let byKey = acrossCompiles.get(ctx.index);
-  if (!byKey) acrossCompiles.set(ctx.index, (byKey = new Map()));
-  let known = byKey.get(shared);
-  if (!known) byKey.set(shared, (known = new Map()));
   let out = known.get(key);
   if (!out) {
     if (known.size >= PER_CATALOG) known.clear();
@@ -48,15 +36,24 @@ export function producers(ctx: CompileContext, name: string, exact = false): rea
   return out;
 }
 
-/** Per compile that shapes its own answers (a context dies with it): the producers of each name asked about. */
-const found = new WeakMap<CompileContext, Map<string, readonly ApiSpec[]>>();
 /**
- * Across compiles of one catalog (dropped with its index), when a compile adds nothing of its own: the
- * producers of each name, by the catalog-mappings setting. A catalog of 10,000 APIs asks about the same
- * common names record after record, and sorting their hundreds of producers was a tenth of a compile.
+ * Where the producers of names are remembered: across compiles of one catalog (dropped with its index), by
+ * the catalog-mappings setting, when a compile adds nothing of its own; else for the compile alone (a
+ * context dies with it). A catalog of 10,000 APIs asks about the same common names record after record, and
+ * sorting their hundreds of producers was a tenth of a compile.
  */
-const acrossCompiles = new WeakMap<CatalogIndex, Map<string, Map<string, readonly ApiSpec[]>>>();
-/** Names remembered per catalog and setting; the memo starts over beyond this. */
+function answersFor(ctx: CompileContext): Map<string, readonly ApiSpec[]> {
+  const shared = ctx.catalogAnswersKey();
+  const [owner, setting] = shared === null ? [ctx, ''] : [ctx.index, shared];
+  let bySetting = found.get(owner);
+  if (!bySetting) found.set(owner, (bySetting = new Map()));
+  let known = bySetting.get(setting);
+  if (!known) bySetting.set(setting, (known = new Map()));
+  return known;
+}
+
+const found = new WeakMap<object, Map<string, Map<string, readonly ApiSpec[]>>>();
+/** Names remembered per catalog and setting (or per compile); the memo starts over beyond this. */
 const PER_CATALOG = 20_000;
 
 function producersOf(ctx: CompileContext, name: string, exact: boolean): ApiSpec[] {
