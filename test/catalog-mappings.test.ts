@@ -60,6 +60,16 @@ describe('computed mappings, one parameter at a time', () => {
     expect(closestCandidates(few)).toEqual([3, 7]);
   });
 
+  it('bounds a word that 300,000 outputs share without running out of stack', () => {
+    // The scaling bench's 10,000 cloned APIs: a parameter sharing a word with every clone's fields. A spread
+    // of the indices into Math.max failed here ("Maximum call stack size exceeded") and the repair with it.
+    const shared = new Map(Array.from({ length: 300_000 }, (_, k) => [k, k === 250_000 ? 3 : 1]));
+    const kept = closestCandidates(shared);
+    expect(kept).toHaveLength(MAX_CANDIDATES);
+    expect(kept).toContain(250_000);
+    expect(kept.slice(0, 3)).toEqual([0, 1, 2]);
+  });
+
   it('scores a bounded number of readings of one parameter name: those standing for the most APIs', () => {
     const group = (n: number, tag: string) => ({
       tag,

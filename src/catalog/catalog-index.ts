@@ -3,7 +3,7 @@
  * candidate generation (and so the model's size) independent of the catalog's size.
  */
 import type { ApiSpec, Catalog, OutputField, ParamSpec } from '../model/types.ts';
-import { boundedMemo, perObject } from '../model/memo.ts';
+import { perObject } from '../model/memo.ts';
 import { similarity, trigrams } from './names.ts';
 import { wordKey } from './text.ts';
 import { MAX_NAME_LENGTH } from '../read/json.ts';
@@ -71,17 +71,14 @@ export const paramsByName = perObject(
   (api: ApiSpec): Map<string, ParamSpec> => new Map(api.params.map((p) => [p.name, p])),
 );
 
-/** Last key of a normalised path: `navigation.entityId` -> `entityId`, `author[].id` -> `id`. */
-export const leafOf = boundedMemo(
-  'leafOf',
-  { max: 100_000, maxBytes: 16 * 1024 * 1024, maxKey: 1024 },
-  (path) => rawLeaf(path),
-);
-
-function rawLeaf(path: string): string {
-  const cleaned = path.replace(/\[\]/g, '');
-  const dot = cleaned.lastIndexOf('.');
-  return dot === -1 ? cleaned : cleaned.slice(dot + 1);
+/**
+ * Last key of a normalised path: `navigation.entityId` -> `entityId`, `author[].id` -> `id`. Not memoised:
+ * it costs less than a cache lookup, and a large catalog's paths would churn any bounded cache.
+ */
+export function leafOf(path: string): string {
+  const dot = path.lastIndexOf('.');
+  const last = dot === -1 ? path : path.slice(dot + 1);
+  return last.includes('[]') ? last.replace(/\[\]/g, '') : last;
 }
 
 export function indexCatalog(catalog: Catalog): CatalogIndex {

@@ -6,7 +6,7 @@
  * only the parameters a repair touches.
  */
 import type { Catalog, Mapping } from '../model/types.ts';
-import { DEFAULT_SCORING, scoreSides, weighCatalog, type Weighted } from './mapping-sides.ts';
+import { DEFAULT_SCORING, scoreSides, weighCatalog, type Side } from './mapping-sides.ts';
 import type { MappingScoring } from '../model/cost.ts';
 import { round, SHORT_DIGITS } from '../model/numbers.ts';
 
@@ -57,7 +57,9 @@ export function scorePairs(catalog: Catalog, scoring: MappingScoring = DEFAULT_S
 }
 
 function rawScorePairs(catalog: Catalog, scoring: MappingScoring): ScoredPair[] {
-  const { outs, ins } = weighCatalog(catalog);
+  const catalogSides = weighCatalog(catalog);
+  const outs = catalogSides.outs.map(catalogSides.weigh);
+  const ins = catalogSides.ins.map(catalogSides.weigh);
   // Only outputs sharing a word with an input can relate to it (a written name shares its words too).
   const byTerm = new Map<string, number[]>();
   outs.forEach((out, k) => {
@@ -121,7 +123,10 @@ interface TargetIndex {
   readonly byNameTerm: Map<string, number[]>;
   /** Per output, a counter of the words it shares with the parameter being looked up (zero between lookups). */
   readonly sharing: Int32Array;
-  readonly outputKeys: readonly string[];
+  /** Per output, its reading, worked out when it is first a candidate. */
+  readonly outputKeys: (string | undefined)[];
+  /** The inputs of each name (indices), and their readings grouped when the name is first looked up. */
+  readonly inputsAt: Map<string, number[]>;
   readonly inputsNamed: Map<string, SideGroup[]>;
   readonly answers: Map<string, readonly Mapping[]>;
 }
@@ -138,22 +143,14 @@ function targetIndex(catalog: Catalog): TargetIndex {
     outs.forEach((out, k) => {
       for (const t of new Set(out.nameTerms)) push(byNameTerm, t, k);
     });
-    const named = new Map<string, number[]>();
-    ins.forEach((inp, k) => push(named, inp.name, k));
-    const inputsNamed = new Map<string, SideGroup[]>();
-    for (const [name, ks] of named)
-      inputsNamed.set(
-        name,
-        groupSides(
-          ks.map((k) => ins[k]),
-          readingKey,
-        ),
-      );
+    const inputsAt = new Map<string, number[]>();
+    ins.forEach((inp, k) => push(inputsAt, inp.name, k));
     index = {
       byNameTerm,
       sharing: new Int32Array(outs.length),
-      outputKeys: outs.map(readingKey),
-      inputsNamed,
+      outputKeys: new Array<string | undefined>(outs.length),
+      inputsAt,
+      inputsNamed: new Map(),
       answers: new Map(),
     };
     targets.set(catalog, index);
@@ -170,13 +167,36 @@ export const MAX_CANDIDATES = DEFAULT_SCORING.outputCandidates;
 
 /** The candidate outputs to score, in catalog order: all of them, or the `max` sharing most words. */
 export function closestCandidates(shared: ReadonlyMap<number, number>, max = MAX_CANDIDATES): number[] {
-  const all = [...shared.keys()];
-  if (all.length <= max) return all.sort((a, b) => a - b);
-  // Most shared words first, then catalog order: one sort key, count above index (no lookups while sorting).
-  const width = 2 ** Math.ceil(Math.log2(Math.max(...all) + 2));
-  const keys = Float64Array.from(all, (k) => -shared.get(k)! * width + k).sort();
-  const kept = Array.from(keys.subarray(0, max), (key) => ((key % width) + width) % width);
-  return kept.sort((a, b) => a - b);
+  return closestOf([...shared.keys()], (k) => shared.get(k)!, max);
+}
+
+/**
+ * `closestCandidates` over output indices and their shared-word counts, in time linear in the outputs: a
+ * common word is shared by a hundred thousand outputs of a large catalog, and sorting them all by count was
+ * most of a repair. The fewest shared words still kept is found from a count of counts; of the outputs
+ * sharing exactly that many, the first in catalog order fill what is left.
+ */
+function closestOf(indices: readonly number[], count: (k: number) => number, max: number): number[] {
+  if (indices.length <= max) return Array.from(Int32Array.from(indices).sort());
+  const outputsSharing: number[] = [];
+  for (const k of indices) {
+    const n = count(k);
+    outputsSharing[n] = (outputsSharing[n] ?? 0) + 1;
+  }
+  let edge = outputsSharing.length - 1;
+  let above = 0;
+  while (edge > 0 && above + (outputsSharing[edge] ?? 0) < max) above += outputsSharing[edge--] ?? 0;
+  const kept: number[] = [];
+  const atEdge: number[] = [];
+  for (const k of indices) {
+    const n = count(k);
+    if (n > edge) kept.push(k);
+    else if (n === edge) atEdge.push(k);
+  }
+  const first = Int32Array.from(atEdge)
+    .sort()
+    .subarray(0, max - kept.length);
+  return Array.from(Int32Array.from([...kept, ...first]).sort());
 }
 
 /**
@@ -207,8 +227,8 @@ export function mappingsInto(catalog: Catalog, param: string, options: ComputeOp
   const key = `${threshold}\u0000${top}\u0000${scoringKey(scoring)}\u0000${param}`;
   const known = index.answers.get(key);
   if (known) return [...known];
-  const { outs } = weighCatalog(catalog);
-  const inputs = commonestSides(index.inputsNamed.get(param) ?? [], scoring.inputSides);
+  const { outs, ins, weigh } = weighCatalog(catalog);
+  const inputs = commonestSides(inputsNamed(index, ins, param), scoring.inputSides);
   // Outputs sharing a word with the parameter, with how many words they share (counted in a typed array:
   // a common word is shared by thousands of outputs in a large catalog).
   const { sharing } = index;
@@ -217,12 +237,11 @@ export function mappingsInto(catalog: Catalog, param: string, options: ComputeOp
     for (const t of new Set([...group.side.nameTerms, ...group.side.descTerms]))
       for (const k of index.byNameTerm.get(t) ?? []) if (sharing[k]++ === 0) touched.push(k);
   }
-  const shared = new Map<number, number>(touched.map((k) => [k, sharing[k]]));
+  const kept = closestOf(touched, (k) => sharing[k], scoring.outputCandidates);
   for (const k of touched) sharing[k] = 0;
-  const kept = closestCandidates(shared, scoring.outputCandidates);
   const outputs = groupSides(
     kept.map((k) => outs[k]),
-    (_, i) => index.outputKeys[kept[i]],
+    (side, i) => (index.outputKeys[kept[i]] ??= readingKey(side)),
   );
   const best = new Map<string, number>();
   for (const inp of inputs) {
@@ -231,7 +250,7 @@ export function mappingsInto(catalog: Catalog, param: string, options: ComputeOp
       if (out.side.name === param) continue;
       // Only one API on each side, the same one: an API never maps onto itself.
       if (sole !== undefined && out.apis.size === 1 && out.apis.has(sole)) continue;
-      const s = scoreSides(out.side, inp.side, scoring);
+      const s = scoreSides(weigh(out.side), weigh(inp.side), scoring);
       if (!s) continue;
       const score = round(s.score, SHORT_DIGITS);
       if (score > (best.get(out.side.name) ?? 0)) best.set(out.side.name, score);
@@ -260,16 +279,30 @@ export function mappingsInForce(given: readonly Mapping[], computed: readonly Ma
   return [...best.values()].sort(byScore);
 }
 
+/** The inputs named `param`, grouped by reading (worked out on the name's first lookup). */
+function inputsNamed(index: TargetIndex, ins: readonly Side[], param: string): SideGroup[] {
+  let groups = index.inputsNamed.get(param);
+  if (!groups) {
+    const at = index.inputsAt.get(param) ?? [];
+    groups = groupSides(
+      at.map((k) => ins[k]),
+      readingKey,
+    );
+    index.inputsNamed.set(param, groups);
+  }
+  return groups;
+}
+
 /** A reading of a side: its name, type and description words (sides that read alike are scored once). */
-const readingKey = (side: Weighted) => `${side.name}\u0000${side.type}\u0000${side.descTerms.join(' ')}`;
+const readingKey = (side: Side) => `${side.name}\u0000${side.type}\u0000${side.descTerms.join(' ')}`;
 
 interface SideGroup {
-  readonly side: Weighted;
+  readonly side: Side;
   readonly apis: Set<string>;
 }
 
 /** Sides that read alike, each group with the APIs it stands for (`key`: a side's reading). */
-function groupSides(sides: readonly Weighted[], key: (side: Weighted, i: number) => string): SideGroup[] {
+function groupSides(sides: readonly Side[], key: (side: Side, i: number) => string): SideGroup[] {
   const groups = new Map<string, SideGroup>();
   sides.forEach((side, i) => {
     const k = key(side, i);

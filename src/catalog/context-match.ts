@@ -34,6 +34,8 @@ const STRENGTH: Readonly<Record<ContextKind, number>> = { compound: 0, entity: 1
 
 /** Words that name an identifier field: those of an id, and the keys and codes systems look things up by. */
 const IDENTIFYING = new Set([...ID_WORDS, 'key', 'code']);
+/** A name that may hold an identifying word (each holds one of these, in any case). */
+const MAY_IDENTIFY = /id|key|code/i;
 
 const termsOf = boundedMemo('contextTerms', { max: 50_000, maxBytes: 8 * 1024 * 1024, maxKey: 512 }, (name) =>
   nameTerms(name).join(' '),
@@ -249,10 +251,22 @@ function identifierIndex(catalog: Catalog): IdentifierIndex {
   let index = identifierIndexes.get(catalog);
   if (!index) {
     const byKey = new Map<string, number[]>();
+    // The fields' own words only (the evidence of `wordsOf` is read for the few APIs a lookup returns),
+    // each leaf split once for the build: a large catalog repeats them.
+    const leafWords = new Map<string, readonly string[]>();
+    const wordsAt = (path: string) => {
+      const leaf = leafOf(path);
+      let words = leafWords.get(leaf);
+      // Every identifying word holds `id`, `key` or `code`: other leaves need no splitting.
+      if (!words) leafWords.set(leaf, (words = MAY_IDENTIFY.test(leaf) ? nameTerms(leaf) : []));
+      return words;
+    };
     catalog.apis.forEach((api, k) => {
       const keys = new Set<string>();
-      for (const f of wordsOf(api))
-        if (f.words.some((w) => IDENTIFYING.has(w))) for (const w of f.words) keys.add(wordKey4(w));
+      for (const field of api.outputs ?? []) {
+        const words = wordsAt(field.path);
+        if (words.some((w) => IDENTIFYING.has(w))) for (const w of words) keys.add(wordKey4(w));
+      }
       for (const key of keys) {
         const list = byKey.get(key);
         if (list) list.push(k);

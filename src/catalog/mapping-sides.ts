@@ -130,45 +130,58 @@ function rarity(terms: readonly string[], idf: Idf): number {
 }
 
 export interface WeighedCatalog {
-  readonly outs: readonly Weighted[];
-  readonly ins: readonly Weighted[];
+  readonly outs: readonly Side[];
+  readonly ins: readonly Side[];
+  /**
+   * A side of this catalog with its weighted vectors, worked out on its first use: a repair scores the few
+   * hundred sides near the parameters it touches, not the catalog's hundreds of thousands. Sides that read
+   * alike (name and description words) share their vectors.
+   */
+  readonly weigh: (side: Side) => Weighted;
 }
 
 const weighed = new WeakMap<Catalog, WeighedCatalog>();
 
-/** Every output and input side of a catalog with its weighted vectors (built once per catalog object). */
+/** Every output and input side of a catalog, and its word weights (built once per catalog object). */
 export function weighCatalog(catalog: Catalog): WeighedCatalog {
   let known = weighed.get(catalog);
   if (!known) {
     const terms: Terms = { name: once(nameTerms), text: once(textTerms) };
-    const outSides = catalog.apis.flatMap((api) => outputSides(api, terms));
-    const inSides = catalog.apis.flatMap((api) => inputSides(api, terms));
+    const outs = catalog.apis.flatMap((api) => outputSides(api, terms));
+    const ins = catalog.apis.flatMap((api) => inputSides(api, terms));
     // Name words are weighed by how many names use them, description words by how many texts do.
     const names = new Idf();
     const texts = new Idf();
-    for (const s of [...outSides, ...inSides]) {
+    for (const s of [...outs, ...ins]) {
       names.add(s.nameTerms);
-      texts.add([...s.nameTerms, ...s.descTerms]);
+      texts.add(s.nameTerms, s.descTerms);
     }
-    // Sides that read alike (name and description words) share their vectors.
-    const shared = new Map<string, Omit<Weighted, keyof Side>>();
-    const weigh = (s: Side): Weighted => {
-      const key = `${s.nameTerms.join(' ')}\u0000${s.descTerms.join(' ')}`;
-      let w = shared.get(key);
-      if (!w) {
-        w = {
-          nameVector: vector([...new Set(s.nameTerms)], names),
-          textVector: vector([...s.nameTerms, ...s.descTerms], texts),
-          nameRun: spaced(s.nameTerms),
-          descText: spaced(s.descTerms),
-          rarity: rarity(s.nameTerms, texts),
-        };
-        shared.set(key, w);
-      }
-      return { ...s, ...w };
-    };
-    known = { outs: outSides.map(weigh), ins: inSides.map(weigh) };
+    known = { outs, ins, weigh: weigher(names, texts) };
     weighed.set(catalog, known);
   }
   return known;
+}
+
+/** `weigh` over one catalog's word weights, remembering each side and each reading it has weighed. */
+function weigher(names: Idf, texts: Idf): (side: Side) => Weighted {
+  const bySide = new Map<Side, Weighted>();
+  const byReading = new Map<string, Omit<Weighted, keyof Side>>();
+  return (side) => {
+    let done = bySide.get(side);
+    if (done) return done;
+    const key = `${side.nameTerms.join(' ')}\u0000${side.descTerms.join(' ')}`;
+    let w = byReading.get(key);
+    if (!w) {
+      w = {
+        nameVector: vector([...new Set(side.nameTerms)], names),
+        textVector: vector([...side.nameTerms, ...side.descTerms], texts),
+        nameRun: spaced(side.nameTerms),
+        descText: spaced(side.descTerms),
+        rarity: rarity(side.nameTerms, texts),
+      };
+      byReading.set(key, w);
+    }
+    bySide.set(side, (done = { ...side, ...w }));
+    return done;
+  };
 }

@@ -64,9 +64,16 @@ export class Idf {
   private readonly df = new Map<string, number>();
   private docs = 0;
 
-  add(terms: Iterable<string>): void {
+  /** One document, its terms given as one or more bags (a term counts once per document). */
+  add(...bags: readonly (readonly string[])[]): void {
     this.docs++;
-    for (const t of new Set(terms)) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+    const seen = new Set<string>();
+    for (const bag of bags)
+      for (const t of bag) {
+        if (seen.has(t)) continue;
+        seen.add(t);
+        this.df.set(t, (this.df.get(t) ?? 0) + 1);
+      }
   }
 
   /** Smoothed IDF: a term unseen in the catalog weighs as much as the rarest one. */

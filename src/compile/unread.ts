@@ -62,8 +62,14 @@ function readFacts(ctx: CompileContext): NonNullable<CompileContext['unread']> {
   return ctx.unread;
 }
 
-/** Per catalog: whether some API outputs a field named like a parameter (see `outputKind`). */
-const outputKinds = new WeakMap<Catalog, { leaves: (readonly string[])[]; known: Map<string, boolean> }>();
+/**
+ * Per catalog: the words of its output leaves (each leaf once) by their last word, and the answers of
+ * `outputKind` (bounded by the catalog's parameter names).
+ */
+const outputKinds = new WeakMap<
+  Catalog,
+  { byLastWord: Map<string, (readonly string[])[]>; known: Map<string, boolean> }
+>();
 
 /**
  * Whether values of this parameter's kind come out of calls in the catalog: some API outputs a field of its
@@ -73,15 +79,28 @@ const outputKinds = new WeakMap<Catalog, { leaves: (readonly string[])[]; known:
 function outputKind(catalog: Catalog, name: string): boolean {
   let facts = outputKinds.get(catalog);
   if (!facts) {
-    const leaves = catalog.apis.flatMap((api) => (api.outputs ?? []).map((f) => nameTerms(leafOf(f.path))));
-    outputKinds.set(catalog, (facts = { leaves, known: new Map() }));
+    const byLastWord = new Map<string, (readonly string[])[]>();
+    const seen = new Set<string>();
+    for (const api of catalog.apis)
+      for (const f of api.outputs ?? []) {
+        const leaf = leafOf(f.path);
+        if (seen.has(leaf)) continue;
+        seen.add(leaf);
+        const words = nameTerms(leaf);
+        if (words.length === 0) continue;
+        const last = words[words.length - 1];
+        const list = byLastWord.get(last);
+        if (list) list.push(words);
+        else byLastWord.set(last, [words]);
+      }
+    outputKinds.set(catalog, (facts = { byLastWord, known: new Map() }));
   }
   let known = facts.known.get(name);
   if (known === undefined) {
     const words = nameTerms(name);
     known =
       words.length > 0 &&
-      facts.leaves.some(
+      (facts.byLastWord.get(words[words.length - 1]) ?? []).some(
         (leaf) =>
           leaf.length >= words.length && words.every((w, k) => leaf[leaf.length - words.length + k] === w),
       );
