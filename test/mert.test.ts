@@ -4,6 +4,7 @@ import { CostModelSchema } from '../src/model/cost.ts';
 import { loadCostModel, withWeights } from '../src/read/cost-models.ts';
 import { FEATURE_NAMES } from '../src/model/features.ts';
 import {
+  afterRound,
   CandidatePools,
   denseWeights,
   fitWeights,
@@ -130,5 +131,26 @@ describe('minimum-error-rate training (refract fit --method mert)', () => {
     const free = await fit(false);
     expect(free.chosen).toBeGreaterThan(0);
     expect(free.epochs.find((e) => e.epoch === free.chosen)!.scores.train.restored).toBe(2);
+  });
+});
+
+describe('rounds of mert', () => {
+  const w = (dropParam: number) => ({ ...base.weights, dropParam });
+  const start = { weights: w(2), score: 0.5, round: 0 };
+
+  it('rolls a round that cost a world records back to the best round kept, whatever it scored', () => {
+    // Round 1 scores higher but a world lost records: the next search starts again from round 0's weights.
+    const lost = afterRound(start, { weights: w(1), score: 0.9, round: 1 }, false);
+    expect(lost.best).toBe(start);
+    expect(lost.weights).toBe(start.weights);
+    // Round 2, from there, is kept and better: it is the best, and the search goes on from it.
+    const round2 = { weights: w(3), score: 0.6, round: 2 };
+    const kept = afterRound(lost.best, round2, true);
+    expect(kept).toEqual({ best: round2, weights: round2.weights });
+    // Round 3 is kept but scores lower: round 2 stays the best, the search goes on from round 3.
+    const round3 = { weights: w(4), score: 0.55, round: 3 };
+    expect(afterRound(kept.best, round3, true)).toEqual({ best: round2, weights: round3.weights });
+    // A later lost round goes back to round 2, not to round 3 where the search last was.
+    expect(afterRound(round2, { weights: w(5), score: 0.7, round: 4 }, false).weights).toBe(round2.weights);
   });
 });

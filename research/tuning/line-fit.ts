@@ -234,7 +234,7 @@ export async function fitByLineSearch(
   const epochs: EpochReport[] = [];
   // Each world weighs the same in the choice of the round, as in the search.
   const balanced = (p: Pass) => p.byGroup.reduce((sum, k, g) => sum + k / perWorld[g], 0) / worlds.length;
-  let best = { weights: start, score: balanced(pass), round: 0 };
+  let best: RoundOutcome = { weights: start, score: balanced(pass), round: 0 };
   for (let round = 1; round <= options.rounds; round++) {
     const found = searchRound(pools, records, worlds.length, weights, start, slack, learn, options);
     if (found.moves === 0) break;
@@ -263,10 +263,29 @@ export async function fitByLineSearch(
           .map(([name, s]) => `${name} ${s.restored}/${s.n}`)
           .join(', '),
     );
-    if (kept && balanced(pass) > best.score + 1e-12) best = { weights, score: balanced(pass), round };
-    // A round that cost a world records is rolled back: the next search starts again from the best round
-    // kept, its pools now holding the repairs the rolled-back weights made (what the move would cost).
-    if (!kept) weights = best.weights;
+    ({ best, weights } = afterRound(best, { weights, score: balanced(pass), round }, kept));
   }
   return { before, epochs, weights: best.weights, chosen: best.round };
+}
+
+/** A round's weights and the training score its solves gave (each world weighing the same). */
+export interface RoundOutcome {
+  readonly weights: Weights;
+  readonly score: number;
+  readonly round: number;
+}
+
+/**
+ * The best round so far and where the next search starts, after a round. A kept round becomes the best if it
+ * scores higher, and the next search goes on from it either way. A round that cost a world records (not
+ * kept) is rolled back: the next search starts again from the best round kept, its pools now holding the
+ * repairs the rolled-back weights made (what the move would cost).
+ */
+export function afterRound(
+  best: RoundOutcome,
+  round: RoundOutcome,
+  kept: boolean,
+): { best: RoundOutcome; weights: Weights } {
+  if (!kept) return { best, weights: best.weights };
+  return { best: round.score > best.score + 1e-12 ? round : best, weights: round.weights };
 }
