@@ -12,7 +12,7 @@ import { FEATURES, FEATURE_NAMES, price } from '../src/model/features.ts';
 import { argumentKey, type Call, type Plan, type Source } from '../src/compile/plan.ts';
 import { commonness, contentWords, linkEvidence, relatedTo } from '../src/catalog/evidence.ts';
 import { indexCatalog } from '../src/catalog/catalog-index.ts';
-import { editDistance, similarity } from '../src/catalog/names.ts';
+import { editDistance, nameStyle, similarity } from '../src/catalog/names.ts';
 import { seq } from './helpers.ts';
 
 const param = (type: string, description: string, required = true) => ({ type, description, required });
@@ -356,5 +356,21 @@ describe('features', () => {
     };
     expect(whole('note')).toMatchObject({ answerWhole: 1, answerWholeSpecific: 0 });
     expect(whole('sent')).toMatchObject({ answerWhole: 1, answerWholeSpecific: 1 });
+  });
+});
+
+describe('naming styles (foreignStyle)', () => {
+  it('reads a name by its separator and its first letter’s case', () => {
+    expect(nameStyle('list_albums')).toBe('_a');
+    expect(nameStyle('find_product_id')).toBe('_a');
+    expect(nameStyle('Find_City')).toBe('_A');
+    expect(nameStyle('Spotify_Scraper_Get_Artist_ID_By_Name')).toBe('_A');
+    expect(nameStyle('geoFindCity')).toBe('a');
+    expect(nameStyle('translate')).toBe('a');
+    expect(nameStyle('TripadvisorSearchLocation')).toBe('A');
+    expect(nameStyle('Hotels.SearchHotel')).toBe('.A');
+    expect(nameStyle('WeatherAPI.com_Forecast')).toBe('.A');
+    expect(nameStyle('real-time-search')).toBe('-a');
+    expect(nameStyle('123')).toBe('');
   });
 });

@@ -18,6 +18,17 @@ export function words(name: string): string[] {
 }
 
 /**
+ * How a name is written: its separator (`.`, `_`, `-` or none, the first of these it holds) and the case of its
+ * first letter. `list_albums` is `_a`, `Find_City` `_A`, `geoFindCity` `a`, `RedditTopPosts` `A`,
+ * `Hotels.SearchHotel` `.A`. One provider writes its APIs' names one way.
+ */
+export function nameStyle(name: string): string {
+  const separator = ['.', '_', '-'].find((c) => name.includes(c)) ?? '';
+  const first = /[A-Za-z]/.exec(name)?.[0];
+  return separator + (first === undefined ? '' : first === first.toUpperCase() ? 'A' : 'a');
+}
+
+/**
  * Edit distance with transpositions (optimal string alignment): inserts, deletes, substitutions and swaps
  * of two neighbouring letters each count one (`pgae` is one edit from `page`, not two), with an optional cap
  * for early exit.

@@ -29,7 +29,7 @@ import { mappingsInForce, mappingsInto } from '../catalog/computed-mappings.ts';
 import { contextFields, contextProducers, describedProducers } from '../catalog/context-match.ts';
 import { apiProvides, memoryProvides } from '../validate/outputs.ts';
 import { ModelBuilder } from './builder.ts';
-import { namesAnId, words } from '../catalog/names.ts';
+import { nameStyle, namesAnId, words } from '../catalog/names.ts';
 import { perObject } from '../model/memo.ts';
 import { isLiteral } from '../validate/validate.ts';
 import { executedRepeats } from '../validate/tries.ts';
@@ -221,20 +221,22 @@ export class CompileContext {
   private calledApis: ReadonlySet<string> | undefined;
 
   /**
-   * Of the APIs that could be one call (a deleted step's stand-ins, a need's producers): those named out of
-   * the plan's habit (their name's first word no call of the plan starts with) while another is named in it
-   * (`foreignPrefix`). Where none is, the habit says nothing.
+   * Of the APIs that could be one call (a deleted step's stand-ins, a need's producers): the habit features of
+   * each. `foreignPrefix`: its name's first word no call of the plan starts with, while another candidate's
+   * does. `foreignStyle`: its name is written unlike every call of the plan (`find_product_id` among
+   * `Find_Customer` and `Place_Order`, `geoFindCity` among `Search_Hotels`), while another candidate's is
+   * written like one. Where no candidate keeps a habit, that habit says nothing.
    */
-  outOfHabit(candidates: readonly ApiSpec[]): (api: ApiSpec) => boolean {
-    const prefixes = (this.prefixes ??= new Set(this.planCalls().flatMap((s) => words(s.name).slice(0, 1))));
-    const foreign = (api: ApiSpec) => {
-      const first = firstWord(api);
-      return first === undefined || !prefixes.has(first);
-    };
-    const habit = candidates.some((api) => !foreign(api));
-    return (api) => habit && foreign(api);
+  outOfHabit(candidates: readonly ApiSpec[]): (api: ApiSpec) => Features {
+    const calls = this.planCalls();
+    this.prefixes ??= new Set(calls.flatMap((s) => words(s.name).slice(0, 1)));
+    this.styles ??= new Set(calls.map((s) => nameStyle(s.name)));
+    const prefix = departs(candidates, this.prefixes, firstWord);
+    const style = departs(candidates, this.styles, styleOf);
+    return (api) => ({ foreignPrefix: prefix(api) ? 1 : 0, foreignStyle: style(api) ? 1 : 0 });
   }
 
+  private styles: ReadonlySet<string> | undefined;
   private prefixes: ReadonlySet<string> | undefined;
 
   /**
@@ -430,6 +432,26 @@ const DEFAULT_BOUNDS = BoundsSchema.parse({});
 
 /** The first word of an API's name (once per API). */
 const firstWord = perObject((api: ApiSpec): string | undefined => words(api.name)[0]);
+
+/** How an API's name is written (once per API; see nameStyle). */
+const styleOf = perObject((api: ApiSpec): string => nameStyle(api.name));
+
+/**
+ * Whether an API departs from a habit of the plan (`kept`: what its calls have, `key`: what an API has): when
+ * some candidate keeps it, every candidate that does not.
+ */
+function departs(
+  candidates: readonly ApiSpec[],
+  kept: ReadonlySet<string>,
+  key: (api: ApiSpec) => string | undefined,
+): (api: ApiSpec) => boolean {
+  const departing = (api: ApiSpec) => {
+    const k = key(api);
+    return k === undefined || !kept.has(k);
+  };
+  const habit = candidates.some((api) => !departing(api));
+  return (api) => habit && departing(api);
+}
 
 export function knownLabel(ctx: CompileContext, call: Call): string {
   if (call.restores !== undefined) return call.restores;

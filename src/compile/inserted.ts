@@ -10,7 +10,7 @@ import { gapBefore } from './numbering.ts';
 import { lackingInputs, producers, requiredInputs } from './producers.ts';
 import { carriedCharge, carriedValues, templates } from './carried.ts';
 import { apiChoice, labelChoice, labelChoices, labelRows, newCall } from './calls.ts';
-import { NO_FEATURES, plus } from '../model/features.ts';
+import { NO_FEATURES, plus, type Features } from '../model/features.ts';
 import { commonCount, commonness, contentWords, relatedTo } from '../catalog/evidence.ts';
 import type { Call } from './plan.ts';
 import { planFamily } from './restore.ts';
@@ -91,7 +91,7 @@ export function newInsertedCall(
     consumer,
     related = relatedTo(api, ctx.planWords(), leafOf(need), ctx.bounds.misspeltWord),
     lacks = 0,
-    foreign = false,
+    habit = NO_FEATURES,
   }: {
     /** A put-back call for the label the count skips before `consumer` (`restoreStep`). */
     readonly gap?: { readonly label: string; readonly consumer: { step: Step; i: number } };
@@ -103,8 +103,8 @@ export function newInsertedCall(
     readonly related?: boolean;
     /** A stranger's inputs fewer than the related producer that needs fewest (see producerKin). */
     readonly lacks?: number;
-    /** Named out of the plan's habit while another producer of the need is named in it (see producerKin). */
-    readonly foreign?: boolean;
+    /** Its departures from the plan's naming habits, where another producer of the need keeps them (see producerKin). */
+    readonly habit?: Features;
   } = {},
 ): Call {
   const kind = gap ? 'restoreStep' : 'insertCall';
@@ -124,7 +124,7 @@ export function newInsertedCall(
           perCall: 1,
           // Of the plan's family or not: of two lookups alike, the plan's own (as for a restored step).
           restoreFamily: 1 - planFamily(ctx, api),
-          foreignPrefix: foreign ? 1 : 0,
+          ...habit,
           insertUnlikeParallel: unlikeParallel(ctx, api, consumer, need) ? 1 : 0,
           // A stranger (an API that shares no content word with the plan or its need) weighs as much as its
           // need is common: the one API that outputs a rare field is evidence, one of many that output `status`
@@ -153,7 +153,7 @@ interface Producer {
   readonly api: ApiSpec;
   readonly related: boolean;
   readonly lacks: number;
-  readonly foreign: boolean;
+  readonly habit: Features;
 }
 
 /**
@@ -171,12 +171,12 @@ function producerKin(ctx: CompileContext, apis: readonly ApiSpec[], need: string
     related: relatedTo(api, words, needWords, ctx.bounds.misspeltWord),
   }));
   const fewest = Math.min(...kin.filter((p) => p.related).map((p) => requiredInputs(p.api)));
-  const foreign = ctx.outOfHabit(apis);
+  const habit = ctx.outOfHabit(apis);
   return kin.map(({ api, related }) => ({
     api,
     related,
     lacks: Number.isFinite(fewest) && !related ? Math.max(0, fewest - requiredInputs(api)) : 0,
-    foreign: foreign(api),
+    habit: habit(api),
   }));
 }
 
@@ -198,12 +198,12 @@ export function insertedCalls(ctx: CompileContext, seeds: readonly Need[] = []):
   const full = () => count >= ctx.cost.insertLimit;
   // One producer for one need: just before its consumer, and in the label the count skips there as well.
   const insert = (need: Need, producer: Producer, standIns: number) => {
-    const { api, related, lacks, foreign } = producer;
+    const { api, related, lacks, habit } = producer;
     const prior = placed.get(api.name);
     if (prior !== undefined && prior <= need.pos) return;
     const pos = need.pos - 0.1 * (need.depth + 1);
     placed.set(api.name, pos);
-    const options = { standIns, consumer: need.step, related, lacks, foreign };
+    const options = { standIns, consumer: need.step, related, lacks, habit };
     const call = newInsertedCall(ctx, api, pos, need.depth + 1, need.leaf, options);
     count++;
     if (ctx.options.allowInsert === false) return;

@@ -279,7 +279,7 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
       b.evidence - a.evidence || b.share - a.share || kin(b) - kin(a);
     const best = deleted.standIns.reduce((a, b) => (closer(b, a) < 0 ? b : a));
     const pos = Math.min(uses.first, numberedPlace(ctx, label) ?? uses.first) - BEFORE_READER;
-    const foreign = ctx.outOfHabit(deleted.standIns.map((stand) => stand.api));
+    const habit = ctx.outOfHabit(deleted.standIns.map((stand) => stand.api));
     const featuresOf = (stand: StandIn): Features => {
       const { api, evidence, family } = stand;
       const lacks = closer(stand, best) > 0 ? Math.max(0, requiredInputs(best.api) - requiredInputs(api)) : 0;
@@ -289,8 +289,8 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
           perCall: 1,
           dissimilarity: 1 - evidence,
           restoreFamily: 1 - family,
-          foreignPrefix: foreign(api) ? 1 : 0,
           insertUnrelated: family >= ctx.evidence.strangerFamily ? 0 : strangerWeight(ctx, api, uses),
+          ...habit(api),
         },
         lackingInputs(lacks),
       );

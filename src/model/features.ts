@@ -174,6 +174,11 @@ export const FEATURES = {
     4,
     'lost-lookup-named-in-the-plans-habit',
   ),
+  foreignStyle: evidence(
+    'a restored or inserted API’s name is written unlike every call of the plan (separator and first letter’s case: `find_product_id` among `Find_Customer` and `Place_Order`, `geoFindCity` among `Search_Hotels` calls) while another API that could be that call is written like one: one provider names its APIs one way',
+    4,
+    'lost-lookup-in-the-plans-naming-style',
+  ),
   insertCommonNeed: evidence(
     'how common what an inserted call was proposed for is in the catalog (log scale, see linkCommonField and insertUnrelated)',
     0,
