@@ -34,8 +34,11 @@ const STRENGTH: Readonly<Record<ContextKind, number>> = { compound: 0, entity: 1
 
 /** Words that name an identifier field: those of an id, and the keys and codes systems look things up by. */
 const IDENTIFYING = new Set([...ID_WORDS, 'key', 'code']);
-/** A name that may hold an identifying word (each holds one of these, in any case). */
-const MAY_IDENTIFY = /id|key|code/i;
+/**
+ * A name that may hold an identifying word: one that holds an identifying word's letters in any case (a stem
+ * that ends in `y` for a plural in `ies` would need its own entry; none of these does).
+ */
+const MAY_IDENTIFY = new RegExp([...IDENTIFYING].join('|'), 'i');
 
 const termsOf = boundedMemo('contextTerms', { max: 50_000, maxBytes: 8 * 1024 * 1024, maxKey: 512 }, (name) =>
   nameTerms(name).join(' '),
@@ -257,7 +260,7 @@ function identifierIndex(catalog: Catalog): IdentifierIndex {
     const wordsAt = (path: string) => {
       const leaf = leafOf(path);
       let words = leafWords.get(leaf);
-      // Every identifying word holds `id`, `key` or `code`: other leaves need no splitting.
+      // A leaf without an identifying word's letters needs no splitting.
       if (!words) leafWords.set(leaf, (words = MAY_IDENTIFY.test(leaf) ? nameTerms(leaf) : []));
       return words;
     };
