@@ -165,18 +165,18 @@ function targetIndex(catalog: Catalog): TargetIndex {
  */
 export const MAX_CANDIDATES = DEFAULT_SCORING.outputCandidates;
 
-/** The candidate outputs to score, in catalog order: all of them, or the `max` sharing most words. */
-export function closestCandidates(shared: ReadonlyMap<number, number>, max = MAX_CANDIDATES): number[] {
-  return closestOf([...shared.keys()], (k) => shared.get(k)!, max);
-}
-
 /**
- * `closestCandidates` over output indices and their shared-word counts, in time linear in the outputs: a
- * common word is shared by a hundred thousand outputs of a large catalog, and sorting them all by count was
+ * The candidate outputs to score, in catalog order: all of them, or the `max` sharing most words (`count`:
+ * how many words an output shares with the parameter), ties in catalog order. In time linear in the outputs:
+ * a common word is shared by a hundred thousand outputs of a large catalog, and sorting them all by count was
  * most of a repair. The fewest shared words still kept is found from a count of counts; of the outputs
  * sharing exactly that many, the first in catalog order fill what is left.
  */
-function closestOf(indices: readonly number[], count: (k: number) => number, max: number): number[] {
+export function closestCandidates(
+  indices: readonly number[],
+  count: (k: number) => number,
+  max = MAX_CANDIDATES,
+): number[] {
   if (indices.length <= max) return Array.from(Int32Array.from(indices).sort());
   const outputsSharing: number[] = [];
   for (const k of indices) {
@@ -237,20 +237,22 @@ export function mappingsInto(catalog: Catalog, param: string, options: ComputeOp
     for (const t of new Set([...group.side.nameTerms, ...group.side.descTerms]))
       for (const k of index.byNameTerm.get(t) ?? []) if (sharing[k]++ === 0) touched.push(k);
   }
-  const kept = closestOf(touched, (k) => sharing[k], scoring.outputCandidates);
+  const kept = closestCandidates(touched, (k) => sharing[k], scoring.outputCandidates);
   for (const k of touched) sharing[k] = 0;
   const outputs = groupSides(
     kept.map((k) => outs[k]),
     (side, i) => (index.outputKeys[kept[i]] ??= readingKey(side)),
   );
   const best = new Map<string, number>();
+  const weighed = outputs.map((out) => weigh(out.side));
   for (const inp of inputs) {
     const sole = inp.apis.size === 1 ? inp.apis.values().next().value : undefined;
-    for (const out of outputs) {
+    const input = weigh(inp.side);
+    for (const [i, out] of outputs.entries()) {
       if (out.side.name === param) continue;
       // Only one API on each side, the same one: an API never maps onto itself.
       if (sole !== undefined && out.apis.size === 1 && out.apis.has(sole)) continue;
-      const s = scoreSides(weigh(out.side), weigh(inp.side), scoring);
+      const s = scoreSides(weighed[i], input, scoring);
       if (!s) continue;
       const score = round(s.score, SHORT_DIGITS);
       if (score > (best.get(out.side.name) ?? 0)) best.set(out.side.name, score);

@@ -12,7 +12,7 @@ import type { ApiSpec, Catalog, OutputField, ParamSpec } from '../model/types.ts
 import { boundedMemo, perObject } from '../model/memo.ts';
 import { leafOf } from './catalog-index.ts';
 import { nameTerms, textTerms } from './text.ts';
-import { apisOutputting } from './name-terms.ts';
+import { apisOutputting, leavesByWords } from './name-terms.ts';
 import { ID_WORDS } from './names.ts';
 
 /**
@@ -34,12 +34,6 @@ const STRENGTH: Readonly<Record<ContextKind, number>> = { compound: 0, entity: 1
 
 /** Words that name an identifier field: those of an id, and the keys and codes systems look things up by. */
 const IDENTIFYING = new Set([...ID_WORDS, 'key', 'code']);
-/**
- * A name that may hold an identifying word: one that holds an identifying word's letters in any case (a stem
- * that ends in `y` for a plural in `ies` would need its own entry; none of these does).
- */
-const MAY_IDENTIFY = new RegExp([...IDENTIFYING].join('|'), 'i');
-
 const termsOf = boundedMemo('contextTerms', { max: 50_000, maxBytes: 8 * 1024 * 1024, maxKey: 512 }, (name) =>
   nameTerms(name).join(' '),
 );
@@ -253,24 +247,20 @@ const identifierIndexes = new WeakMap<Catalog, IdentifierIndex>();
 function identifierIndex(catalog: Catalog): IdentifierIndex {
   let index = identifierIndexes.get(catalog);
   if (!index) {
-    const byKey = new Map<string, number[]>();
-    // The fields' own words only (the evidence of `wordsOf` is read for the few APIs a lookup returns),
-    // each leaf split once for the build: a large catalog repeats them.
-    const leafWords = new Map<string, readonly string[]>();
-    const wordsAt = (path: string) => {
-      const leaf = leafOf(path);
-      let words = leafWords.get(leaf);
-      // A leaf without an identifying word's letters needs no splitting.
-      if (!words) leafWords.set(leaf, (words = MAY_IDENTIFY.test(leaf) ? nameTerms(leaf) : []));
-      return words;
-    };
-    catalog.apis.forEach((api, k) => {
-      const keys = new Set<string>();
-      for (const field of api.outputs ?? []) {
-        const words = wordsAt(field.path);
-        if (words.some((w) => IDENTIFYING.has(w))) for (const w of words) keys.add(wordKey4(w));
+    // The fields' own words only (the evidence of `wordsOf` is read for the few APIs a lookup returns).
+    const keysOf = new Map<ApiSpec, Set<string>>();
+    for (const [leaf, apis] of leavesByWords(catalog)) {
+      const words = leaf.split(' ');
+      if (!words.some((w) => IDENTIFYING.has(w))) continue;
+      for (const api of apis) {
+        let keys = keysOf.get(api);
+        if (!keys) keysOf.set(api, (keys = new Set()));
+        for (const w of words) keys.add(wordKey4(w));
       }
-      for (const key of keys) {
+    }
+    const byKey = new Map<string, number[]>();
+    catalog.apis.forEach((api, k) => {
+      for (const key of keysOf.get(api) ?? []) {
         const list = byKey.get(key);
         if (list) list.push(k);
         else byKey.set(key, [k]);

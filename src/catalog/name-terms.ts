@@ -63,25 +63,50 @@ export function nameShare(name: string, api: ApiSpec): number {
   return [...terms].filter((t) => words.has(t)).length / terms.size;
 }
 
-const byLeafTerms = new WeakMap<Catalog, Map<string, ApiSpec[]>>();
+const byLeafTerms = new WeakMap<Catalog, ReadonlyMap<string, readonly ApiSpec[]>>();
 
 /**
- * APIs with an output whose leaf reads as these words (`id`, `entity id`: the stemmed words of the leaf
- * joined by spaces, whatever its spelling: `entityId`, `entity_id`), in catalog order.
+ * The catalog's output leaves by their words (the stemmed words of a leaf joined by spaces, whatever its
+ * spelling: `entityId`, `entity_id`), each with the APIs that output it in catalog order. Built once per
+ * catalog: every leaf is split here and nowhere else.
  */
-export function apisOutputting(catalog: Catalog, leafWords: string): readonly ApiSpec[] {
+export function leavesByWords(catalog: Catalog): ReadonlyMap<string, readonly ApiSpec[]> {
   let index = byLeafTerms.get(catalog);
   if (!index) {
-    index = new Map();
+    const built = new Map<string, ApiSpec[]>();
     for (const api of catalog.apis) {
       for (const f of api.outputs ?? []) {
         const key = nameTerms(leafOf(f.path)).join(' ');
-        const list = index.get(key);
-        if (!list) index.set(key, [api]);
+        const list = built.get(key);
+        if (!list) built.set(key, [api]);
         else if (list[list.length - 1] !== api) list.push(api);
       }
     }
-    byLeafTerms.set(catalog, index);
+    byLeafTerms.set(catalog, (index = built));
   }
-  return index.get(leafWords) ?? [];
+  return index;
+}
+
+/** APIs with an output whose leaf reads as these words (`id`, `entity id`; see leavesByWords), in catalog order. */
+export function apisOutputting(catalog: Catalog, leafWords: string): readonly ApiSpec[] {
+  return leavesByWords(catalog).get(leafWords) ?? [];
+}
+
+const endings = new WeakMap<Catalog, ReadonlySet<string>>();
+
+/**
+ * Whether some API outputs a field whose leaf's words end with these (`text` in `translated_text`, `amount`
+ * in `converted_amount`; joined by spaces as in leavesByWords).
+ */
+export function someOutputEndsWith(catalog: Catalog, leafWords: string): boolean {
+  let known = endings.get(catalog);
+  if (!known) {
+    const built = new Set<string>();
+    for (const key of leavesByWords(catalog).keys()) {
+      const words = key.split(' ');
+      for (let k = 0; k < words.length; k++) built.add(words.slice(k).join(' '));
+    }
+    endings.set(catalog, (known = built));
+  }
+  return known.has(leafWords);
 }

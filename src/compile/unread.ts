@@ -16,7 +16,7 @@ import { callApis, type Call } from './plan.ts';
 import { knownLabel, type CompileContext } from './context.ts';
 import { answerKeys, spells } from './answer-keys.ts';
 import { genericName, namesAnId, payloadName } from '../catalog/names.ts';
-import { nameCoverage } from '../catalog/name-terms.ts';
+import { nameCoverage, someOutputEndsWith } from '../catalog/name-terms.ts';
 import { numberedBefore, ranBefore } from './numbering.ts';
 import type { FeatureName, Features } from '../model/features.ts';
 import { linkFeatures } from './links.ts';
@@ -63,50 +63,13 @@ function readFacts(ctx: CompileContext): NonNullable<CompileContext['unread']> {
 }
 
 /**
- * Per catalog: the words of its output leaves (each leaf once) by their last word, and the answers of
- * `outputKind` (bounded by the catalog's parameter names).
- */
-const outputKinds = new WeakMap<
-  Catalog,
-  { byLastWord: Map<string, (readonly string[])[]>; known: Map<string, boolean> }
->();
-
-/**
  * Whether values of this parameter's kind come out of calls in the catalog: some API outputs a field of its
  * name or one that ends in it (`translated_text` for `text`, `converted_amount` for `amount`). A phone
  * number or a tax rate that no API outputs is the user's.
  */
 function outputKind(catalog: Catalog, name: string): boolean {
-  let facts = outputKinds.get(catalog);
-  if (!facts) {
-    const byLastWord = new Map<string, (readonly string[])[]>();
-    const seen = new Set<string>();
-    for (const api of catalog.apis)
-      for (const f of api.outputs ?? []) {
-        const leaf = leafOf(f.path);
-        if (seen.has(leaf)) continue;
-        seen.add(leaf);
-        const words = nameTerms(leaf);
-        if (words.length === 0) continue;
-        const last = words[words.length - 1];
-        const list = byLastWord.get(last);
-        if (list) list.push(words);
-        else byLastWord.set(last, [words]);
-      }
-    outputKinds.set(catalog, (facts = { byLastWord, known: new Map() }));
-  }
-  let known = facts.known.get(name);
-  if (known === undefined) {
-    const words = nameTerms(name);
-    known =
-      words.length > 0 &&
-      (facts.byLastWord.get(words[words.length - 1]) ?? []).some(
-        (leaf) =>
-          leaf.length >= words.length && words.every((w, k) => leaf[leaf.length - words.length + k] === w),
-      );
-    facts.known.set(name, known);
-  }
-  return known;
+  const words = nameTerms(name);
+  return words.length > 0 && someOutputEndsWith(catalog, words.join(' '));
 }
 
 /**
