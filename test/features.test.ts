@@ -122,6 +122,24 @@ describe('features', () => {
       for (const b of strings) expect(editDistance(a, b, 1) <= 1, `${a}/${b}`).toBe(editDistance(a, b) <= 1);
   });
 
+  it('editDistance on names longer than its reused rows, then on short ones again', () => {
+    const long = 'a'.repeat(150);
+    expect(editDistance(long, 'a'.repeat(140) + 'b'.repeat(10))).toBe(10);
+    expect(editDistance(long + 'xy', long + 'yx')).toBe(1);
+    expect(editDistance('kitten', 'sitting')).toBe(3);
+    expect(editDistance('kitten', 'sitting', 2)).toBe(3);
+  });
+
+  it('a link is priced without building its features, to the last bit of their price', () => {
+    const plan = build(
+      'var1 = Weather_Get_Forecast(city="Oslo")\nvar2 = Clinic_Lookup_Person(name="Ada")\nvar3 = Notes_Send_Text()',
+      true,
+    );
+    const links = sourcesOf(plan, 'Notes_Send_Text', 'text').filter((s) => s.kind === 'output' && s.linked);
+    expect(links.length).toBeGreaterThan(1);
+    for (const link of links) expect(link.cost).toBe(price(plan.features[link.v], hand.weights));
+  });
+
   it('dropTie: every drop carries it, so a rename at the drop’s price keeps the value', () => {
     const plan = build('var1 = Books_Search(keyword="dune", limti=5)');
     expect(plan.drops.get(argumentKey(0, 'limti'))).toEqual({ dropParam: 1, dropTie: 1 });

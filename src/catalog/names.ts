@@ -38,29 +38,49 @@ export function editDistance(a: string, b: string, cap = Infinity): number {
   if (a.length > b.length) [a, b] = [b, a];
   if (b.length - a.length > cap) return cap + 1;
   if (cap <= 1) return withinOneEdit(a, b) ? 1 : cap + 1;
-  let before = new Array<number>(a.length + 1).fill(0);
-  let prev = Array.from({ length: a.length + 1 }, (_, i) => i);
-  let next = new Array<number>(a.length + 1);
+  const n = a.length;
+  if (rows.length < 3 * (n + 1)) rows = new Int32Array(Math.max(3 * (n + 1), 2 * rows.length));
+  // Three rows of one reused buffer: two rows back (a swap reaches it), the last, the one being filled.
+  let before = 0;
+  let prev = n + 1;
+  let next = 2 * (n + 1);
+  for (let i = 0; i <= n; i++) {
+    rows[before + i] = 0;
+    rows[prev + i] = i;
+  }
   let prevMin = 0;
   for (let j = 1; j <= b.length; j++) {
-    next[0] = j;
+    rows[next] = j;
     let rowMin = j;
     const bj = b.charCodeAt(j - 1);
-    for (let i = 1; i <= a.length; i++) {
+    const bBefore = j > 1 ? b.charCodeAt(j - 2) : -1;
+    for (let i = 1; i <= n; i++) {
       const ai = a.charCodeAt(i - 1);
-      let d = Math.min(prev[i - 1] + (ai === bj ? 0 : 1), prev[i] + 1, next[i - 1] + 1);
-      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj)
-        d = Math.min(d, before[i - 2] + 1);
-      next[i] = d;
+      let d = rows[prev + i - 1] + (ai === bj ? 0 : 1);
+      const del = rows[prev + i] + 1;
+      if (del < d) d = del;
+      const ins = rows[next + i - 1] + 1;
+      if (ins < d) d = ins;
+      if (i > 1 && ai === bBefore && a.charCodeAt(i - 2) === bj) {
+        const swap = rows[before + i - 2] + 1;
+        if (swap < d) d = swap;
+      }
+      rows[next + i] = d;
       if (d < rowMin) rowMin = d;
     }
     // A swap reaches two rows back: stop only when neither of the last two rows can come under the cap.
     if (rowMin > cap && prevMin > cap) return cap + 1;
     prevMin = rowMin;
-    [before, prev, next] = [prev, next, before];
+    const spare = before;
+    before = prev;
+    prev = next;
+    next = spare;
   }
-  return prev[a.length];
+  return rows[prev + n];
 }
+
+/** The rows `editDistance` fills, reused from call to call (grown to the longest name met). */
+let rows = new Int32Array(3 * 64);
 
 /**
  * Whether two different strings, `a` no longer than `b`, are one edit apart (a substitution, an insertion, or

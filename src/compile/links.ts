@@ -68,6 +68,50 @@ function ofDomain(producers: readonly ApiSpec[], consumer: Call): boolean {
   );
 }
 
+/** Per compile, per field, per parameter: the evidence of that link that no call changes (contexts die with their compile). */
+const pairEvidence = new WeakMap<CompileContext, WeakMap<OutputField, Map<ParamSpec, PairEvidence>>>();
+
+/** The evidence of feeding a parameter from a field that the two specifications alone decide. */
+interface PairEvidence {
+  readonly linkUnsupported: number;
+  readonly linkNameDissimilarity: number;
+  readonly linkNoSharedWord: number;
+  readonly linkNoDescriptionWord: number;
+  readonly linkCommonField: number;
+  readonly linkLooseType: number;
+}
+
+/**
+ * The evidence of feeding `param` from `field` that depends on the two specifications alone (names,
+ * descriptions, types, the field's commonness), once per pair in a compile: a long plan offers every output
+ * of its earlier calls to each missing input, and the same API's fields come back call after call.
+ */
+function pairFeatures(ctx: CompileContext, field: OutputField, param: ParamSpec): PairEvidence {
+  let fields = pairEvidence.get(ctx);
+  if (!fields) pairEvidence.set(ctx, (fields = new WeakMap()));
+  let params = fields.get(field);
+  if (!params) fields.set(field, (params = new Map()));
+  let pair = params.get(param);
+  if (!pair) {
+    const e = linkEvidence(ctx.index, field, param);
+    pair = {
+      linkUnsupported: unsupported(ctx, e, field, param) ? 1 : 0,
+      linkNameDissimilarity: e.nameDissimilarity,
+      linkNoSharedWord: e.noSharedWord,
+      linkNoDescriptionWord: e.noDescriptionWord,
+      linkCommonField: e.commonField,
+      linkLooseType: typesCompatible(field.type, param.type) ? 0 : 1,
+    };
+    params.set(param, pair);
+  }
+  return pair;
+}
+
+/** Whether the call or memory item `producer` and `consumer` are of one domain. */
+function producerOfDomain(producer: Call | ApiSpec, consumer: Call): boolean {
+  return 'apis' in producer ? sameDomain(producer, consumer) : ofDomain([producer], consumer);
+}
+
 /** The evidence features of feeding `param` from `field` of a call of `producer` (also for unread outputs). */
 export function linkFeatures(
   ctx: CompileContext,
@@ -76,47 +120,106 @@ export function linkFeatures(
   producer: Call | ApiSpec,
   consumer: Call,
 ): Features {
-  const e = linkEvidence(ctx.index, field, param);
+  const pair = pairFeatures(ctx, field, param);
+  // In this order: a cost is summed in its features' order (`price`), and outputLinks sums them so too.
   return {
-    linkUnsupported: unsupported(ctx, e, field, param) ? 1 : 0,
-    linkNameDissimilarity: e.nameDissimilarity,
-    linkNoSharedWord: e.noSharedWord,
-    linkNoDescriptionWord: e.noDescriptionWord,
-    linkCommonField: e.commonField,
-    linkOtherDomain: ('apis' in producer ? sameDomain(producer, consumer) : ofDomain([producer], consumer))
-      ? 0
-      : 1,
-    linkLooseType: typesCompatible(field.type, param.type) ? 0 : 1,
+    linkUnsupported: pair.linkUnsupported,
+    linkNameDissimilarity: pair.linkNameDissimilarity,
+    linkNoSharedWord: pair.linkNoSharedWord,
+    linkNoDescriptionWord: pair.linkNoDescriptionWord,
+    linkCommonField: pair.linkCommonField,
+    linkOtherDomain: producerOfDomain(producer, consumer) ? 0 : 1,
+    linkLooseType: pair.linkLooseType,
   };
 }
 
-/** Output fields of earlier calls that may fill `p` by evidence alone, cheapest first. */
-function outputLinks(ctx: CompileContext, call: Call, p: ParamSpec, taken: ReadonlySet<string>) {
-  const out: { j: Call; field: OutputField; features: Features; cost: number }[] = [];
-  const steps = Math.max(ctx.steps.length, 1);
+/** An output link's features: `linkAny`, then linkFeatures', then the distance's and the depth's. */
+function outputLinkFeatures(
+  ctx: CompileContext,
+  field: OutputField,
+  param: ParamSpec,
+  producer: Call,
+  consumer: Call,
+): Features {
+  return {
+    linkAny: 1,
+    ...linkFeatures(ctx, field, param, producer, consumer),
+    closeDistance: Math.max(0, consumer.pos - producer.pos) / Math.max(ctx.steps.length, 1),
+    closeDepth: fieldSegments(field).length - 1,
+  };
+}
+
+/**
+ * What `outputLinkFeatures` prices at, without building them: the same products summed in the same order
+ * (`price` adds a vector's terms in its keys' order), so a tie falls the same way. A long plan weighs tens of
+ * thousands of (earlier field, missing input) links per compile, and keeps a few per input.
+ */
+function outputLinkCost(
+  ctx: CompileContext,
+  pair: PairEvidence,
+  otherDomain: number,
+  field: OutputField,
+  producer: Call,
+  consumer: Call,
+): number {
+  const w = ctx.weights;
+  let cost = 0;
+  cost += w.linkAny * 1;
+  cost += w.linkUnsupported * pair.linkUnsupported;
+  cost += w.linkNameDissimilarity * pair.linkNameDissimilarity;
+  cost += w.linkNoSharedWord * pair.linkNoSharedWord;
+  cost += w.linkNoDescriptionWord * pair.linkNoDescriptionWord;
+  cost += w.linkCommonField * pair.linkCommonField;
+  cost += w.linkOtherDomain * otherDomain;
+  cost += w.linkLooseType * pair.linkLooseType;
+  cost += w.closeDistance * (Math.max(0, consumer.pos - producer.pos) / Math.max(ctx.steps.length, 1));
+  cost += w.closeDepth * (fieldSegments(field).length - 1);
+  return cost;
+}
+
+/**
+ * Output fields of earlier calls that may fill `p` by evidence alone: those `useful` at their cost, cheapest
+ * first, the first `max` of them with their features.
+ */
+function outputLinks(
+  ctx: CompileContext,
+  call: Call,
+  p: ParamSpec,
+  taken: ReadonlySet<string>,
+  useful: (cost: number) => boolean,
+  max: number,
+) {
+  // Weights and these features are never negative: no link costs less than `linkAny` alone (near-banned by
+  // default, when only the gold-constrained solve, which keeps every candidate, needs them).
+  if (!useful(ctx.weights.linkAny)) return [];
+  const found: { j: Call; field: OutputField; cost: number }[] = [];
   for (const j of ctx.before(call.pos)) {
     const seen = new Set<string>();
+    const otherDomain = sameDomain(j, call) ? 0 : 1;
     for (const choice of j.apis) {
       for (const field of choice.api?.outputs ?? []) {
         if (field.path.includes('[') || seen.has(field.path) || leafOf(field.path) === p.name) continue;
         seen.add(field.path);
         if (taken.has(`${j.id}\u0000${field.path}`) || !typesCanMatch(field.type, p.type)) continue;
-        const features: Features = {
-          linkAny: 1,
-          ...linkFeatures(ctx, field, p, j, call),
-          closeDistance: Math.max(0, call.pos - j.pos) / steps,
-          closeDepth: fieldSegments(field).length - 1,
-        };
-        out.push({ j, field, features, cost: ctx.price(features) });
+        const cost = outputLinkCost(ctx, pairFeatures(ctx, field, p), otherDomain, field, j, call);
+        if (useful(cost)) found.push({ j, field, cost });
       }
     }
   }
-  return out.sort((a, b) => a.cost - b.cost || a.j.id - b.j.id || (a.field.path < b.field.path ? -1 : 1));
+  found.sort((a, b) => a.cost - b.cost || a.j.id - b.j.id || (a.field.path < b.field.path ? -1 : 1));
+  return found.slice(0, max).map((l) => ({ ...l, features: outputLinkFeatures(ctx, l.field, p, l.j, call) }));
 }
 
 /** Literals the sequence passes to parameters of other names that may fill `p`, cheapest first. */
-function literalCopies(ctx: CompileContext, call: Call, p: ParamSpec, taken: ReadonlySet<string>) {
+function literalCopies(
+  ctx: CompileContext,
+  call: Call,
+  p: ParamSpec,
+  taken: ReadonlySet<string>,
+  useful: (cost: number) => boolean,
+) {
   const out: { value: Json; step: number; param: string; features: Features; cost: number }[] = [];
+  if (!useful(ctx.weights.copyAny)) return out; // no copy costs less than `copyAny` alone, as above
   const seen = new Set<string>();
   const steps = Math.max(ctx.steps.length, 1);
   ctx.steps.forEach((step, k) => {
@@ -153,8 +256,14 @@ export function linkSources(ctx: CompileContext): void {
       if (s.kind === 'output') taken.add(`${s.call}\u0000${s.path.join('.')}`);
       if (s.kind === 'literal') taken.add(canonicalJson(s.value));
     }
-    const links = outputLinks(ctx, call, param, taken).filter((l) => useful(l.cost));
-    for (const { j, field, features, cost } of links.slice(0, ctx.bounds.linksPerParameter)) {
+    for (const { j, field, features, cost } of outputLinks(
+      ctx,
+      call,
+      param,
+      taken,
+      useful,
+      ctx.bounds.linksPerParameter,
+    )) {
       const path = fieldSegments(field);
       const v = ctx.variable(features);
       ctx.builder.atMost([v], ctx.provides(j, path));
@@ -162,7 +271,7 @@ export function linkSources(ctx: CompileContext): void {
       const source: Source = { kind: 'output', v, cost, call: j.id, path, mapped: true, linked: true };
       sources.push(source);
     }
-    const copies = literalCopies(ctx, call, param, taken).filter((c) => useful(c.cost));
+    const copies = literalCopies(ctx, call, param, taken, useful).filter((c) => useful(c.cost));
     for (const { value, step, param: from, features, cost } of copies.slice(
       0,
       ctx.bounds.copiesPerParameter,

@@ -172,13 +172,28 @@ export function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
             Math.min(1, nameCoverage(n, api) + (spelt(n).includes(api) ? ctx.evidence.keyOutputBonus : 0)),
           ),
         );
-  const support = (api: ApiSpec) =>
-    uses.feeds.filter(({ param, path }) => {
-      const field = outputField(api, path);
-      return leafOf(path) === param || (field !== undefined && contextMatch(param, api, field) !== undefined);
-    }).length;
+  const supported = new Map<ApiSpec, number>();
+  const support = (api: ApiSpec) => {
+    let n = supported.get(api);
+    if (n === undefined)
+      supported.set(
+        api,
+        (n = uses.feeds.filter(({ param, path }) => {
+          const field = outputField(api, path);
+          return (
+            leafOf(path) === param || (field !== undefined && contextMatch(param, api, field) !== undefined)
+          );
+        }).length),
+      );
+    return n;
+  };
   const best = Math.max(0, ...candidates.map(support));
-  const evidence = named;
+  const evidences = new Map<ApiSpec, number>();
+  const evidence = (api: ApiSpec) => {
+    let e = evidences.get(api);
+    if (e === undefined) evidences.set(api, (e = named(api)));
+    return e;
+  };
   const share = (api: ApiSpec) => Math.max(0, ...uses.names.map((n) => nameShare(n, api)));
   // Named by its uses alone, the API is one of those whose name covers the most of them: a name that
   // covers less (`Instagram_Posts_Reels` for `reddit_posts`) is no evidence of that step.
@@ -195,8 +210,11 @@ export function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
       : Math.max(0, ...candidates.filter((api) => support(api) === best).map(evidence));
   const namedOk = (s: { evidence: number }) => bestNamed < ctx.evidence.minKeyCoverage || s.evidence > 0;
   return candidates
+    .filter(
+      (api) =>
+        (!byName || evidence(api) >= top) && support(api) === best && namedOk({ evidence: evidence(api) }),
+    )
     .map((api) => ({ api, evidence: evidence(api), family: family(api), share: share(api) }))
-    .filter((s) => (!byName || s.evidence >= top) && support(s.api) === best && namedOk(s))
     .sort(
       (a, b) =>
         b.evidence - a.evidence ||
@@ -208,8 +226,16 @@ export function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
 
 /** How alike an API's name is to the closest of the plan's calls (1: one of them). */
 export function planFamily(ctx: CompileContext, api: ApiSpec): number {
-  return Math.max(0, ...ctx.steps.map((s) => 1 - tieDistance(s.name, api.name)));
+  let known = families.get(ctx);
+  if (!known) families.set(ctx, (known = new Map()));
+  let family = known.get(api);
+  if (family === undefined)
+    known.set(api, (family = Math.max(0, ...ctx.steps.map((s) => 1 - tieDistance(s.name, api.name)))));
+  return family;
 }
+
+/** Per compile, per API: its `planFamily` (contexts die with their compile). */
+const families = new WeakMap<CompileContext, Map<ApiSpec, number>>();
 
 /**
  * The evidence of every deleted step: for each dangling label with uses, the catalog APIs that can stand for
