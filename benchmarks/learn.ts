@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { disposeSolvers } from '../src/solvers/index.ts';
 import { learnDefault, LEARN_DEFAULTS, shipLearned } from '../research/bench/learn.ts';
 import { integer } from '../src/api/flag-values.ts';
-import { nonNegative } from '../research/cli/data-flags.ts';
+import { nonNegative, number } from '../research/cli/data-flags.ts';
 
 const { values } = parseArgs({
   options: {
@@ -20,6 +20,7 @@ const { values } = parseArgs({
     every: { type: 'string' },
     rounds: { type: 'string' },
     'guard-slack': { type: 'string' },
+    reach: { type: 'string' },
     out: { type: 'string' },
     page: { type: 'string' },
   },
@@ -35,6 +36,7 @@ const options = {
     values['guard-slack'] === undefined
       ? LEARN_DEFAULTS.guardSlack
       : nonNegative('--guard-slack', values['guard-slack'], 1),
+  reach: values.reach === undefined ? LEARN_DEFAULTS.reach : number('--reach', values.reach, 1, 1000),
   holdout: LEARN_DEFAULTS.holdout,
   seed: LEARN_DEFAULTS.seed,
   log: (line: string) => process.stderr.write(`${line}\n`),

@@ -11,6 +11,7 @@ import {
   lineSearch,
   type LabelledRecord,
 } from '../research/tuning/index.ts';
+import { learningMix } from '../research/bench/records.ts';
 import { corrupt, GOLD, seq } from './helpers.ts';
 
 const base = loadCostModel('hand-tuned');
@@ -152,5 +153,33 @@ describe('rounds of mert', () => {
     expect(afterRound(kept.best, round3, true)).toEqual({ best: round2, weights: round3.weights });
     // A later lost round goes back to round 2, not to round 3 where the search last was.
     expect(afterRound(round2, { weights: w(5), score: 0.7, round: 4 }, false).weights).toBe(round2.weights);
+  });
+});
+
+describe('the trust box of a round (reach)', () => {
+  // A descriptive-world plan that lost its match search: at 1.5, wiring the stats' `match` to an unrelated
+  // unread team field is cheaper than putting the search back; the gold wins only past some 10 (the shipped
+  // weight is 15), and nothing changes on the way.
+  const record = learningMix([], 1).find((r) => r.id === 'synthetic-descriptive-15-f5')!;
+  const start = withWeights(loadCostModel('default'), { linkUnsupported: 1.5 });
+  const fit = (reach: number) =>
+    fitWeights([record], {}, start, {
+      method: 'mert',
+      mert: { reach, rounds: 2 },
+      learn: ['linkUnsupported'],
+      epochs: 0,
+      rate: 0,
+      seed: 1,
+      confidence: false,
+    });
+
+  it('a narrow reach cannot see a gain far from the start; a wide one moves there in one round', async () => {
+    const narrow = await fit(2);
+    expect(narrow.before.train.restored).toBe(0);
+    expect(narrow.model.weights.linkUnsupported).toBe(1.5);
+    const wide = await fit(10);
+    expect(wide.model.weights.linkUnsupported).toBeGreaterThan(3.5);
+    expect(wide.model.weights.linkUnsupported).toBeLessThanOrEqual(15.5);
+    expect(wide.epochs.find((e) => e.epoch === wide.chosen)!.scores.train.restored).toBe(1);
   });
 });

@@ -25,6 +25,7 @@ import {
   type LabelledRecord,
   type SettingResult,
 } from '../research/tuning/index.ts';
+import { caseRecords } from '../research/bench/learn.ts';
 import { corrupt, GOLD, seq } from './helpers.ts';
 
 const base = loadCostModel('default');
@@ -271,6 +272,18 @@ describe('perceptron', () => {
     expect(result.epochs[0].updates).toBeGreaterThan(0);
     expect(CostModelSchema.safeParse(result.model).success).toBe(true);
     expect(result.model.weights.newMap).toBeLessThan(5);
+  });
+
+  it('holds a gold that writes its own ask: the ask pseudo-step is a value no repair can know', async () => {
+    // The gold asks for the match date (`match_date = ask(…)`, then `match_date="$match_date$"`). Read as a
+    // reference, the repair's ask contradicted it, and the gold's point, one mark off like the wrong wiring
+    // the weights prefer, lost to it.
+    const [record] = caseRecords().filter((r) => r.id === 'cases/lost-lookup-not-an-unsupported-field');
+    const cost = withWeights(base, { linkUnsupported: 1.5 });
+    expect((await solvePoint(record, cost, {}))?.restored).toBe(false);
+    const held = await solvePoint(record, cost, { towardsGold: true });
+    expect(held?.restored).toBe(true);
+    expect(held?.inconsistent).toBe(0);
   });
 
   it('skips a record whose gold the model cannot hold (a formula no edit writes)', async () => {

@@ -47,6 +47,8 @@ export interface LearnOptions {
   readonly rounds: number;
   /** The share of a world's training records the fit may lose (the guard's slack). */
   readonly guardSlack: number;
+  /** How far a weight may move in one round (mert's trust box, `reach`). */
+  readonly reach: number;
   readonly log: (line: string) => void;
 }
 
@@ -57,6 +59,7 @@ export const LEARN_DEFAULTS = {
   seed: 1,
   rounds: LINE_FIT_DEFAULTS.rounds,
   guardSlack: LINE_FIT_DEFAULTS.guardSlack,
+  reach: LINE_FIT_DEFAULTS.reach,
 } as const;
 
 export const START_MODEL = 'hand-tuned';
@@ -249,7 +252,7 @@ export async function learnDefault(options: LearnOptions) {
   );
   const fit = await fitWeights(train, {}, start, {
     method: 'mert',
-    mert: { rounds: options.rounds, guardSlack: options.guardSlack },
+    mert: { rounds: options.rounds, guardSlack: options.guardSlack, reach: options.reach },
     epochs: 0,
     rate: 0,
     seed: options.seed,

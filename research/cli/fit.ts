@@ -35,6 +35,7 @@ interface FitFlags extends DataFlags {
   minGain: string;
   guard: boolean;
   guardSlack: string;
+  reach: string;
   probe: string;
   trainSets?: string;
   holdoutSets?: string;
@@ -91,6 +92,11 @@ export function registerFit(program: Command): void {
         '--probe <w>',
         'mert: weight of every near-ban (above 50) in a first pass that pools what lifting it allows (0: none)',
         String(LINE_FIT_DEFAULTS.probe),
+      )
+      .option(
+        '--reach <r>',
+        'mert: how far a weight may move in one round, from w/r to r·w (a wider reach sees gains far from the start)',
+        String(LINE_FIT_DEFAULTS.reach),
       )
       .option('--epochs <n>', 'perceptron: passes over the training records', '3')
       .option('--rate <eta>', 'perceptron: learning rate', '0.1')
@@ -165,6 +171,7 @@ export function registerFit(program: Command): void {
         guard: flags.guard,
         guardSlack: nonNegative('--guard-slack', flags.guardSlack, 1),
         probe: nonNegative('--probe', flags.probe, 50),
+        reach: number('--reach', flags.reach, 1, 1000),
         margin: margin ?? LINE_FIT_DEFAULTS.margin,
       },
       epochs: integer('--epochs', flags.epochs, 0, 1000),

@@ -14,7 +14,7 @@ import type { CostModel } from '../../src/model/cost.ts';
 import { accumulate, type FeatureName, type Features } from '../../src/model/features.ts';
 import type { MilpModel, Solution } from '../../src/model/milp.ts';
 import type { Json, Sequence } from '../../src/model/types.ts';
-import { DEFAULT_RESULT_NAME, isPseudoStep } from '../../src/model/constants.ts';
+import { ASK, DEFAULT_RESULT_NAME, isPseudoStep } from '../../src/model/constants.ts';
 import { compile } from '../../src/compile/compile.ts';
 import { decode } from '../../src/decode/decode.ts';
 import type { Plan } from '../../src/compile/plan.ts';
@@ -114,8 +114,19 @@ function goldValues(
   return out;
 }
 
-const unknownLiteral = (r: GoldReading, value: Json) =>
-  isLiteral(value) && !r.known.has(canonicalJson(value));
+/**
+ * Whether the gold's value at gold step `at` is one no repair can know: a literal the input holds nowhere, or
+ * the whole value of an `ask` pseudo-step the gold writes itself (`match_date="$match_date$"` after
+ * `match_date = ask(slot="match_date")`), which is what a repair's ask is.
+ */
+function unknownValue(r: GoldReading, at: number, value: Json): boolean {
+  if (isLiteral(value)) return !r.known.has(canonicalJson(value));
+  if (typeof value !== 'string') return false;
+  const found = findReferences(value);
+  if (found.length !== 1 || found[0].start !== 0 || found[0].end !== value.length) return false;
+  const [ref] = goldRefs(r, at, value);
+  return ref.api === ASK && ref.path === '';
+}
 
 /** Whether a gold value is one whole reference matching `want` (an API of the producer, or memory). */
 function wholeRefTo(
@@ -190,7 +201,7 @@ export function goldLoss(plan: Plan, input: Sequence, gold: Sequence): number[] 
             ok = values.some((g) => canonicalJson(g.value) === canonicalJson(s.value));
             break;
           case 'ask':
-            ok = values.some((g) => unknownLiteral(r, g.value));
+            ok = values.some((g) => unknownValue(r, g.at, g.value));
             break;
         }
         // A parameter the gold does not pass at all: any source is a value the gold does not have.
@@ -206,7 +217,7 @@ export function goldLoss(plan: Plan, input: Sequence, gold: Sequence): number[] 
       const values = [...params].flatMap((p) => goldValues(r, names, p));
       for (const o of t.options) {
         let ok: boolean;
-        if (o.kind === 'ask') ok = values.some((g) => unknownLiteral(r, g.value));
+        if (o.kind === 'ask') ok = values.some((g) => unknownValue(r, g.at, g.value));
         else {
           const path = normalisePath(o.kind === 'keep' ? t.site.ref.path : o.path);
           const producer = o.call === null ? null : apisOf(o.call);

@@ -5,7 +5,7 @@
  * rival), then sweeps the learned weights one at a time: along each, the exact line search of
  * `line-search.ts` gives the pooled score as a step function, and the weight moves into the best interval
  * (a step into it, never to its far edge) when that gains at least `minGain`, within a trust box around the
- * round's start, and, with `guard`, where no world loses a pooled record. The next round's solves bring in
+ * round's start (`reach`), and, with `guard`, where no world loses a pooled record. The next round's solves bring in
  * the repairs the new weights make (the pools' blind spots), and the fit stops when no weight moves. A round
  * whose solves restore fewer training records of some world than the start (`guard`) is rolled back: the next
  * search starts from the best round kept, with the repairs that cost those records in the pools. The
@@ -58,6 +58,14 @@ export interface LineFitOptions extends EvalOptions {
   readonly guardSlack: number;
   /** The weight of every near-ban in the probe pass (0: no probe). */
   readonly probe: number;
+  /**
+   * The trust box of a round: a weight at `w` may move within [w / reach - ½, reach · w + ½] (at least 0, at
+   * most MAX_WEIGHT). The pools only know the repairs the weights so far made, so a far move is a guess that
+   * the next round's solves check (and roll back when it costs a world records); a wide reach lets the search
+   * see a gain that lies far from the start, where nothing changes on the way (a weight whose effect starts at
+   * ten times its value).
+   */
+  readonly reach: number;
   /** Features to learn (default `LINE_LEARNED`). */
   readonly learn?: readonly FeatureName[];
   readonly log?: (line: string) => void;
@@ -72,6 +80,7 @@ export const LINE_FIT_DEFAULTS = {
   guard: true,
   guardSlack: 0,
   probe: 2,
+  reach: 10,
 } as const;
 
 /** What one solve pass over the training records found. */
@@ -127,9 +136,9 @@ function passScore(pass: Pass): Score {
 }
 
 /** The box a weight may move in during one round: around its start, a near-ban anywhere below it. */
-function box(f: FeatureName, at: number, start: Weights): [number, number] {
+function box(f: FeatureName, at: number, start: Weights, reach: number): [number, number] {
   if (start[f] > MAX_WEIGHT) return [0, start[f]];
-  return [Math.max(0, at / 2 - 0.5), Math.min(MAX_WEIGHT, 2 * at + 0.5)];
+  return [Math.max(0, at / reach - 0.5), Math.min(MAX_WEIGHT, reach * at + 0.5)];
 }
 
 /** Where in the best allowed interval a weight goes: a step past the edge nearest to where it is. */
@@ -162,7 +171,7 @@ function searchRound(
     let moved = 0;
     for (const f of learn) {
       const i = FEATURE_NAMES.indexOf(f);
-      const [lo, hi] = box(f, at.get(f)!, start);
+      const [lo, hi] = box(f, at.get(f)!, start, options.reach);
       if (hi - lo <= 0) continue;
       const d = new Float64Array(FEATURE_NAMES.length);
       d[i] = 1;
