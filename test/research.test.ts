@@ -26,6 +26,7 @@ import {
   type SettingResult,
 } from '../research/tuning/index.ts';
 import { caseRecords } from '../research/bench/learn.ts';
+import { learningMix } from '../research/bench/records.ts';
 import { corrupt, GOLD, seq } from './helpers.ts';
 
 const base = loadCostModel('default');
@@ -282,6 +283,25 @@ describe('perceptron', () => {
     const cost = withWeights(base, { linkUnsupported: 1.5 });
     expect((await solvePoint(record, cost, {}))?.restored).toBe(false);
     const held = await solvePoint(record, cost, { towardsGold: true });
+    expect(held?.restored).toBe(true);
+    expect(held?.inconsistent).toBe(0);
+  });
+
+  it('holds every link and copy in the gold-constrained solve, not the first four under the weights in force', async () => {
+    const byId = new Map(learningMix([], 1).map((r) => [r.id, r]));
+    // A field read elsewhere already, two calls back (the weights rank links by distance alone), and a
+    // literal passed under another name (`generate_barcode(data="1234567890")` as the phone number).
+    for (const id of ['executable-40-f3', 'glaive-15-2']) {
+      const held = await solvePoint(byId.get(id)!, base, { towardsGold: true });
+      expect(held?.restored, id).toBe(true);
+    }
+  });
+
+  it('holds a link to a field an unread-output source offers too, where that source cannot hold', async () => {
+    // analyze_sentiment(text=) reads encrypt_data's output; encrypt_data reads a call itself, so the unread
+    // source (an output nothing else reads, of a call that reads none) is out, and the link by evidence is in.
+    const record = learningMix([], 1).find((r) => r.id === 'glaive-33-f3')!;
+    const held = await solvePoint(record, base, { towardsGold: true });
     expect(held?.restored).toBe(true);
     expect(held?.inconsistent).toBe(0);
   });

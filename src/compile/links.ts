@@ -249,21 +249,21 @@ export function linkSources(ctx: CompileContext): void {
     // A link dearer than asking can never be in an optimum (the ask is always there and frees every row the
     // link is in): it is left out, unless the model must hold every candidate (the gold-constrained solve).
     const ask = sources.find((s) => s.kind === 'ask');
-    const useful = (cost: number) =>
-      ctx.options.keepDominated === true || ask === undefined || cost < ask.cost;
+    const everyOne = ctx.options.keepDominated === true;
+    const useful = (cost: number) => everyOne || ask === undefined || cost < ask.cost;
+    // The bounds keep a repair's model small; the gold-constrained solve holds every link and copy, so that
+    // the gold is not missed for a link the weights in force rank below the first few.
+    const links = everyOne ? Infinity : ctx.bounds.linksPerParameter;
+    const copyBound = everyOne ? Infinity : ctx.bounds.copiesPerParameter;
+    // The fields other sources already offer, unless only as an unread output: that one holds only where
+    // nothing else reads its call (unread.ts), and the link by evidence is how the field feeds the parameter
+    // where something does.
     const taken = new Set<string>();
     for (const s of sources) {
-      if (s.kind === 'output') taken.add(`${s.call}\u0000${s.path.join('.')}`);
+      if (s.kind === 'output' && s.unread !== true) taken.add(`${s.call}\u0000${s.path.join('.')}`);
       if (s.kind === 'literal') taken.add(canonicalJson(s.value));
     }
-    for (const { j, field, features, cost } of outputLinks(
-      ctx,
-      call,
-      param,
-      taken,
-      useful,
-      ctx.bounds.linksPerParameter,
-    )) {
+    for (const { j, field, features, cost } of outputLinks(ctx, call, param, taken, useful, links)) {
       const path = fieldSegments(field);
       const v = ctx.variable(features);
       ctx.builder.atMost([v], ctx.provides(j, path));
@@ -272,10 +272,7 @@ export function linkSources(ctx: CompileContext): void {
       sources.push(source);
     }
     const copies = literalCopies(ctx, call, param, taken, useful).filter((c) => useful(c.cost));
-    for (const { value, step, param: from, features, cost } of copies.slice(
-      0,
-      ctx.bounds.copiesPerParameter,
-    )) {
+    for (const { value, step, param: from, features, cost } of copies.slice(0, copyBound)) {
       sources.push({
         kind: 'literal',
         v: ctx.variable(features),

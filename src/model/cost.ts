@@ -160,12 +160,12 @@ export const BoundsSchema = z
     linksPerParameter: bound(
       4,
       1000,
-      'fields of other names linked by evidence alone per required parameter without an argument (the cheapest)',
+      'fields of other names linked by evidence alone per required parameter without an argument (the cheapest; the gold-constrained solve of fit and coverage holds every one)',
     ),
     copiesPerParameter: bound(
       4,
       1000,
-      'literals passed under other names copied per required parameter without an argument (the cheapest)',
+      'literals passed under other names copied per required parameter without an argument (the cheapest; the gold-constrained solve holds every one)',
     ),
     restoreCandidates: bound(
       5,
