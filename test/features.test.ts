@@ -167,14 +167,16 @@ describe('features', () => {
     const plan = build('var1 = Weather_Get_Forecast(city="Oslo")\nvar2 = Notes_Send_Text()', true);
     const sources = sourcesOf(plan, 'Notes_Send_Text', 'text');
     const links = sources.filter((s) => s.kind === 'output' && s.linked);
-    // `status` is an unread output of the same type already (its fill carries the same evidence).
-    // A field inside an object is a link too, as deep as it sits (`closeDepth`).
+    // `status` is an unread output of the same type too (its fill carries the same evidence), but that
+    // source holds only where nothing else reads its call: the link is offered as well. A field inside an
+    // object is a link too, as deep as it sits (`closeDepth`).
     expect(links.map((s) => (s.kind === 'output' ? s.path.join('.') : ''))).toEqual([
       'location',
+      'status',
       'location.name',
     ]);
     expect(features(plan, links[0].v).closeDepth ?? 0).toBe(0);
-    expect(features(plan, links[1].v).closeDepth).toBe(1);
+    expect(features(plan, links[2].v).closeDepth).toBe(1);
     const status = features(
       plan,
       sources.find((s) => s.kind === 'output' && s.unread && s.path[0] === 'status')!.v,
