@@ -291,7 +291,8 @@ describe('perceptron', () => {
     const byId = new Map(learningMix([], 1).map((r) => [r.id, r]));
     // A field read elsewhere already, two calls back (the weights rank links by distance alone), and a
     // literal passed under another name (`generate_barcode(data="1234567890")` as the phone number).
-    for (const id of ['executable-40-f3', 'glaive-15-2']) {
+    // And a link with no evidence at all (`linkUnsupported`), priced above the gold penalty when it was 1000.
+    for (const id of ['executable-40-f3', 'glaive-15-2', 'executable-83-2']) {
       const held = await solvePoint(byId.get(id)!, base, { towardsGold: true });
       expect(held?.restored, id).toBe(true);
     }

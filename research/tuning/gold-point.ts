@@ -26,8 +26,13 @@ import { literalValues } from '../../src/score/steps.ts';
 import type { LabelledRecord } from './dataset.ts';
 import { judge, repairOptions, type EvalOptions } from './evaluate.ts';
 
-/** What an inconsistent decision costs in the gold-constrained solve: far above any repair's cost. */
-export const GOLD_PENALTY = 1000;
+/**
+ * What an inconsistent decision costs in the gold-constrained solve: far above what any consistent decision
+ * costs, near-bans included. A link by evidence alone is priced at `linkAny` (1000) plus its evidence: at 1000
+ * here, a gold link with no evidence (`linkUnsupported` 15) cost more than an ask the gold contradicts, and the
+ * gold was missed for it.
+ */
+export const GOLD_PENALTY = 10_000;
 
 export type FeatureTotals = Partial<Record<FeatureName, number>>;
 
