@@ -92,6 +92,15 @@ function contradicted(ctx: CompileContext, uses: Uses, path: readonly PathSegmen
 
 /** How many inputs an API requires. */
 
+/** `measure` of each API, worked out once (for one call of `standIns`). */
+function perApi<T>(measure: (api: ApiSpec) => T): (api: ApiSpec) => T {
+  const known = new Map<ApiSpec, T>();
+  return (api) => {
+    if (!known.has(api)) known.set(api, measure(api));
+    return known.get(api)!;
+  };
+}
+
 /** Catalog APIs that can stand for the deleted step: best evidence, then fewest required inputs. */
 export function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
   let candidates: ApiSpec[] = [];
@@ -172,28 +181,17 @@ export function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
             Math.min(1, nameCoverage(n, api) + (spelt(n).includes(api) ? ctx.evidence.keyOutputBonus : 0)),
           ),
         );
-  const supported = new Map<ApiSpec, number>();
-  const support = (api: ApiSpec) => {
-    let n = supported.get(api);
-    if (n === undefined)
-      supported.set(
-        api,
-        (n = uses.feeds.filter(({ param, path }) => {
-          const field = outputField(api, path);
-          return (
-            leafOf(path) === param || (field !== undefined && contextMatch(param, api, field) !== undefined)
-          );
-        }).length),
-      );
-    return n;
-  };
+  const support = perApi(
+    (api) =>
+      uses.feeds.filter(({ param, path }) => {
+        const field = outputField(api, path);
+        return (
+          leafOf(path) === param || (field !== undefined && contextMatch(param, api, field) !== undefined)
+        );
+      }).length,
+  );
   const best = Math.max(0, ...candidates.map(support));
-  const evidences = new Map<ApiSpec, number>();
-  const evidence = (api: ApiSpec) => {
-    let e = evidences.get(api);
-    if (e === undefined) evidences.set(api, (e = named(api)));
-    return e;
-  };
+  const evidence = perApi(named);
   const share = (api: ApiSpec) => Math.max(0, ...uses.names.map((n) => nameShare(n, api)));
   // Named by its uses alone, the API is one of those whose name covers the most of them: a name that
   // covers less (`Instagram_Posts_Reels` for `reddit_posts`) is no evidence of that step.
@@ -208,12 +206,9 @@ export function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
     uses.names.length === 0
       ? 0
       : Math.max(0, ...candidates.filter((api) => support(api) === best).map(evidence));
-  const namedOk = (s: { evidence: number }) => bestNamed < ctx.evidence.minKeyCoverage || s.evidence > 0;
+  const namedOk = (api: ApiSpec) => bestNamed < ctx.evidence.minKeyCoverage || evidence(api) > 0;
   return candidates
-    .filter(
-      (api) =>
-        (!byName || evidence(api) >= top) && support(api) === best && namedOk({ evidence: evidence(api) }),
-    )
+    .filter((api) => (!byName || evidence(api) >= top) && support(api) === best && namedOk(api))
     .map((api) => ({ api, evidence: evidence(api), family: family(api), share: share(api) }))
     .sort(
       (a, b) =>
