@@ -120,6 +120,26 @@ describe('a repair’s confidence (the real solver)', () => {
     expect(skipped.evidence).toBeUndefined();
   });
 
+  it('reads the edit kinds and feature totals only where the calibration or the caller does', async () => {
+    const input = inputOf('missing-step');
+    const withEvidence = await repair(input, catalog, { confidenceEvidence: true });
+    const plain = await repair(input, catalog);
+    expect(plain.confidence).toBe(withEvidence.confidence);
+    const evidence = withEvidence.evidence!;
+    // A calibration fitted on an edit kind too (`--evidence kinds`) gets it without `confidenceEvidence`.
+    const kind = Object.keys(evidence).find((name) => name.startsWith('kind.'))!;
+    const calibration = CalibrationSchema.parse({
+      ...shipped,
+      evidence: [...shipped!.evidence, kind],
+      mean: [...shipped!.mean, 0],
+      scale: [...shipped!.scale, 1],
+      coefficients: [...shipped!.coefficients, -3],
+    });
+    const readsKinds = await repair(input, catalog, { cost: { ...base, calibration } });
+    expect(readsKinds.confidence).toBe(confidenceOf(calibration, evidence));
+    expect(readsKinds.confidence).not.toBe(plain.confidence);
+  });
+
   it('logStandIns: ln of how many APIs a put-back call could have been (two output heart_rate, one rhythm)', async () => {
     const requests = loadCatalog('test/cases/catalogs/unrelated-requests-spec.json');
     const evidenceOf = async (field: string) =>

@@ -3,7 +3,7 @@
  * The solve is the caller's (the repair's backend and deadline).
  */
 import type { Plan } from '../compile/plan.ts';
-import type { Calibration } from '../model/calibration.ts';
+import { EVIDENCE, type Calibration } from '../model/calibration.ts';
 import type { MilpModel, Solution } from '../model/milp.ts';
 import type { Edit } from '../model/types.ts';
 import { excludeFlow } from './alternative.ts';
@@ -16,6 +16,9 @@ export interface Assessment {
   readonly confidence?: number;
 }
 
+/** Whether a calibration reads more than the named evidence (edit kinds, feature totals). */
+const readsDetail = (calibration: Calibration) => calibration.evidence.some((name) => !(name in EVIDENCE));
+
 export async function assessRepair(
   model: MilpModel,
   plan: Plan,
@@ -24,6 +27,8 @@ export async function assessRepair(
   solve: (model: MilpModel) => Promise<Solution>,
   calibration: Calibration | undefined,
   weights: Readonly<Record<string, number>>,
+  /** Whether the caller reads the evidence itself (every part of it is worked out). */
+  wanted = true,
 ): Promise<Assessment> {
   const second = await solve(excludeFlow(model, plan, values));
   const alternative: Alternative =
@@ -32,6 +37,7 @@ export async function assessRepair(
       : second.values && second.status === 'optimal'
         ? { found: 'repair', values: second.values }
         : { found: 'unknown' };
-  const evidence = repairEvidence(plan, values, edits, alternative, weights);
+  const detail = wanted || calibration === undefined || readsDetail(calibration);
+  const evidence = repairEvidence(plan, values, edits, alternative, weights, detail);
   return calibration ? { evidence, confidence: confidenceOf(calibration, evidence) } : { evidence };
 }

@@ -61,12 +61,17 @@ function gapByGroup(
   };
 }
 
+/**
+ * The evidence of a repair: the named evidence (EVIDENCE) and, with `detail`, the edit counts by kind and the
+ * feature totals, which a calibration reads only when fitted on them (`--evidence kinds|all`).
+ */
 export function repairEvidence(
   plan: Plan,
   values: readonly number[],
   edits: readonly Edit[],
   alternative: Alternative,
   weights: Readonly<Record<string, number>>,
+  detail = true,
 ): EvidenceVector {
   const cost = pointCost(plan, values);
   const gap = alternative.found === 'repair' ? Math.max(0, pointCost(plan, alternative.values) - cost) : 0;
@@ -83,6 +88,7 @@ export function repairEvidence(
     logStandIns: Math.log(Math.max(1, ...chosenStandIns(plan, values))),
     ...gapByGroup(plan, values, alternative, weights),
   };
+  if (!detail) return base;
   const out: Record<string, number> = { ...base };
   for (const edit of edits) out[KIND_PREFIX + edit.kind] = (out[KIND_PREFIX + edit.kind] ?? 0) + 1;
   const add = (features: Readonly<Record<string, number | undefined>>) => {

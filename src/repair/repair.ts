@@ -241,6 +241,7 @@ export async function repair(
           solve,
           calibration,
           cost.weights,
+          options.confidenceEvidence === true,
         );
   const confidence = unchanged && first.status === 'optimal' && calibration ? 1 : assessed?.confidence;
   // Below `minConfidence` a repair is held back as uncertain; the worse statuses keep theirs.
