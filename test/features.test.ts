@@ -130,7 +130,7 @@ describe('features', () => {
     expect(editDistance('kitten', 'sitting', 2)).toBe(3);
   });
 
-  it('a link is priced without building its features, to the last bit of their price', () => {
+  it('a link costs the price of its features, to the last bit', () => {
     const plan = build(
       'var1 = Weather_Get_Forecast(city="Oslo")\nvar2 = Clinic_Lookup_Person(name="Ada")\nvar3 = Notes_Send_Text()',
       true,

@@ -39,7 +39,7 @@ export function editDistance(a: string, b: string, cap = Infinity): number {
   if (b.length - a.length > cap) return cap + 1;
   if (cap <= 1) return withinOneEdit(a, b) ? 1 : cap + 1;
   const n = a.length;
-  if (rows.length < 3 * (n + 1)) rows = new Int32Array(Math.max(3 * (n + 1), 2 * rows.length));
+  if (rows.length < 3 * (n + 1)) rows = new Int32Array(3 * (n + 1));
   // Three rows of one reused buffer: two rows back (a swap reaches it), the last, the one being filled.
   let before = 0;
   let prev = n + 1;
@@ -80,7 +80,7 @@ export function editDistance(a: string, b: string, cap = Infinity): number {
 }
 
 /** The rows `editDistance` fills, reused from call to call (grown to the longest name met). */
-let rows = new Int32Array(3 * 64);
+let rows = new Int32Array(0);
 
 /**
  * Whether two different strings, `a` no longer than `b`, are one edit apart (a substitution, an insertion, or

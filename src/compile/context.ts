@@ -437,6 +437,22 @@ const firstWord = perObject((api: ApiSpec): string | undefined => words(api.name
 const styleOf = perObject((api: ApiSpec): string => nameStyle(api.name));
 
 /**
+ * Memoises `compute` per compile and key: held by the context, so it dies with its compile (for what one
+ * compile asks about again and again, and the next compile must not see).
+ */
+export function perCompile<K, V>(
+  compute: (ctx: CompileContext, key: K) => V,
+): (ctx: CompileContext, key: K) => V {
+  const memos = new WeakMap<CompileContext, Map<K, V>>();
+  return (ctx, key) => {
+    let memo = memos.get(ctx);
+    if (!memo) memos.set(ctx, (memo = new Map()));
+    if (!memo.has(key)) memo.set(key, compute(ctx, key));
+    return memo.get(key)!;
+  };
+}
+
+/**
  * Whether an API departs from a habit of the plan (`kept`: what its calls have, `key`: what an API has): when
  * some candidate keeps it, every candidate that does not.
  */

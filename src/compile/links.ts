@@ -68,50 +68,6 @@ function ofDomain(producers: readonly ApiSpec[], consumer: Call): boolean {
   );
 }
 
-/** Per compile, per field, per parameter: the evidence of that link that no call changes (contexts die with their compile). */
-const pairEvidence = new WeakMap<CompileContext, WeakMap<OutputField, Map<ParamSpec, PairEvidence>>>();
-
-/** The evidence of feeding a parameter from a field that the two specifications alone decide. */
-interface PairEvidence {
-  readonly linkUnsupported: number;
-  readonly linkNameDissimilarity: number;
-  readonly linkNoSharedWord: number;
-  readonly linkNoDescriptionWord: number;
-  readonly linkCommonField: number;
-  readonly linkLooseType: number;
-}
-
-/**
- * The evidence of feeding `param` from `field` that depends on the two specifications alone (names,
- * descriptions, types, the field's commonness), once per pair in a compile: a long plan offers every output
- * of its earlier calls to each missing input, and the same API's fields come back call after call.
- */
-function pairFeatures(ctx: CompileContext, field: OutputField, param: ParamSpec): PairEvidence {
-  let fields = pairEvidence.get(ctx);
-  if (!fields) pairEvidence.set(ctx, (fields = new WeakMap()));
-  let params = fields.get(field);
-  if (!params) fields.set(field, (params = new Map()));
-  let pair = params.get(param);
-  if (!pair) {
-    const e = linkEvidence(ctx.index, field, param);
-    pair = {
-      linkUnsupported: unsupported(ctx, e, field, param) ? 1 : 0,
-      linkNameDissimilarity: e.nameDissimilarity,
-      linkNoSharedWord: e.noSharedWord,
-      linkNoDescriptionWord: e.noDescriptionWord,
-      linkCommonField: e.commonField,
-      linkLooseType: typesCompatible(field.type, param.type) ? 0 : 1,
-    };
-    params.set(param, pair);
-  }
-  return pair;
-}
-
-/** Whether the call or memory item `producer` and `consumer` are of one domain. */
-function producerOfDomain(producer: Call | ApiSpec, consumer: Call): boolean {
-  return 'apis' in producer ? sameDomain(producer, consumer) : ofDomain([producer], consumer);
-}
-
 /** The evidence features of feeding `param` from `field` of a call of `producer` (also for unread outputs). */
 export function linkFeatures(
   ctx: CompileContext,
@@ -120,97 +76,55 @@ export function linkFeatures(
   producer: Call | ApiSpec,
   consumer: Call,
 ): Features {
-  const pair = pairFeatures(ctx, field, param);
-  // In this order: a cost is summed in its features' order (`price`), and outputLinks sums them so too.
+  const e = linkEvidence(ctx.index, field, param);
   return {
-    linkUnsupported: pair.linkUnsupported,
-    linkNameDissimilarity: pair.linkNameDissimilarity,
-    linkNoSharedWord: pair.linkNoSharedWord,
-    linkNoDescriptionWord: pair.linkNoDescriptionWord,
-    linkCommonField: pair.linkCommonField,
-    linkOtherDomain: producerOfDomain(producer, consumer) ? 0 : 1,
-    linkLooseType: pair.linkLooseType,
+    linkUnsupported: unsupported(ctx, e, field, param) ? 1 : 0,
+    linkNameDissimilarity: e.nameDissimilarity,
+    linkNoSharedWord: e.noSharedWord,
+    linkNoDescriptionWord: e.noDescriptionWord,
+    linkCommonField: e.commonField,
+    linkOtherDomain: ('apis' in producer ? sameDomain(producer, consumer) : ofDomain([producer], consumer))
+      ? 0
+      : 1,
+    linkLooseType: typesCompatible(field.type, param.type) ? 0 : 1,
   };
 }
 
-/** An output link's features: `linkAny`, then linkFeatures', then the distance's and the depth's. */
-function outputLinkFeatures(
-  ctx: CompileContext,
-  field: OutputField,
-  param: ParamSpec,
-  producer: Call,
-  consumer: Call,
-): Features {
-  return {
-    linkAny: 1,
-    ...linkFeatures(ctx, field, param, producer, consumer),
-    closeDistance: Math.max(0, consumer.pos - producer.pos) / Math.max(ctx.steps.length, 1),
-    closeDepth: fieldSegments(field).length - 1,
-  };
-}
-
-/**
- * What `outputLinkFeatures` prices at, without building them: the same products summed in the same order
- * (`price` adds a vector's terms in its keys' order), so a tie falls the same way. A long plan weighs tens of
- * thousands of (earlier field, missing input) links per compile, and keeps a few per input.
- */
-function outputLinkCost(
-  ctx: CompileContext,
-  pair: PairEvidence,
-  otherDomain: number,
-  field: OutputField,
-  producer: Call,
-  consumer: Call,
-): number {
-  const w = ctx.weights;
-  let cost = 0;
-  cost += w.linkAny * 1;
-  cost += w.linkUnsupported * pair.linkUnsupported;
-  cost += w.linkNameDissimilarity * pair.linkNameDissimilarity;
-  cost += w.linkNoSharedWord * pair.linkNoSharedWord;
-  cost += w.linkNoDescriptionWord * pair.linkNoDescriptionWord;
-  cost += w.linkCommonField * pair.linkCommonField;
-  cost += w.linkOtherDomain * otherDomain;
-  cost += w.linkLooseType * pair.linkLooseType;
-  cost += w.closeDistance * (Math.max(0, consumer.pos - producer.pos) / Math.max(ctx.steps.length, 1));
-  cost += w.closeDepth * (fieldSegments(field).length - 1);
-  return cost;
-}
-
-/**
- * Output fields of earlier calls that may fill `p` by evidence alone: those `useful` at their cost, cheapest
- * first, the first `max` of them with their features.
- */
+/** Output fields of earlier calls that may fill `p` by evidence alone: those `useful` at their cost, cheapest first. */
 function outputLinks(
   ctx: CompileContext,
   call: Call,
   p: ParamSpec,
   taken: ReadonlySet<string>,
   useful: (cost: number) => boolean,
-  max: number,
 ) {
-  // Weights and these features are never negative: no link costs less than `linkAny` alone (near-banned by
-  // default, when only the gold-constrained solve, which keeps every candidate, needs them).
-  if (!useful(ctx.weights.linkAny)) return [];
-  const found: { j: Call; field: OutputField; cost: number }[] = [];
+  const out: { j: Call; field: OutputField; features: Features; cost: number }[] = [];
+  // Weights and these features are never negative: no link costs less than `linkAny` alone. Near-banned by
+  // default, a link is then weighed only for the gold-constrained solve (a long plan has tens of thousands).
+  if (!useful(ctx.weights.linkAny)) return out;
+  const steps = Math.max(ctx.steps.length, 1);
   for (const j of ctx.before(call.pos)) {
     const seen = new Set<string>();
-    const otherDomain = sameDomain(j, call) ? 0 : 1;
     for (const choice of j.apis) {
       for (const field of choice.api?.outputs ?? []) {
         if (field.path.includes('[') || seen.has(field.path) || leafOf(field.path) === p.name) continue;
         seen.add(field.path);
         if (taken.has(`${j.id}\u0000${field.path}`) || !typesCanMatch(field.type, p.type)) continue;
-        const cost = outputLinkCost(ctx, pairFeatures(ctx, field, p), otherDomain, field, j, call);
-        if (useful(cost)) found.push({ j, field, cost });
+        const features: Features = {
+          linkAny: 1,
+          ...linkFeatures(ctx, field, p, j, call),
+          closeDistance: Math.max(0, call.pos - j.pos) / steps,
+          closeDepth: fieldSegments(field).length - 1,
+        };
+        const cost = ctx.price(features);
+        if (useful(cost)) out.push({ j, field, features, cost });
       }
     }
   }
-  found.sort((a, b) => a.cost - b.cost || a.j.id - b.j.id || (a.field.path < b.field.path ? -1 : 1));
-  return found.slice(0, max).map((l) => ({ ...l, features: outputLinkFeatures(ctx, l.field, p, l.j, call) }));
+  return out.sort((a, b) => a.cost - b.cost || a.j.id - b.j.id || (a.field.path < b.field.path ? -1 : 1));
 }
 
-/** Literals the sequence passes to parameters of other names that may fill `p`, cheapest first. */
+/** Literals the sequence passes to parameters of other names that may fill `p`: those `useful`, cheapest first. */
 function literalCopies(
   ctx: CompileContext,
   call: Call,
@@ -236,7 +150,8 @@ function literalCopies(
         copyMisfit: literalMismatch(value, p) === null ? 0 : 1,
         closeDistance: Math.abs(call.pos - k) / steps,
       };
-      out.push({ value, step: k, param: q, features, cost: ctx.price(features) });
+      const cost = ctx.price(features);
+      if (useful(cost)) out.push({ value, step: k, param: q, features, cost });
     }
   });
   return out.sort((a, b) => a.cost - b.cost || a.step - b.step);
@@ -253,8 +168,8 @@ export function linkSources(ctx: CompileContext): void {
     const useful = (cost: number) => everyOne || ask === undefined || cost < ask.cost;
     // The bounds keep a repair's model small; the gold-constrained solve holds every link and copy, so that
     // the gold is not missed for a link the weights in force rank below the first few.
-    const links = everyOne ? Infinity : ctx.bounds.linksPerParameter;
-    const copyBound = everyOne ? Infinity : ctx.bounds.copiesPerParameter;
+    const maxLinks = everyOne ? Infinity : ctx.bounds.linksPerParameter;
+    const maxCopies = everyOne ? Infinity : ctx.bounds.copiesPerParameter;
     // The fields other sources already offer, unless only as an unread output: that one holds only where
     // nothing else reads its call (unread.ts), and the link by evidence is how the field feeds the parameter
     // where something does.
@@ -263,7 +178,8 @@ export function linkSources(ctx: CompileContext): void {
       if (s.kind === 'output' && s.unread !== true) taken.add(`${s.call}\u0000${s.path.join('.')}`);
       if (s.kind === 'literal') taken.add(canonicalJson(s.value));
     }
-    for (const { j, field, features, cost } of outputLinks(ctx, call, param, taken, useful, links)) {
+    const links = outputLinks(ctx, call, param, taken, useful).slice(0, maxLinks);
+    for (const { j, field, features, cost } of links) {
       const path = fieldSegments(field);
       const v = ctx.variable(features);
       ctx.builder.atMost([v], ctx.provides(j, path));
@@ -271,8 +187,8 @@ export function linkSources(ctx: CompileContext): void {
       const source: Source = { kind: 'output', v, cost, call: j.id, path, mapped: true, linked: true };
       sources.push(source);
     }
-    const copies = literalCopies(ctx, call, param, taken, useful).filter((c) => useful(c.cost));
-    for (const { value, step, param: from, features, cost } of copies.slice(0, copyBound)) {
+    const copies = literalCopies(ctx, call, param, taken, useful).slice(0, maxCopies);
+    for (const { value, step, param: from, features, cost } of copies) {
       sources.push({
         kind: 'literal',
         v: ctx.variable(features),

@@ -16,9 +16,10 @@ import { commonness, relatedTo } from '../catalog/evidence.ts';
 import { normalisePath } from '../read/references.ts';
 import { apiProvides, outputField } from '../validate/outputs.ts';
 import { contextMatch } from '../catalog/context-match.ts';
-import type { CompileContext } from './context.ts';
+import { perCompile, type CompileContext } from './context.ts';
 import { apiChoice, labelChoice, labelRows, newCall } from './calls.ts';
 import { NO_FEATURES, plus, type Features } from '../model/features.ts';
+import { perObject } from '../model/memo.ts';
 import { lackingInputs, producers, requiredInputs } from './producers.ts';
 import { numberedPlace, slippedLabel } from './numbering.ts';
 import { carriedCharge, carriedValues, templates, writtenInFull } from './carried.ts';
@@ -91,15 +92,6 @@ function contradicted(ctx: CompileContext, uses: Uses, path: readonly PathSegmen
 }
 
 /** How many inputs an API requires. */
-
-/** `measure` of each API, worked out once (for one call of `standIns`). */
-function perApi<T>(measure: (api: ApiSpec) => T): (api: ApiSpec) => T {
-  const known = new Map<ApiSpec, T>();
-  return (api) => {
-    if (!known.has(api)) known.set(api, measure(api));
-    return known.get(api)!;
-  };
-}
 
 /** Catalog APIs that can stand for the deleted step: best evidence, then fewest required inputs. */
 export function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
@@ -181,8 +173,8 @@ export function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
             Math.min(1, nameCoverage(n, api) + (spelt(n).includes(api) ? ctx.evidence.keyOutputBonus : 0)),
           ),
         );
-  const support = perApi(
-    (api) =>
+  const support = perObject(
+    (api: ApiSpec) =>
       uses.feeds.filter(({ param, path }) => {
         const field = outputField(api, path);
         return (
@@ -191,7 +183,7 @@ export function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
       }).length,
   );
   const best = Math.max(0, ...candidates.map(support));
-  const evidence = perApi(named);
+  const evidence = perObject(named);
   const share = (api: ApiSpec) => Math.max(0, ...uses.names.map((n) => nameShare(n, api)));
   // Named by its uses alone, the API is one of those whose name covers the most of them: a name that
   // covers less (`Instagram_Posts_Reels` for `reddit_posts`) is no evidence of that step.
@@ -219,18 +211,10 @@ export function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
     );
 }
 
-/** How alike an API's name is to the closest of the plan's calls (1: one of them). */
-export function planFamily(ctx: CompileContext, api: ApiSpec): number {
-  let known = families.get(ctx);
-  if (!known) families.set(ctx, (known = new Map()));
-  let family = known.get(api);
-  if (family === undefined)
-    known.set(api, (family = Math.max(0, ...ctx.steps.map((s) => 1 - tieDistance(s.name, api.name)))));
-  return family;
-}
-
-/** Per compile, per API: its `planFamily` (contexts die with their compile). */
-const families = new WeakMap<CompileContext, Map<ApiSpec, number>>();
+/** How alike an API's name is to the closest of the plan's calls (1: one of them); once per compile. */
+export const planFamily = perCompile((ctx, api: ApiSpec): number =>
+  Math.max(0, ...ctx.steps.map((s) => 1 - tieDistance(s.name, api.name))),
+);
 
 /**
  * The evidence of every deleted step: for each dangling label with uses, the catalog APIs that can stand for
