@@ -13,6 +13,8 @@ import { argumentKey, type Call, type Plan, type Source } from '../src/compile/p
 import { commonness, contentWords, linkEvidence, relatedTo } from '../src/catalog/evidence.ts';
 import { indexCatalog } from '../src/catalog/catalog-index.ts';
 import { editDistance, nameStyle, similarity } from '../src/catalog/names.ts';
+import { repair } from '../src/repair/repair.ts';
+import { formatStringForm } from '../src/read/string-form.ts';
 import { seq } from './helpers.ts';
 
 const param = (type: string, description: string, required = true) => ({ type, description, required });
@@ -392,5 +394,29 @@ describe('naming styles (foreignStyle)', () => {
     expect(nameStyle('WeatherAPI.com_Forecast')).toBe('.A');
     expect(nameStyle('real-time-search')).toBe('-a');
     expect(nameStyle('123')).toBe('');
+  });
+  it('askProducedUnnamed: a reference under a habit that names ids otherwise, off by default', async () => {
+    // Ids returned as `ref` ("The unique identifier of …") and taken as `<entity>_ref`: no name says "id".
+    const terse = loadCatalog('test/cases/catalogs/terse-refs-spec.json');
+    const input = seq('var1 = list_albms(lmt=10)\nvar_result(albums="$var1.albms$")');
+    const plan = compile(input, terse, hand).plan;
+    const ask = sourcesOf(plan, 'list_albms', 'artst_ref').find((s) => s.kind === 'ask')!;
+    const premium = features(plan, ask.v).askProducedUnnamed!;
+    expect(premium).toBeGreaterThan(0);
+    expect(features(plan, ask.v).askProduced).toBeUndefined();
+    // A value made under a name that is no identifier (`name` for `band_name`) is one a person may know.
+    const tour = compile(seq('var1 = get_tour()'), terse, hand).plan;
+    const asked = sourcesOf(tour, 'get_tour', 'band_name').find((s) => s.kind === 'ask')!;
+    expect(features(tour, asked.v).askProducedUnnamed).toBeUndefined();
+    // Off (the default's 0), the reference is asked for; priced, the lookup goes in with its query asked.
+    const off = await repair(input, terse, { confidence: false });
+    expect(formatStringForm(off.sequence)).toContain('artst_ref = ask(slot="artst_ref")');
+    const base = loadCostModel('default');
+    const on = await repair(input, terse, {
+      confidence: false,
+      cost: { ...base, weights: { ...base.weights, askProducedUnnamed: 0.9 } },
+    });
+    expect(formatStringForm(on.sequence)).toContain('= srch_artst(artst_name="$artst_name$")');
+    expect(formatStringForm(on.sequence)).toContain('list_albms(lmt=10, artst_ref="$var2.hits[0].ref$")');
   });
 });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadSetCatalog } from '../research/bench/data.ts';
-import { CostModelSchema } from '../src/model/cost.ts';
+import { loadCatalog } from '../src/read/catalog.ts';
+import { CostModelSchema, type CostModel } from '../src/model/cost.ts';
 import { loadCostModel, withWeights } from '../src/read/cost-models.ts';
-import { FEATURE_NAMES } from '../src/model/features.ts';
+import { FEATURE_NAMES, type FeatureName } from '../src/model/features.ts';
 import {
   afterRound,
   CandidatePools,
@@ -157,29 +158,65 @@ describe('rounds of mert', () => {
 });
 
 describe('the trust box of a round (reach)', () => {
-  // A descriptive-world plan that lost its match search: at 1.5, wiring the stats' `match` to an unrelated
-  // unread team field is cheaper than putting the search back; the gold wins only past some 10 (the shipped
-  // weight is 15), and nothing changes on the way.
-  const record = learningMix([], 1).find((r) => r.id === 'synthetic-descriptive-15-f5')!;
-  const start = withWeights(loadCostModel('default'), { linkUnsupported: 1.5 });
-  const fit = (reach: number) =>
+  /** mert on one record, learning one weight from `start`. */
+  const fitOne = (
+    record: LabelledRecord,
+    start: CostModel,
+    weight: FeatureName,
+    reach: number,
+    rounds: number,
+  ) =>
     fitWeights([record], {}, start, {
       method: 'mert',
-      mert: { reach, rounds: 2 },
-      learn: ['linkUnsupported'],
+      mert: { reach, rounds },
+      learn: [weight],
       epochs: 0,
       rate: 0,
       seed: 1,
       confidence: false,
     });
+  /**
+   * At reach `narrow` the weight stays `at` and the record is not restored; at reach 10 it moves past `past`,
+   * no further than `upTo`, and the record is.
+   */
+  const narrowThenWide = async (
+    fit: (reach: number) => ReturnType<typeof fitOne>,
+    weight: FeatureName,
+    expected: { narrow: number; at: number; past: number; upTo: number },
+  ) => {
+    const narrow = await fit(expected.narrow);
+    expect(narrow.before.train.restored).toBe(0);
+    expect(narrow.model.weights[weight]).toBe(expected.at);
+    const wide = await fit(10);
+    expect(wide.model.weights[weight]).toBeGreaterThan(expected.past);
+    expect(wide.model.weights[weight]).toBeLessThanOrEqual(expected.upTo);
+    expect(wide.epochs.find((e) => e.epoch === wide.chosen)!.scores.train.restored).toBe(1);
+  };
+  // A descriptive-world plan that lost its match search: at 1.5, wiring the stats' `match` to an unrelated
+  // unread team field is cheaper than putting the search back; the gold wins only past some 10 (the shipped
+  // weight is 15), and nothing changes on the way.
+  const record = learningMix([], 1).find((r) => r.id === 'synthetic-descriptive-15-f5')!;
+  const start = withWeights(loadCostModel('default'), { linkUnsupported: 1.5 });
+  const fit = (reach: number) => fitOne(record, start, 'linkUnsupported', reach, 2);
 
   it('a narrow reach cannot see a gain far from the start; a wide one moves there in one round', async () => {
-    const narrow = await fit(2);
-    expect(narrow.before.train.restored).toBe(0);
-    expect(narrow.model.weights.linkUnsupported).toBe(1.5);
-    const wide = await fit(10);
-    expect(wide.model.weights.linkUnsupported).toBeGreaterThan(3.5);
-    expect(wide.model.weights.linkUnsupported).toBeLessThanOrEqual(15.5);
-    expect(wide.epochs.find((e) => e.epoch === wide.chosen)!.scores.train.restored).toBe(1);
+    await narrowThenWide(fit, 'linkUnsupported', { narrow: 2, at: 1.5, past: 3.5, upTo: 20 });
+  });
+
+  it('a weight at 0 may move to reach × ½ in one round, not ½ alone', async () => {
+    // A lookup lost under a habit that names ids `ref`: its reference is asked for until asking for an
+    // identifier some API makes (askProducedUnnamed, 0 by default) costs more than the lookup, past 0.5.
+    const record = {
+      id: 'terse-refs',
+      kind: 'missing_producer',
+      set: 'terse',
+      catalog: loadCatalog('test/cases/catalogs/terse-refs-spec.json'),
+      sequence: seq('var1 = list_albms(lmt=10)\nvar_result(albums="$var1.albms$")'),
+      gold: seq(
+        'var2 = srch_artst(artst_name="Nina Simone")\nvar1 = list_albms(artst_ref="$var2.hits[0].ref$", lmt=10)\nvar_result(albums="$var1.albms$")',
+      ),
+    };
+    const from0 = (reach: number) => fitOne(record, loadCostModel('default'), 'askProducedUnnamed', reach, 1);
+    await narrowThenWide(from0, 'askProducedUnnamed', { narrow: 1, at: 0, past: 0.5, upTo: 5 });
   });
 });

@@ -95,7 +95,7 @@ export function registerFit(program: Command): void {
       )
       .option(
         '--reach <r>',
-        'mert: how far a weight may move in one round, from w/r to r·w (a wider reach sees gains far from the start)',
+        'mert: how far a weight may move in one round, from w/r − ½ to r·(w + ½) (a wider reach sees gains far from the start)',
         String(LINE_FIT_DEFAULTS.reach),
       )
       .option('--epochs <n>', 'perceptron: passes over the training records', '3')

@@ -59,7 +59,7 @@ export interface LineFitOptions extends EvalOptions {
   /** The weight of every near-ban in the probe pass (0: no probe). */
   readonly probe: number;
   /**
-   * The trust box of a round: a weight at `w` may move within [w / reach - ½, reach · w + ½] (at least 0, at
+   * The trust box of a round: a weight at `w` may move within [w / reach - ½, reach · (w + ½)] (at least 0, at
    * most MAX_WEIGHT). The pools only know the repairs the weights so far made, so a far move is a guess that
    * the next round's solves check (and roll back when it costs a world records); a wide reach lets the search
    * see a gain that lies far from the start, where nothing changes on the way (a weight whose effect starts at
@@ -138,7 +138,7 @@ function passScore(pass: Pass): Score {
 /** The box a weight may move in during one round: around its start, a near-ban anywhere below it. */
 function box(f: FeatureName, at: number, start: Weights, reach: number): [number, number] {
   if (start[f] > MAX_WEIGHT) return [0, start[f]];
-  return [Math.max(0, at / reach - 0.5), Math.min(MAX_WEIGHT, reach * at + 0.5)];
+  return [Math.max(0, at / reach - 0.5), Math.min(MAX_WEIGHT, reach * (at + 0.5))];
 }
 
 /** Where in the best allowed interval a weight goes: a step past the edge nearest to where it is. */

@@ -13,7 +13,7 @@ import { boundedMemo, perObject } from '../model/memo.ts';
 import { leafOf } from './catalog-index.ts';
 import { nameTerms, textTerms } from './text.ts';
 import { apisOutputting, leavesByWords } from './name-terms.ts';
-import { ID_WORDS } from './names.ts';
+import { ID_WORDS, namesAnId } from './names.ts';
 
 /**
  * The kinds of context evidence, strongest first: a compound field name that ends the parameter's
@@ -140,6 +140,15 @@ function describedExtra(p: ParamSpec): string {
   }
   return out;
 }
+
+/**
+ * Whether an output field is an identifier: its name names one (`geoId`), or its description says it is one
+ * ("The unique identifier of the city." for `ref`), whatever words the catalog's habit names ids with.
+ */
+export const describesAnId = perObject(
+  (field: OutputField): boolean =>
+    namesAnId(leafOf(field.path)) || textTerms(field.description ?? '').some((w) => IDENTIFYING.has(w)),
+);
 
 /** An identifier field naming every word of `entity` (`the_unique_identifier_of_the_airport`). */
 function identifies(f: FieldWords, entity: readonly string[]): boolean {

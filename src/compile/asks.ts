@@ -101,8 +101,28 @@ export function askParamCost(ctx: CompileContext, p: ParamSpec, fromOutputs: rea
  * some API produces it (or those fields): the dearest premium of those names.
  */
 export function askCost(ctx: CompileContext, param: string, fromOutputs: readonly string[] = []): Features {
-  if (fromOutputs.length === 0 && !namesAnId(param)) return ASK;
+  if (fromOutputs.length === 0 && !namesAnId(param)) return plus(ASK, unnamedPremium(ctx, param));
   return plus(ASK, dearest(ctx, [param, ...fromOutputs]));
+}
+
+/**
+ * `askProducedUnnamed` for a value whose name names no id: the premium of asking for it, where APIs output
+ * it as an identifier under another name (`ref`, "The unique identifier of the city.", for `city_ref`) and
+ * one related to the plan (or the value's name) is among them; none where only strangers do. A value made
+ * under a name that is no identifier (`name` for `city_name`) is an attribute a person may know.
+ */
+function unnamedPremium(ctx: CompileContext, param: string): Features {
+  const key = `\u0000unnamed\u0000${param}`;
+  let known = ctx.premiums.get(key);
+  if (known === undefined) {
+    const makers = producers(ctx, param, 'identifier');
+    const premium = makers.length === 0 ? NO_FEATURES : insertionPremium(ctx, makers, param);
+    const related =
+      premium.askProduced ?? premium.askProducedIncoherent ?? premium.askProducedGivenIds ?? undefined;
+    known = related === undefined ? NO_FEATURES : { askProducedUnnamed: related };
+    ctx.premiums.set(key, known);
+  }
+  return known;
 }
 
 const ASK: Features = { slotFill: 1 };

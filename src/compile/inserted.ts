@@ -228,7 +228,7 @@ export function insertedCalls(ctx: CompileContext, seeds: readonly Need[] = []):
       if (need.depth >= ctx.cost.insertDepth) continue;
       const found = (kinOf[next] ??= producerKin(
         ctx,
-        producers(ctx, leafOf(need.leaf), need.exact),
+        producers(ctx, leafOf(need.leaf), need.exact ? 'exact' : 'any'),
         need.leaf,
       ));
       for (const producer of found) {

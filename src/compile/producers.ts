@@ -7,6 +7,7 @@ import type { ApiSpec } from '../model/types.ts';
 import type { CompileContext } from './context.ts';
 import { NO_FEATURES, type Features } from '../model/features.ts';
 import { perObject } from '../model/memo.ts';
+import { describesAnId } from '../catalog/context-match.ts';
 
 /** How many inputs an API requires (counted once per API). */
 export const requiredInputs = perObject(
@@ -22,16 +23,20 @@ export function lackingInputs(lacks: number): Features {
 }
 
 /**
- * The producers of `name` in catalog-name order. `exact`: a broken reference names its field, so only
- * producers of that very field serve it (no mappings, no context).
+ * Which producers of a name: any (its own name, a name mapped onto it, a field standing for it in context),
+ * `exact` (a broken reference names its field, so only producers of that very field serve it), or
+ * `identifier` (those that output it as an identifier under another name: askProducedUnnamed).
  */
-export function producers(ctx: CompileContext, name: string, exact = false): readonly ApiSpec[] {
+export type ProducerKind = 'any' | 'exact' | 'identifier';
+
+/** The producers of `name` in catalog-name order. */
+export function producers(ctx: CompileContext, name: string, kind: ProducerKind = 'any'): readonly ApiSpec[] {
   const known = answersFor(ctx);
-  const key = `${exact ? 1 : 0}${name}`;
+  const key = `${kind[0]}${name}`;
   let out = known.get(key);
   if (!out) {
     if (known.size >= PER_CATALOG) known.clear();
-    known.set(key, (out = Object.freeze(producersOf(ctx, name, exact))));
+    known.set(key, (out = Object.freeze(producersOf(ctx, name, kind))));
   }
   return out;
 }
@@ -56,11 +61,19 @@ const found = new WeakMap<object, Map<string, Map<string, readonly ApiSpec[]>>>(
 /** Names remembered per catalog and setting (or per compile); the memo starts over beyond this. */
 const PER_CATALOG = 20_000;
 
-function producersOf(ctx: CompileContext, name: string, exact: boolean): ApiSpec[] {
-  const names = exact ? [name] : [name, ...ctx.mappedFrom(name).map((m) => m.from)];
+function producersOf(ctx: CompileContext, name: string, kind: ProducerKind): ApiSpec[] {
+  const mapped = kind === 'exact' ? [] : ctx.mappedFrom(name).map((m) => m.from);
+  const names = [name, ...mapped];
+  const identifier = kind === 'identifier';
   const candidates = [
-    ...names.flatMap((leaf) => ctx.index.producersOf(leaf).map((p) => p.api)),
-    ...(exact ? [] : ctx.contextProducers(name)),
+    ...(identifier ? mapped : names).flatMap((leaf) =>
+      ctx.index.producersOf(leaf).flatMap((p) => (!identifier || describesAnId(p.field) ? [p.api] : [])),
+    ),
+    ...(kind === 'exact'
+      ? []
+      : ctx
+          .contextProducers(name)
+          .filter((api) => !identifier || ctx.contextFields(name, api).some((c) => describesAnId(c.field)))),
   ];
   const own = new Set(names);
   const out = new Set<ApiSpec>();

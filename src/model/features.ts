@@ -133,6 +133,11 @@ export const FEATURES = {
     1,
     UNIT,
   ),
+  askProducedUnnamed: edit(
+    'the same premium for a value whose name names no id (`artst_ref`) and which the plan did not take from an output, where an API related to the plan outputs it as an identifier under another name (a field mapped onto it or standing for it in context, named or described as an identifier: `ref`, "The unique identifier of the artist."): 0 by default; a fit on a habit that names ids otherwise raises it (benchmarks/results/transfer.md)',
+    0,
+    UNIT,
+  ),
   insertIncoherent: evidence('an inserted call in a plan of unrelated requests', 0, UNIT),
   unreadIncoherent: evidence(
     'an unread output fills a parameter in a plan of unrelated requests with no evidence of a flow: the parameter takes no content to act on (`text`, `message`), the field is not its API’s headline result (see headlineCoverage), no answer key names it, its name is not generic (each of those is a class of its own below)',

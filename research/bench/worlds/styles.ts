@@ -13,7 +13,15 @@ import type { Json, PathSegment } from '../../../src/model/types.ts';
 import type { ActionDef, EntityDef, FieldDef, LiteralType } from './types.ts';
 
 export const STYLE_NAMES = ['snake', 'ids', 'descriptive', 'camel'] as const;
-export type StyleName = (typeof STYLE_NAMES)[number];
+/**
+ * Habits kept out of every shipped set, benchmark mix and catalog union, so that a fit on one measures what
+ * a user's own data teaches a default that never saw it (benchmarks/results/transfer.md):
+ *
+ * - `terse`: abbreviated words with their vowels dropped (`srch_arprt`, `dprtr_tm`), ids returned as `ref`
+ *   in a list `hits[].ref` or under `res.ref`, consumers take `<entity>_ref` (`orgn_arprt_ref` for the origin).
+ */
+export const HELD_OUT_STYLE_NAMES = ['terse'] as const;
+export type StyleName = (typeof STYLE_NAMES)[number] | (typeof HELD_OUT_STYLE_NAMES)[number];
 
 /** The `output_parameters` of an API and where its id and fields sit in the output. */
 export interface RenderedOutputs {
@@ -73,6 +81,17 @@ function wrapped(inner: RenderedOutputs, under: string, list: boolean, about: st
     fields: inner.fields.map((f) => [...prefix, ...f]),
   };
 }
+
+/** A word without its inner vowels and doubled letters, at most five letters (`airport` → `arprt`). */
+function abbreviate(word: string): string {
+  if (word.length <= 4) return word;
+  const rest = word
+    .slice(1)
+    .replace(/[aeiou]/g, '')
+    .replace(/(.)\1+/g, '$1');
+  return (word[0] + rest).slice(0, 5);
+}
+const terse = (words: readonly string[]): string => snake(words.map(abbreviate));
 
 const ROLE_SYNONYMS: Readonly<Record<string, string>> = { origin: 'from', destination: 'to' };
 
@@ -168,5 +187,17 @@ export const STYLES: Readonly<Record<StyleName, Style>> = {
     extraName: (_, w) => camel(w),
     fieldName: (f) => camel(f.words),
     wrap: { lookup: ['data', false], action: ['data', false] },
+  }),
+  terse: style('terse', {
+    idType: 'string',
+    lookupName: (e) => terse([e.lookup!.verb, e.name]),
+    actionName: (a) => terse(a.words),
+    param: terse,
+    entityParam: (entity, role) => terse([...(role ? [role] : []), entity, 'ref']),
+    entityParamAbout: (entity, role) => `Ref. of the ${role ? `${role} ` : ''}${entity}.`,
+    keyName: () => 'ref',
+    extraName: (_, w) => terse(w),
+    fieldName: (f) => terse(f.words),
+    wrap: { lookup: ['hits', true], action: ['res', false] },
   }),
 };
