@@ -1,9 +1,9 @@
 /**
- * A fit on a naming habit the default never saw (`npm run bench:transfer`, benchmarks/results/transfer.md): the
- * held-out `terse` habit (research/bench/worlds/styles.ts) rendered with `TRANSFER_PLANS` gold plans and
- * corrupted by the second recipe; mert from the shipped default fits on part of its golds, the rest are held
- * out. This is what a team does with a labelled sample of its own data. The world's files are written to
- * `.refract-cache/transfer/`, so `refract fit --data` can be run on them by hand.
+ * A fit on naming habits the default never saw (`npm run bench:transfer`, benchmarks/results/transfer.md): each
+ * held-out habit (HELD_OUT_STYLE_NAMES in research/bench/worlds/styles.ts) rendered with `TRANSFER_PLANS` gold
+ * plans and corrupted by the second recipe; mert from the shipped default fits on half of its golds, the rest
+ * are held out. This is what a team does with a labelled sample of its own data. The worlds' files are written
+ * to `.refract-cache/transfer/`, so `refract fit --data` can be run on them by hand.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,8 +22,12 @@ import { flowJsonl, generateFlowRecords } from './flow-corrupt.ts';
 import { ROOT } from './data.ts';
 import { machine, pageHeader, table as markdownTable } from './markdown.ts';
 import { syntheticSet } from './worlds/index.ts';
+import { HELD_OUT_STYLE_NAMES, type StyleName } from './worlds/styles.ts';
+import { reliability, selective } from '../../src/confidence/fit.ts';
+import { confidenceOf } from '../../src/confidence/confidence.ts';
+import { calibrationInForce, type Calibration } from '../../src/model/calibration.ts';
 
-/** Gold plans of the held-out world: about five records each, so that half of them is some 500 records. */
+/** Gold plans of a held-out world: about five records each, so that half of them is some 500 records. */
 export const TRANSFER_PLANS = 200;
 /** Share of the golds held out, and the seed of the split. */
 export const TRANSFER_HOLDOUT = 0.5;
@@ -31,11 +35,11 @@ export const TRANSFER_SEED = 1;
 
 export const transferDir = (root = ROOT): string => join(root, '.refract-cache', 'transfer');
 
-/** Writes the held-out world's catalog and records; returns their paths. */
-export function writeTransferWorld(dir = transferDir()): { spec: string; records: string } {
-  const made = syntheticSet('terse', TRANSFER_PLANS);
+/** Writes a held-out world's catalog and records; returns their paths. */
+export function writeTransferWorld(style: StyleName, dir = transferDir()): { spec: string; records: string } {
+  const made = syntheticSet(style, TRANSFER_PLANS);
   mkdirSync(dir, { recursive: true });
-  const paths = { spec: join(dir, 'terse-spec.json'), records: join(dir, 'terse.jsonl') };
+  const paths = { spec: join(dir, `${style}-spec.json`), records: join(dir, `${style}.jsonl`) };
   writeFileSync(paths.spec, `${JSON.stringify(made.world.spec, null, 2)}\n`);
   writeFileSync(paths.records, flowJsonl(generateFlowRecords(made)));
   return paths;
@@ -49,45 +53,60 @@ function readRecords(paths: { spec: string; records: string }): LabelledRecord[]
     .map((line) => ({ ...(JSON.parse(line) as Omit<LabelledRecord, 'catalog'>), catalog }));
 }
 
-/** Restored records of `records` under `cost`, by mistake kind. */
-async function byKind(
-  records: readonly LabelledRecord[],
-  cost: CostModel,
-): Promise<Map<string, [number, number]>> {
-  const out = new Map<string, [number, number]>();
+type Tally = [restored: number, records: number];
+
+/**
+ * Repairs `records` under `cost`: restored by mistake kind and, with `calibration`, each repair's confidence
+ * (of its evidence, as a repair reports it) with its verdict; a valid input has none to judge.
+ */
+async function judge(records: readonly LabelledRecord[], cost: CostModel, calibration?: Calibration) {
+  const byKind = new Map<string, Tally>();
+  const points: { confidence: number; right: boolean }[] = [];
   for (const record of records) {
-    const outcome = await repairRecord(record, cost, { confidence: false });
-    const row = out.get(record.kind) ?? [0, 0];
+    const outcome = await repairRecord(
+      record,
+      cost,
+      calibration ? { confidenceEvidence: true } : { confidence: false },
+    );
+    const row = byKind.get(record.kind) ?? [0, 0];
     row[0] += outcome.restored ? 1 : 0;
     row[1]++;
-    out.set(record.kind, row);
+    byKind.set(record.kind, row);
+    if (calibration && outcome.evidence)
+      points.push({ confidence: confidenceOf(calibration, outcome.evidence), right: outcome.restored });
   }
-  return out;
+  return { byKind, points };
 }
 
-const ABOUT = (n: number) =>
-  [
-    'The `terse` habit (`research/bench/worlds/styles.ts`): abbreviated words without their inner vowels',
-    '(`srch_arprt`, `dprtr_date`), ids returned as `ref` in a list `hits[].ref` or under `res.ref` (described',
-    '"The unique identifier of the airport."), taken as `<entity>_ref` (`orgn_arprt_ref`). No shipped set,',
-    'learning mix or catalog union has it: the default never saw an id not named `id`. ' +
-      `${TRANSFER_PLANS} gold plans, corrupted by the second recipe (${n} records); half of the golds train`,
-    "`refract fit`'s defaults (mert from the shipped default), the other half are held out. The same fit by",
-    'hand: `refract fit --data .refract-cache/transfer/terse.jsonl --catalog',
-    '.refract-cache/transfer/terse-spec.json --holdout 0.5`.',
-    '',
-  ].join('\n');
+const HABITS: Readonly<Record<string, string>> = {
+  terse:
+    'abbreviated words without their inner vowels (`srch_arprt`, `dprtr_date`), ids returned as `ref` in a list `hits[].ref` or under `res.ref`, taken as `<entity>_ref` (`orgn_arprt_ref`)',
+  pascal:
+    'every name in PascalCase (`SearchAirport`, `DepartureDate`), ids returned as `Key` in a list `Items[].Key` or under `Result.Key`, taken as `<Role><Entity>Key` (`OriginAirportKey`)',
+};
 
-const share = ([k, n]: [number, number]) => `${((100 * k) / n).toFixed(1)} % (${k}/${n})`;
+const ABOUT = [
+  'Naming habits kept out of every shipped set, learning mix and catalog union',
+  '(`HELD_OUT_STYLE_NAMES`, `research/bench/worlds/styles.ts`): the default never saw an id not named `id`.',
+  `Each is rendered with ${TRANSFER_PLANS} gold plans and corrupted by the second recipe; half of its golds`,
+  "train `refract fit`'s defaults (mert from the shipped default), the other half are held out. The same fit",
+  'by hand: `refract fit --data .refract-cache/transfer/<habit>.jsonl --catalog',
+  ".refract-cache/transfer/<habit>-spec.json --holdout 0.5`. The default's confidence is its shipped",
+  'calibration, fitted on other worlds (the fitted weights have none: a calibration belongs to its weights).',
+  '',
+].join('\n');
 
-/** Fits on the held-out world and returns the page. */
-export async function runTransfer(log: (line: string) => void): Promise<string> {
-  const paths = writeTransferWorld();
-  const records = readRecords(paths);
+const share = ([k, n]: Tally) => `${((100 * k) / n).toFixed(1)} % (${k}/${n})`;
+const total = (m: Map<string, Tally>): Tally =>
+  [...m.values()].reduce(([a, b], [k, n]) => [a + k, b + n], [0, 0]);
+
+/** One habit's section: the fit, then its held-out records by kind and the default's calibration there. */
+async function habitSection(style: StyleName, log: (line: string) => void): Promise<string> {
+  const records = readRecords(writeTransferWorld(style));
   const split = splitByGold(records, TRANSFER_HOLDOUT, TRANSFER_SEED);
   const base = loadCostModel('default');
   log(
-    `transfer: ${split.train.length} training records (${golds(split.train)}), ${split.heldOut.length} held out`,
+    `transfer ${style}: ${split.train.length} training records (${golds(split.train)}), ${split.heldOut.length} held out`,
   );
   const evaluation = { 'held-out golds': split.heldOut };
   const result = await fitWeights(split.train, evaluation, base, {
@@ -98,38 +117,66 @@ export async function runTransfer(log: (line: string) => void): Promise<string> 
     confidence: false,
     log,
   });
-  const before = await byKind(split.heldOut, base);
-  const after = await byKind(split.heldOut, result.model);
-  const kinds = [...before.keys()].sort();
-  const total = (m: Map<string, [number, number]>): [number, number] =>
-    [...m.values()].reduce(([a, b], [k, n]) => [a + k, b + n], [0, 0]);
-  const table = markdownTable(
+  const calibration = calibrationInForce(base);
+  if (!calibration) throw new Error('the default has no calibration in force for its weights');
+  const before = await judge(split.heldOut, base, calibration);
+  const after = await judge(split.heldOut, result.model);
+  const kinds = [...before.byKind.keys()].sort();
+  const byKind = markdownTable(
     ['mistake kind', 'held-out records', 'default', 'fitted'],
     [
       ...kinds.map((kind) => [
         kind,
-        String(before.get(kind)![1]),
-        share(before.get(kind)!),
-        share(after.get(kind)!),
+        String(before.byKind.get(kind)![1]),
+        share(before.byKind.get(kind)!),
+        share(after.byKind.get(kind)!),
       ]),
-      ['(all)', String(split.heldOut.length), share(total(before)), share(total(after))],
+      ['(all)', String(split.heldOut.length), share(total(before.byKind)), share(total(after.byKind))],
+    ],
+  );
+  const { ece } = reliability(before.points);
+  const { topPrecision, keptAtPrecision } = selective(before.points);
+  const right = before.points.filter((p) => p.right).length;
+  const calibrated = markdownTable(
+    ['repairs', 'right', 'mean confidence', 'ECE', 'top 90 %', 'kept at 99 %'],
+    [
+      [
+        String(before.points.length),
+        `${((100 * right) / before.points.length).toFixed(1)} %`,
+        (before.points.reduce((a, p) => a + p.confidence, 0) / before.points.length).toFixed(3),
+        ece.toFixed(3),
+        `${(100 * topPrecision).toFixed(1)} %`,
+        `${(100 * keptAtPrecision).toFixed(1)} %`,
+      ],
     ],
   );
   return [
     fitPage(result, base, {
-      header: [
-        pageHeader('Fit on a naming habit the default never saw', machine(), 'npm run bench:transfer'),
-        ABOUT(records.length),
-      ].join('\n'),
+      header: `## ${style}: ${HABITS[style]}\n\n${records.length} records.`,
       train: split.train,
-      trainSets: ['synthetic-terse'],
+      trainSets: [`synthetic-${style}`],
       evaluation,
       start: 'default',
     }),
     '',
     '### Held-out records by mistake kind (restored modulo unknowns)',
     '',
-    table,
+    byKind,
     '',
+    "### The default's confidence on the held-out repairs",
+    '',
+    calibrated,
+    '',
+  ].join('\n');
+}
+
+/** Fits on every held-out habit and returns the page. */
+export async function runTransfer(log: (line: string) => void): Promise<string> {
+  const sections: string[] = [];
+  for (const style of HELD_OUT_STYLE_NAMES) sections.push(await habitSection(style, log));
+  return [
+    pageHeader('Fit on naming habits the default never saw', machine(), 'npm run bench:transfer'),
+    ABOUT,
+    ...sections,
   ].join('\n');
 }

@@ -17,10 +17,12 @@ export const STYLE_NAMES = ['snake', 'ids', 'descriptive', 'camel'] as const;
  * Habits kept out of every shipped set, benchmark mix and catalog union, so that a fit on one measures what
  * a user's own data teaches a default that never saw it (benchmarks/results/transfer.md):
  *
- * - `terse`: abbreviated words with their vowels dropped (`srch_arprt`, `dprtr_tm`), ids returned as `ref`
+ * - `terse`: abbreviated words with their vowels dropped (`srch_arprt`, `dprtr_date`), ids returned as `ref`
  *   in a list `hits[].ref` or under `res.ref`, consumers take `<entity>_ref` (`orgn_arprt_ref` for the origin).
+ * - `pascal`: every name in PascalCase (`SearchAirport`, `DepartureDate`), ids returned as `Key` in a list
+ *   `Items[].Key` or under `Result.Key`, consumers take `<Role><Entity>Key` (`OriginAirportKey`).
  */
-export const HELD_OUT_STYLE_NAMES = ['terse'] as const;
+export const HELD_OUT_STYLE_NAMES = ['terse', 'pascal'] as const;
 export type StyleName = (typeof STYLE_NAMES)[number] | (typeof HELD_OUT_STYLE_NAMES)[number];
 
 /** The `output_parameters` of an API and where its id and fields sit in the output. */
@@ -199,5 +201,17 @@ export const STYLES: Readonly<Record<StyleName, Style>> = {
     extraName: (_, w) => terse(w),
     fieldName: (f) => terse(f.words),
     wrap: { lookup: ['hits', true], action: ['res', false] },
+  }),
+  pascal: style('pascal', {
+    idType: 'string',
+    lookupName: (e) => pascal([e.lookup!.verb, e.name]),
+    actionName: (a) => pascal(a.words),
+    param: pascal,
+    entityParam: (entity, role) => pascal([...(role ? [role] : []), entity, 'key']),
+    entityParamAbout: (entity, role) => `Key of the ${role ? `${role} ` : ''}${entity}.`,
+    keyName: () => 'Key',
+    extraName: (_, w) => pascal(w),
+    fieldName: (f) => pascal(f.words),
+    wrap: { lookup: ['Items', true], action: ['Result', false] },
   }),
 };
