@@ -7,7 +7,12 @@ import { runCli } from '../src/cli/main.ts';
 import { loadCostModel } from '../src/read/cost-models.ts';
 import { registerCalibrate, registerCoverage, registerFit, registerSweep } from '../research/cli/research.ts';
 import { parseCostModel } from '../src/read/cost-models.ts';
-import { ALTERNATIVE_EVIDENCE, CalibrationSchema } from '../src/model/calibration.ts';
+import {
+  ALTERNATIVE_EVIDENCE,
+  CalibrationSchema,
+  calibrationInForce,
+  weightsDigest,
+} from '../src/model/calibration.ts';
 import { LABELLED_CATALOG as CATALOG, labelledRecords, writeLabelled } from './labelled.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'refract-research-'));
@@ -146,6 +151,32 @@ describe('refract fit on a labelled file of its own', () => {
     expect(page).toMatch(/\(\d\/4; \d+\.\d–\d+\.\d%\)/);
   });
 
+  it('--calibrate: the fitted model carries a calibration of its own weights, measured in the report', async () => {
+    // The same records under other ids, held out as a set of their own.
+    const theirs = join(dir, 'theirs.jsonl');
+    writeFileSync(
+      theirs,
+      labelledRecords()
+        .map((r) => JSON.stringify({ ...r, id: `their-${r.id}` }))
+        .join('\n') + '\n',
+    );
+    const out = join(dir, 'fitted-calibrated.json');
+    const report = join(dir, 'fit-calibrated.md');
+    await run(
+      'fit',
+      ...['--data', LABELLED, '--data', theirs, '--catalog', CATALOG],
+      ...['--holdout-sets', 'theirs', '--holdout', '0', '--rounds', '1', '--calibrate'],
+      ...['--out', out, '--report', report],
+    );
+    const model = loadCostModel(out);
+    // Tied to the fitted weights: a repair under this model reports a confidence.
+    expect(model.calibration?.weights).toBe(weightsDigest(model.weights));
+    expect(calibrationInForce(model)).toBeDefined();
+    const page = readFileSync(report, 'utf8');
+    expect(page).toContain('### Confidence of the fitted weights (calibrated on the training records)');
+    expect(page).toMatch(/\| theirs \(held-out set\) \| 4 \| \d+\.\d % \| [01]\.\d{3} \| 0\.\d{3} \|/);
+  });
+
   it('refuses a set that is both trained on and held out, and a set the data lacks', async () => {
     const both = await cli('fit', '--train-sets', 'sgd', '--holdout-sets', 'sgd', '--limit', '1');
     expect(both.err).toMatch(/--holdout-sets: sgd is also a training set/);
@@ -185,7 +216,7 @@ describe('refract calibrate', () => {
     expect(calibration.fitted.records).toBeGreaterThan(0);
     expect(parseCostModel(JSON.parse(readFileSync(model, 'utf8'))).calibration).toEqual(calibration);
     const page = readFileSync(report, 'utf8');
-    expect(page).toContain('| world | repairs | right | ECE | top 90 % | kept at 99 % |');
+    expect(page).toContain('| world | repairs | right | mean confidence | ECE | top 90 % | kept at 99 % |');
     expect(page).toContain('(all, fitted)');
     // The alternatives (fix 2, 3, …) are fitted too, on the flows that differ from fix 1's.
     expect(calibration.alternatives?.fitted.records).toBeGreaterThan(0);

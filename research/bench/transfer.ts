@@ -11,10 +11,12 @@ import { loadCostModel } from '../../src/read/cost-models.ts';
 import type { CostModel } from '../../src/model/cost.ts';
 import { loadCatalog } from '../../src/read/catalog.ts';
 import {
-  collectSamples,
+  calibrateModel,
+  calibrationTable,
   fitPage,
   fitWeights,
   golds,
+  measurePoints,
   repairRecord,
   splitByGold,
   type LabelledRecord,
@@ -24,10 +26,8 @@ import { ROOT } from './data.ts';
 import { machine, pageHeader, table as markdownTable } from './markdown.ts';
 import { syntheticSet } from './worlds/index.ts';
 import { HELD_OUT_STYLE_NAMES, type StyleName } from './worlds/styles.ts';
-import { reliability, selective } from '../../src/confidence/fit.ts';
 import { confidenceOf } from '../../src/confidence/confidence.ts';
-import { calibrationInForce, weightsDigest, type Calibration } from '../../src/model/calibration.ts';
-import { fitCalibration } from '../../src/confidence/fit.ts';
+import { calibrationInForce, type Calibration } from '../../src/model/calibration.ts';
 
 /** Gold plans of a held-out world: about five records each, so that half of them is some 500 records. */
 export const TRANSFER_PLANS = 200;
@@ -92,33 +92,16 @@ const ABOUT = [
   '(`HELD_OUT_STYLE_NAMES`, `research/bench/worlds/styles.ts`): the default never saw an id not named `id`.',
   `Each is rendered with ${TRANSFER_PLANS} gold plans and corrupted by the second recipe; half of its golds`,
   "train `refract fit`'s defaults (mert from the shipped default), the other half are held out. The same fit",
-  'by hand: `refract fit --data .refract-cache/transfer/<habit>.jsonl --catalog',
-  ".refract-cache/transfer/<habit>-spec.json --holdout 0.5`. The default's confidence is its shipped",
-  'calibration, fitted on other worlds; a calibration belongs to its weights, so the fitted weights are',
-  'calibrated on the same training records (by hand: `refract calibrate --data … --cost-model fitted.json',
-  '--model-out calibrated.json`).',
+  'and calibration by hand: `refract fit --data .refract-cache/transfer/<habit>.jsonl --catalog',
+  ".refract-cache/transfer/<habit>-spec.json --holdout 0.5 --calibrate`. The default's confidence is its",
+  'shipped calibration, fitted on other worlds; a calibration belongs to its weights, so the fitted weights',
+  'are calibrated on the same training records.',
   '',
 ].join('\n');
 
 const share = ([k, n]: Tally) => `${((100 * k) / n).toFixed(1)} % (${k}/${n})`;
 const total = (m: Map<string, Tally>): Tally =>
   [...m.values()].reduce(([a, b], [k, n]) => [a + k, b + n], [0, 0]);
-
-/** A row of the confidence table: how well the confidences of `points` say which repairs are right. */
-function confidenceRow(label: string, points: readonly { confidence: number; right: boolean }[]): string[] {
-  const { ece } = reliability(points);
-  const { topPrecision, keptAtPrecision } = selective(points);
-  const right = points.filter((p) => p.right).length;
-  return [
-    label,
-    String(points.length),
-    `${((100 * right) / points.length).toFixed(1)} %`,
-    (points.reduce((a, p) => a + p.confidence, 0) / points.length).toFixed(3),
-    ece.toFixed(3),
-    `${(100 * topPrecision).toFixed(1)} %`,
-    `${(100 * keptAtPrecision).toFixed(1)} %`,
-  ];
-}
 
 /** One habit's section: the fit, then its held-out records by kind and the default's calibration there. */
 async function habitSection(style: StyleName, log: (line: string) => void): Promise<string> {
@@ -140,9 +123,9 @@ async function habitSection(style: StyleName, log: (line: string) => void): Prom
   const calibration = calibrationInForce(base);
   if (!calibration) throw new Error('the default has no calibration in force for its weights');
   const before = await judge(split.heldOut, base, calibration);
-  // A team's own calibration of its fitted weights, on the same training records.
-  const samples = await collectSamples(split.train, result.model, { confidence: true });
-  const own = fitCalibration(samples, { weights: weightsDigest(result.model.weights), sets: [style] });
+  // A team's own calibration of its fitted weights, on the same training records (refract fit --calibrate).
+  const own = await calibrateModel(split.train, result.model);
+  if (!own) throw new Error(`no training record of ${style} was repaired`);
   const after = await judge(split.heldOut, result.model, own);
   const kinds = [...before.byKind.keys()].sort();
   const byKind = markdownTable(
@@ -157,13 +140,13 @@ async function habitSection(style: StyleName, log: (line: string) => void): Prom
       ['(all)', String(split.heldOut.length), share(total(before.byKind)), share(total(after.byKind))],
     ],
   );
-  const calibrated = markdownTable(
-    ['weights and calibration', 'repairs', 'right', 'mean confidence', 'ECE', 'top 90 %', 'kept at 99 %'],
+  const calibrated = calibrationTable(
     [
-      confidenceRow('default, its shipped calibration (fitted on other worlds)', before.points),
-      confidenceRow('fitted, calibrated on the same training records', after.points),
+      measurePoints('default, its shipped calibration (fitted on other worlds)', before.points),
+      measurePoints('fitted, calibrated on the same training records', after.points),
     ],
-  );
+    'weights and calibration',
+  ).join('\n');
   return [
     fitPage(result, base, {
       header: `## ${style}: ${HABITS[style]}\n\n${records.length} records.`,

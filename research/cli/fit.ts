@@ -6,8 +6,13 @@ import { withWeights } from '../../src/read/cost-models.ts';
 import { integer, oneOf } from '../../src/api/flag-values.ts';
 import { machine, pageHeader } from '../bench/markdown.ts';
 import {
+  DEFAULT_ALTERNATIVES,
   FIT_METHODS,
   LEARNED,
+  calibrateModel,
+  calibrationOn,
+  calibrationTable,
+  collectSamples,
   LINE_FIT_DEFAULTS,
   crossValidate,
   crossValidationSection,
@@ -50,6 +55,7 @@ interface FitFlags extends DataFlags {
   init: string;
   out?: string;
   report?: string;
+  calibrate?: boolean;
 }
 
 /** `a,b` → set names, each one a set the data has. */
@@ -117,6 +123,10 @@ export function registerFit(program: Command): void {
       )
       .option('--init <start>', 'base | flat (every fitted weight starts at 1)', 'base')
       .option('--out <file.json>', 'write the fitted cost model (usable with --cost-model)')
+      .option(
+        '--calibrate',
+        'also fit the confidence calibration of the fitted weights on the training records (as refract calibrate): --out carries it, the report measures it on the held-out records',
+      )
       .option('--report <file.md>', 'markdown report (default: standard output)'),
   ).action(async (flags: FitFlags, cmd: Command) => {
     const log = logger(flags);
@@ -184,7 +194,32 @@ export function registerFit(program: Command): void {
     };
     const result = await fitWeights(split.train, evaluation, base, fitOptions);
     const cv = folds === undefined ? undefined : await crossValidate(split.train, base, folds, fitOptions);
-    if (flags.out) write('--out', flags.out, `${JSON.stringify(result.model, null, 2)}\n`, log);
+    // A calibration belongs to the weights it was fitted under: the base's does not carry over.
+    let model = result.model;
+    let calibrated: string[] = [];
+    if (flags.calibrate) {
+      const calibration = await calibrateModel(split.train, model, { ...options, log });
+      if (!calibration)
+        throw new InputError('--calibrate', 'no training record was repaired: nothing to calibrate on');
+      model = { ...model, calibration };
+      const held: Record<string, Awaited<ReturnType<typeof collectSamples>>> = {};
+      for (const [name, records] of Object.entries(evaluation))
+        held[name] = await collectSamples(records, model, {
+          ...options,
+          alternatives: DEFAULT_ALTERNATIVES,
+          log,
+        });
+      calibrated = [
+        '### Confidence of the fitted weights (calibrated on the training records)',
+        '',
+        ...calibrationTable(calibrationOn(calibration, held), 'records'),
+        '',
+      ];
+    } else if (flags.out)
+      log(
+        `${flags.out} carries no calibration (a calibration belongs to its weights): its repairs have no confidence; add --calibrate, or run refract calibrate --cost-model ${flags.out}`,
+      );
+    if (flags.out) write('--out', flags.out, `${JSON.stringify(model, null, 2)}\n`, log);
     const page = fitPage(result, base, {
       header: pageHeader('Weight fit', machine(), invocation(cmd)),
       train: split.train,
@@ -192,7 +227,9 @@ export function registerFit(program: Command): void {
       evaluation,
       start: base.name ?? flags.costModel,
     });
-    const full = cv === undefined ? page : `${page}\n${crossValidationSection(cv, folds!)}`;
+    const withCalibration = calibrated.length === 0 ? page : `${page}\n${calibrated.join('\n')}`;
+    const full =
+      cv === undefined ? withCalibration : `${withCalibration}\n${crossValidationSection(cv, folds!)}`;
     if (flags.report) write('--report', flags.report, full, log);
     else process.stdout.write(full);
   });

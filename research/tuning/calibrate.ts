@@ -63,10 +63,24 @@ export async function collectSamples(
   return samples;
 }
 
+/**
+ * The calibration of `model`'s own weights, fitted on labelled records as `refract calibrate` fits it (with
+ * DEFAULT_ALTERNATIVES alternatives per record); none when no record was repaired.
+ */
+export async function calibrateModel(
+  records: readonly LabelledRecord[],
+  model: CostModel,
+  options: EvalOptions & { log?: (line: string) => void } = {},
+): Promise<Calibration | undefined> {
+  const samples = await collectSamples(records, model, { ...options, alternatives: DEFAULT_ALTERNATIVES });
+  return samples.length === 0 ? undefined : calibrate(samples, model).calibration;
+}
+
 export interface WorldCalibration {
   readonly set: string;
   readonly n: number;
   readonly rightRate: number;
+  readonly meanConfidence: number;
   readonly ece: number;
   readonly topPrecision: number;
   readonly keptAtPrecision: number;
@@ -122,6 +136,41 @@ function fitBoth(
   return { ...calibration, alternatives: fitAlternatives(scored, { l2, iterations, sets }) };
 }
 
+/** How well the confidences of a world's repairs say which are right. */
+export function measurePoints(
+  set: string,
+  points: readonly { confidence: number; right: boolean }[],
+): WorldCalibration {
+  return {
+    set,
+    n: points.length,
+    rightRate: points.filter((p) => p.right).length / Math.max(1, points.length),
+    meanConfidence: points.reduce((a, p) => a + p.confidence, 0) / Math.max(1, points.length),
+    ece: reliability(points).ece,
+    ...selective(points),
+  };
+}
+
+/** A calibration measured on sets of samples it was not fitted on, one row per set. */
+export function calibrationOn(
+  calibration: Calibration,
+  sets: Readonly<Record<string, readonly LabelledSample[]>>,
+): WorldCalibration[] {
+  return Object.entries(sets).map(([set, samples]) => measure(set, calibration, samples).world);
+}
+
+/** The table of calibration measures, one row per world (`label` heads the first column). */
+export function calibrationTable(worlds: readonly WorldCalibration[], label = 'world'): string[] {
+  return [
+    `| ${label} | repairs | right | mean confidence | ECE | top 90 % | kept at 99 % |`,
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...worlds.map(
+      (w) =>
+        `| ${w.set} | ${w.n} | ${pct(w.rightRate)} | ${w.meanConfidence.toFixed(3)} | ${w.ece.toFixed(3)} | ${pct(w.topPrecision)} | ${pct(w.keptAtPrecision)} |`,
+    ),
+  ];
+}
+
 function measure(set: string, calibration: Calibration, samples: readonly LabelledSample[]) {
   const points = samples.map((s) => ({ confidence: confidenceOf(calibration, s.evidence), right: s.right }));
   // Scored as a repair scores them (confidenceOfFixes), fix 1's confidence and all.
@@ -135,11 +184,7 @@ function measure(set: string, calibration: Calibration, samples: readonly Labell
       )
     : [];
   const world: WorldCalibration = {
-    set,
-    n: points.length,
-    rightRate: points.filter((p) => p.right).length / Math.max(1, points.length),
-    ece: reliability(points).ece,
-    ...selective(points),
+    ...measurePoints(set, points),
     ...(alternatives.length > 0
       ? {
           alternatives: {
@@ -233,8 +278,6 @@ function alternativesTable(worlds: readonly WorldCalibration[]): string[] {
 }
 
 export function calibrationPage(report: CalibrationReport, header: string): string {
-  const row = (w: WorldCalibration) =>
-    `| ${w.set} | ${w.n} | ${pct(w.rightRate)} | ${w.ece.toFixed(3)} | ${pct(w.topPrecision)} | ${pct(w.keptAtPrecision)} |`;
   const bins = reliability(report.points).bins;
   return [
     header,
@@ -244,10 +287,7 @@ export function calibrationPage(report: CalibrationReport, header: string): stri
     '',
     'Each world held out (the calibration fitted on the other worlds):',
     '',
-    '| world | repairs | right | ECE | top 90 % | kept at 99 % |',
-    '| --- | ---: | ---: | ---: | ---: | ---: |',
-    ...report.heldOut.map(row),
-    row(report.fitted),
+    ...calibrationTable([...report.heldOut, report.fitted]),
     '',
     ...(report.heldOutRecords.length === 0
       ? []
@@ -255,9 +295,7 @@ export function calibrationPage(report: CalibrationReport, header: string): stri
           `Held-out records of every world (${pct(HELD_OUT_PLANS.fraction)} of the gold plans, seed ${HELD_OUT_PLANS.seed}; the`,
           'calibration fitted on the repairs of every other plan):',
           '',
-          '| world | repairs | right | ECE | top 90 % | kept at 99 % |',
-          '| --- | ---: | ---: | ---: | ---: | ---: |',
-          ...report.heldOutRecords.map(row),
+          ...calibrationTable(report.heldOutRecords),
           '',
         ]),
     ...(report.ownPlans.length === 0
@@ -266,9 +304,7 @@ export function calibrationPage(report: CalibrationReport, header: string): stri
           'Each world calibrated on its own plans alone (fitted on its other plans, as a team would on a labelled',
           'sample of its own data):',
           '',
-          '| world | repairs | right | ECE | top 90 % | kept at 99 % |',
-          '| --- | ---: | ---: | ---: | ---: | ---: |',
-          ...report.ownPlans.map(row),
+          ...calibrationTable(report.ownPlans),
           '',
         ]),
     ...alternativesTable([...report.heldOut, report.fitted]),
