@@ -4,6 +4,7 @@ import { loadSetCatalog } from '../research/bench/data.ts';
 import { CostModelSchema } from '../src/model/cost.ts';
 import { loadCostModel, withWeights } from '../src/read/cost-models.ts';
 import { compileFor } from '../src/repair/repair.ts';
+import { loadCatalog } from '../src/read/catalog.ts';
 import {
   bootstrapMean,
   bootstrapPairedDifference,
@@ -305,6 +306,31 @@ describe('perceptron', () => {
     const held = await solvePoint(record, base, { towardsGold: true });
     expect(held?.restored).toBe(true);
     expect(held?.inconsistent).toBe(0);
+  });
+
+  it('of two calls of one API, reads the one the gold names: an input call keeps its gold label', async () => {
+    // The second artist search is lost with the reference it fed. Read by API alone, a link from the first
+    // search was on the gold, and the gold's point, cheaper so, read the wrong artist's albums.
+    const record = {
+      id: 'twin-lookups',
+      kind: 'missing_producer',
+      set: 'terse',
+      catalog: loadCatalog('test/cases/catalogs/terse-refs-spec.json'),
+      sequence: seq(
+        'var1 = srch_artst(artst_name="Nina Simone")\nvar3 = list_albms(lmt=10)\nvar_result(first="$var1.hits$", albums="$var3.albms$")',
+      ),
+      gold: seq(
+        'var1 = srch_artst(artst_name="Nina Simone")\nvar2 = srch_artst(artst_name="Miles Davis")\nvar3 = list_albms(artst_ref="$var2.hits[0].ref$", lmt=10)\nvar_result(first="$var1.hits$", albums="$var3.albms$")',
+      ),
+    };
+    const { plan } = compileFor(record.sequence, record.catalog, { cost: base });
+    const loss = goldLoss(plan, record.sequence, record.gold);
+    const first = plan.calls.find((c) => c.origin === 0)!;
+    const albums = plan.calls.find((c) => c.origin === 1)!.params.find((p) => p.param === 'artst_ref')!;
+    const fromFirst = albums.sources.find((s) => s.kind === 'output' && s.call === first.id)!;
+    expect(loss[fromFirst.v]).toBe(1);
+    const held = await solvePoint(record, base, { towardsGold: true });
+    expect(held?.restored).toBe(true);
   });
 
   it('skips a record whose gold the model cannot hold (a formula no edit writes)', async () => {

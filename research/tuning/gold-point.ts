@@ -5,8 +5,8 @@
  * holds a value the input has… each such decision is marked inconsistent. A solve that charges every
  * inconsistent decision far more than any edit (`GOLD_PENALTY`) finds the point closest to the gold, the
  * cheapest of those under the weights; the judge (`restoredModuloUnknowns`) then says whether it is the
- * gold. The marks are optimistic (a call may stand for any gold call of its API), so the judge has the last
- * word. This is how the fit finds its targets and how candidate coverage (does the model hold the gold at
+ * gold. The marks are optimistic (an inserted call may stand for any gold call of its API; an input call
+ * stands for the gold step of its label where the gold has one of its API), so the judge has the last word. This is how the fit finds its targets and how candidate coverage (does the model hold the gold at
  * all?) is measured: by a solve constrained to the gold, not by hoping it is among the k cheapest repairs.
  */
 import { canonicalJson } from '../../src/model/canonical.ts';
@@ -141,17 +141,30 @@ function wholeRefTo(
   apis: ReadonlySet<string> | null,
   label: string,
   path: string,
+  call?: string,
 ): boolean {
   if (typeof value !== 'string') return false;
   const found = findReferences(value);
   if (found.length !== 1 || found[0].start !== 0 || found[0].end !== value.length) return false;
   const ref = goldRefs(r, at, value)[0];
-  return refMatches(ref, apis, label, path);
+  return refMatches(ref, apis, label, path, call);
 }
 
-function refMatches(ref: GoldRef, apis: ReadonlySet<string> | null, label: string, path: string): boolean {
+/**
+ * Whether a gold reference is to the producer a source names: memory item `label`, or a call of one of `apis`;
+ * `call`, the gold label of that very call when it is known (an input call whose label the gold gives a step
+ * of its API), pins it: of two calls of one API, the gold reads one.
+ */
+function refMatches(
+  ref: GoldRef,
+  apis: ReadonlySet<string> | null,
+  label: string,
+  path: string,
+  call?: string,
+): boolean {
   if (ref.path !== path) return false;
-  return apis === null ? ref.api === null && ref.label === label : ref.api !== null && apis.has(ref.api);
+  if (apis === null) return ref.api === null && ref.label === label;
+  return ref.api !== null && apis.has(ref.api) && (call === undefined || ref.label === call);
 }
 
 /**
@@ -166,6 +179,13 @@ export function goldLoss(plan: Plan, input: Sequence, gold: Sequence): number[] 
   const apisOf = (id: number) =>
     new Set(plan.calls[id].apis.flatMap((a) => (a.api === null ? [] : [a.api.name])));
   const goldCount = (api: string) => r.byApi.get(api)?.length ?? 0;
+  // An input call's label, where the gold gives it to a step of the call's API: the gold step it is.
+  const goldLabel = (id: number): string | undefined => {
+    const origin = plan.calls[id].origin;
+    const step = origin >= 0 ? plan.steps[origin] : undefined;
+    if (step?.label === undefined) return undefined;
+    return gold.some((g) => g.label === step.label && g.name === step.name) ? step.label : undefined;
+  };
   for (const call of plan.calls) {
     const names = call.apis.map((a) => a.api?.name ?? null);
     for (const a of call.apis) {
@@ -197,7 +217,9 @@ export function goldLoss(plan: Plan, input: Sequence, gold: Sequence): number[] 
             break;
           }
           case 'output':
-            ok = values.some((g) => wholeRefTo(r, g.at, g.value, apisOf(s.call), '', normalisePath(s.path)));
+            ok = values.some((g) =>
+              wholeRefTo(r, g.at, g.value, apisOf(s.call), '', normalisePath(s.path), goldLabel(s.call)),
+            );
             break;
           case 'memory':
             ok = values.some((g) => wholeRefTo(r, g.at, g.value, null, s.label, normalisePath(s.path)));
@@ -228,8 +250,9 @@ export function goldLoss(plan: Plan, input: Sequence, gold: Sequence): number[] 
           const producer = o.call === null ? null : apisOf(o.call);
           const label =
             o.kind === 'reassign' && o.memoryLabel !== undefined ? o.memoryLabel : t.site.ref.label;
+          const pinned = o.call === null ? undefined : goldLabel(o.call);
           ok = values.some((g) =>
-            goldRefs(r, g.at, g.value).some((ref) => refMatches(ref, producer, label, path)),
+            goldRefs(r, g.at, g.value).some((ref) => refMatches(ref, producer, label, path, pinned)),
           );
         }
         loss[o.v] = ok ? (call.kind === 'inserted' ? 0 : KEEP) : 1;
