@@ -15,7 +15,7 @@ import { indexCatalog } from '../src/catalog/catalog-index.ts';
 import { editDistance, nameStyle, similarity } from '../src/catalog/names.ts';
 import { repair } from '../src/repair/repair.ts';
 import { formatStringForm } from '../src/read/string-form.ts';
-import { seq } from './helpers.ts';
+import { seq, TERSE_REFS_SPEC } from './helpers.ts';
 
 const param = (type: string, description: string, required = true) => ({ type, description, required });
 const out = (type: string, description: string) => ({ type, description });
@@ -397,7 +397,7 @@ describe('naming styles (foreignStyle)', () => {
   });
   it('askProducedUnnamed: a reference under a habit that names ids otherwise, off by default', async () => {
     // Ids returned as `ref` ("The unique identifier of …") and taken as `<entity>_ref`: no name says "id".
-    const terse = loadCatalog('test/cases/catalogs/terse-refs-spec.json');
+    const terse = loadCatalog(TERSE_REFS_SPEC);
     const input = seq('var1 = list_albms(lmt=10)\nvar_result(albums="$var1.albms$")');
     const plan = compile(input, terse, hand).plan;
     const ask = sourcesOf(plan, 'list_albms', 'artst_ref').find((s) => s.kind === 'ask')!;

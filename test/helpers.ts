@@ -28,3 +28,16 @@ export function corrupt(text: string, from: string, to: string): string {
 
 export const seq = (text: string): Sequence => parseStringForm(text);
 export const text = (s: Sequence): string => formatStringForm(s);
+
+/** The catalog of a habit that returns ids as `ref` and takes them as `<entity>_ref` (`artst_ref`). */
+export const TERSE_REFS_SPEC = 'test/cases/catalogs/terse-refs-spec.json';
+
+/** A labelled record over that catalog: a lost artist search (`missing_producer`), input and gold as text. */
+export const terseRecord = (id: string, input: string, gold: string) => ({
+  id,
+  kind: 'missing_producer',
+  set: 'terse',
+  catalog: loadCatalog(TERSE_REFS_SPEC),
+  sequence: seq(input),
+  gold: seq(gold),
+});

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { loadSetCatalog } from '../research/bench/data.ts';
-import { loadCatalog } from '../src/read/catalog.ts';
 import { CostModelSchema, type CostModel } from '../src/model/cost.ts';
 import { loadCostModel, withWeights } from '../src/read/cost-models.ts';
 import { FEATURE_NAMES, type FeatureName } from '../src/model/features.ts';
@@ -13,7 +12,7 @@ import {
   type LabelledRecord,
 } from '../research/tuning/index.ts';
 import { learningMix } from '../research/bench/records.ts';
-import { corrupt, GOLD, seq } from './helpers.ts';
+import { corrupt, GOLD, seq, terseRecord } from './helpers.ts';
 
 const base = loadCostModel('hand-tuned');
 
@@ -206,16 +205,11 @@ describe('the trust box of a round (reach)', () => {
   it('a weight at 0 may move to reach × ½ in one round, not ½ alone', async () => {
     // A lookup lost under a habit that names ids `ref`: its reference is asked for until asking for an
     // identifier some API makes (askProducedUnnamed, 0 by default) costs more than the lookup, past 0.5.
-    const record = {
-      id: 'terse-refs',
-      kind: 'missing_producer',
-      set: 'terse',
-      catalog: loadCatalog('test/cases/catalogs/terse-refs-spec.json'),
-      sequence: seq('var1 = list_albms(lmt=10)\nvar_result(albums="$var1.albms$")'),
-      gold: seq(
-        'var2 = srch_artst(artst_name="Nina Simone")\nvar1 = list_albms(artst_ref="$var2.hits[0].ref$", lmt=10)\nvar_result(albums="$var1.albms$")',
-      ),
-    };
+    const record = terseRecord(
+      'terse-refs',
+      'var1 = list_albms(lmt=10)\nvar_result(albums="$var1.albms$")',
+      'var2 = srch_artst(artst_name="Nina Simone")\nvar1 = list_albms(artst_ref="$var2.hits[0].ref$", lmt=10)\nvar_result(albums="$var1.albms$")',
+    );
     const from0 = (reach: number) => fitOne(record, loadCostModel('default'), 'askProducedUnnamed', reach, 1);
     await narrowThenWide(from0, 'askProducedUnnamed', { narrow: 1, at: 0, past: 0.5, upTo: 5 });
   });

@@ -4,7 +4,6 @@ import { loadSetCatalog } from '../research/bench/data.ts';
 import { CostModelSchema } from '../src/model/cost.ts';
 import { loadCostModel, withWeights } from '../src/read/cost-models.ts';
 import { compileFor } from '../src/repair/repair.ts';
-import { loadCatalog } from '../src/read/catalog.ts';
 import {
   bootstrapMean,
   bootstrapPairedDifference,
@@ -28,7 +27,7 @@ import {
 } from '../research/tuning/index.ts';
 import { caseRecords } from '../research/bench/learn.ts';
 import { learningMix } from '../research/bench/records.ts';
-import { corrupt, GOLD, seq } from './helpers.ts';
+import { corrupt, GOLD, seq, terseRecord } from './helpers.ts';
 
 const base = loadCostModel('default');
 const records = loadLabelled(undefined, { limit: 5, sets: ['glaive', 'sgd'] });
@@ -311,18 +310,11 @@ describe('perceptron', () => {
   it('of two calls of one API, reads the one the gold names: an input call keeps its gold label', async () => {
     // The second artist search is lost with the reference it fed. Read by API alone, a link from the first
     // search was on the gold, and the gold's point, cheaper so, read the wrong artist's albums.
-    const record = {
-      id: 'twin-lookups',
-      kind: 'missing_producer',
-      set: 'terse',
-      catalog: loadCatalog('test/cases/catalogs/terse-refs-spec.json'),
-      sequence: seq(
-        'var1 = srch_artst(artst_name="Nina Simone")\nvar3 = list_albms(lmt=10)\nvar_result(first="$var1.hits$", albums="$var3.albms$")',
-      ),
-      gold: seq(
-        'var1 = srch_artst(artst_name="Nina Simone")\nvar2 = srch_artst(artst_name="Miles Davis")\nvar3 = list_albms(artst_ref="$var2.hits[0].ref$", lmt=10)\nvar_result(first="$var1.hits$", albums="$var3.albms$")',
-      ),
-    };
+    const record = terseRecord(
+      'twin-lookups',
+      'var1 = srch_artst(artst_name="Nina Simone")\nvar3 = list_albms(lmt=10)\nvar_result(first="$var1.hits$", albums="$var3.albms$")',
+      'var1 = srch_artst(artst_name="Nina Simone")\nvar2 = srch_artst(artst_name="Miles Davis")\nvar3 = list_albms(artst_ref="$var2.hits[0].ref$", lmt=10)\nvar_result(first="$var1.hits$", albums="$var3.albms$")',
+    );
     const { plan } = compileFor(record.sequence, record.catalog, { cost: base });
     const loss = goldLoss(plan, record.sequence, record.gold);
     const first = plan.calls.find((c) => c.origin === 0)!;

@@ -5,7 +5,7 @@
  * are held out. This is what a team does with a labelled sample of its own data. The worlds' files are written
  * to `.refract-cache/transfer/`, so `refract fit --data` can be run on them by hand.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCostModel } from '../../src/read/cost-models.ts';
 import type { CostModel } from '../../src/model/cost.ts';
@@ -16,6 +16,7 @@ import {
   fitPage,
   fitWeights,
   golds,
+  loadLabelled,
   measurePoints,
   repairRecord,
   splitByGold,
@@ -45,14 +46,6 @@ export function writeTransferWorld(style: StyleName, dir = transferDir()): { spe
   writeFileSync(paths.spec, `${JSON.stringify(made.world.spec, null, 2)}\n`);
   writeFileSync(paths.records, flowJsonl(generateFlowRecords(made)));
   return paths;
-}
-
-function readRecords(paths: { spec: string; records: string }): LabelledRecord[] {
-  const catalog = loadCatalog(paths.spec);
-  return readFileSync(paths.records, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => ({ ...(JSON.parse(line) as Omit<LabelledRecord, 'catalog'>), catalog }));
 }
 
 type Tally = [restored: number, records: number];
@@ -105,7 +98,8 @@ const total = (m: Map<string, Tally>): Tally =>
 
 /** One habit's section: the fit, then its held-out records by kind and the default's calibration there. */
 async function habitSection(style: StyleName, log: (line: string) => void): Promise<string> {
-  const records = readRecords(writeTransferWorld(style));
+  const paths = writeTransferWorld(style);
+  const records = loadLabelled([paths.records], { catalog: loadCatalog(paths.spec) });
   const split = splitByGold(records, TRANSFER_HOLDOUT, TRANSFER_SEED);
   const base = loadCostModel('default');
   log(

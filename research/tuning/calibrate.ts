@@ -73,7 +73,9 @@ export async function calibrateModel(
   options: EvalOptions & { log?: (line: string) => void } = {},
 ): Promise<Calibration | undefined> {
   const samples = await collectSamples(records, model, { ...options, alternatives: DEFAULT_ALTERNATIVES });
-  return samples.length === 0 ? undefined : calibrate(samples, model).calibration;
+  if (samples.length === 0) return undefined;
+  const sets = [...new Set(samples.map((s) => s.set))].sort();
+  return fitBoth(samples, { weights: weightsDigest(model.weights), l2: 1, sets });
 }
 
 export interface WorldCalibration {

@@ -180,12 +180,13 @@ export function goldLoss(plan: Plan, input: Sequence, gold: Sequence): number[] 
     new Set(plan.calls[id].apis.flatMap((a) => (a.api === null ? [] : [a.api.name])));
   const goldCount = (api: string) => r.byApi.get(api)?.length ?? 0;
   // An input call's label, where the gold gives it to a step of the call's API: the gold step it is.
-  const goldLabel = (id: number): string | undefined => {
-    const origin = plan.calls[id].origin;
-    const step = origin >= 0 ? plan.steps[origin] : undefined;
-    if (step?.label === undefined) return undefined;
-    return gold.some((g) => g.label === step.label && g.name === step.name) ? step.label : undefined;
-  };
+  const goldLabels = plan.calls.map((call) => {
+    const step = call.origin >= 0 ? plan.steps[call.origin] : undefined;
+    return step?.label !== undefined && gold.some((g) => g.label === step.label && g.name === step.name)
+      ? step.label
+      : undefined;
+  });
+  const goldLabel = (id: number) => goldLabels[id];
   for (const call of plan.calls) {
     const names = call.apis.map((a) => a.api?.name ?? null);
     for (const a of call.apis) {

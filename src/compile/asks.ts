@@ -117,8 +117,8 @@ function unnamedPremium(ctx: CompileContext, param: string): Features {
   if (known === undefined) {
     const makers = producers(ctx, param, 'identifier');
     const premium = makers.length === 0 ? NO_FEATURES : insertionPremium(ctx, makers, param);
-    const related =
-      premium.askProduced ?? premium.askProducedIncoherent ?? premium.askProducedGivenIds ?? undefined;
+    // The name names no id, so the premium is never askProducedGivenIds.
+    const related = premium.askProduced ?? premium.askProducedIncoherent;
     known = related === undefined ? NO_FEATURES : { askProducedUnnamed: related };
     ctx.premiums.set(key, known);
   }
