@@ -6,7 +6,6 @@ import { withWeights } from '../../src/read/cost-models.ts';
 import { integer, oneOf } from '../../src/api/flag-values.ts';
 import { machine, pageHeader } from '../bench/markdown.ts';
 import {
-  DEFAULT_ALTERNATIVES,
   FIT_METHODS,
   LEARNED,
   calibrateModel,
@@ -20,6 +19,7 @@ import {
   fitWeights,
   golds,
   splitByGold,
+  type LabelledSample,
 } from '../tuning/index.ts';
 import {
   addDataOptions,
@@ -202,13 +202,10 @@ export function registerFit(program: Command): void {
       if (!calibration)
         throw new InputError('--calibrate', 'no training record was repaired: nothing to calibrate on');
       model = { ...model, calibration };
-      const held: Record<string, Awaited<ReturnType<typeof collectSamples>>> = {};
+      // Fix 1's confidence alone is measured: the held-out repairs need no alternatives.
+      const held: Record<string, LabelledSample[]> = {};
       for (const [name, records] of Object.entries(evaluation))
-        held[name] = await collectSamples(records, model, {
-          ...options,
-          alternatives: DEFAULT_ALTERNATIVES,
-          log,
-        });
+        held[name] = await collectSamples(records, model, { ...options, log });
       calibrated = [
         '### Confidence of the fitted weights (calibrated on the training records)',
         '',
