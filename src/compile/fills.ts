@@ -37,8 +37,11 @@ import { unreadFeeds } from './unread.ts';
 interface Candidate {
   readonly features: Features;
   readonly cost: number;
-  /** Read from a call the repair would insert (offered after what the sequence itself has). */
-  readonly inserted?: boolean;
+  /**
+   * Read from a call the repair would insert (offered after what the sequence itself has): what putting that
+   * call in costs, which the bound on sources ranks it by with its own cost.
+   */
+  readonly inserted?: number;
   readonly kind: 'reassign' | 'newMap' | 'fromMemory' | 'reuseLiteral';
   readonly make: (v: number) => Source;
   readonly rows?: (v: number) => void;
@@ -96,7 +99,7 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
       candidates.push({
         features,
         cost,
-        inserted: j.kind === 'inserted',
+        ...(j.kind === 'inserted' && { inserted: Math.min(...j.apis.map((a) => a.cost)) }),
         kind: fc.mapped ? 'newMap' : 'reassign',
         make: (v) => ({ kind: 'output', v, cost, call: j.id, path, mapped: fc.mapped }),
         rows: (v) => {
@@ -146,9 +149,7 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
     const after: Features = reused.length > 0 ? { literalAfterReference: 1 } : NO_FEATURES;
     candidates.push(...reused, ...literals(ctx, call, api, p, after));
   }
-  // What the sequence has first (its calls, memory, its literals), then outputs of calls to insert.
-  candidates.sort((a, b) => Number(a.inserted ?? false) - Number(b.inserted ?? false) || a.cost - b.cost);
-  const sources: Source[] = candidates.slice(0, ctx.bounds.fillsPerParameter).map((c) => {
+  const sources: Source[] = boundedFills(candidates, ctx.bounds.fillsPerParameter).map((c) => {
     const v = ctx.variable(c.features);
     c.rows?.(v);
     return c.make(v);
@@ -163,6 +164,23 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
   sources.push({ kind: 'ask', v, cost });
   registerSlotAsk(ctx, { call, api: api.name, param: p.name, v, cost });
   return sources;
+}
+
+/**
+ * The sources a parameter's model holds, `max` at most twice over: what the sequence has first (its calls,
+ * memory, its literals), then outputs of calls to insert; the `max` cheapest that way, and the `max` cheapest
+ * counting what putting their call in costs (of twenty APIs that output `artist_id` in a large catalog, the
+ * plan's own lookup, read through its `id`, is kept besides the strangers whose output is named alike).
+ */
+function boundedFills(candidates: readonly Candidate[], max: number): Candidate[] {
+  const inserted = (c: Candidate) => Number(c.inserted !== undefined);
+  const total = (c: Candidate) => c.cost + (c.inserted ?? 0);
+  const byCost = [...candidates].sort((a, b) => inserted(a) - inserted(b) || a.cost - b.cost);
+  if (byCost.length <= max) return byCost;
+  const kept = byCost.slice(0, max);
+  const held = new Set(kept);
+  const byTotal = [...candidates].sort((a, b) => inserted(a) - inserted(b) || total(a) - total(b));
+  return [...kept, ...byTotal.slice(0, max).filter((c) => !held.has(c))];
 }
 
 /**

@@ -3,7 +3,7 @@
  * field of a broken reference), placed just before the call; under the label the count skips there, when it
  * skips one, they stand for a deleted step.
  */
-import type { ApiSpec, Step } from '../model/types.ts';
+import type { ApiSpec, ParamSpec, Step } from '../model/types.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
 import type { CompileContext } from './context.ts';
 import { gapBefore } from './numbering.ts';
@@ -11,7 +11,7 @@ import { lackingInputs, producers, requiredInputs } from './producers.ts';
 import { carriedCharge, carriedValues, templates } from './carried.ts';
 import { apiChoice, labelChoice, labelChoices, labelRows, newCall } from './calls.ts';
 import { NO_FEATURES, plus, type Features } from '../model/features.ts';
-import { commonCount, commonness, contentWords, relatedTo } from '../catalog/evidence.ts';
+import { apiWords, commonCount, commonness, contentWords, relatedTo } from '../catalog/evidence.ts';
 import type { Call } from './plan.ts';
 import { planFamily } from './restore.ts';
 import { parallelSteps } from './parallel.ts';
@@ -25,6 +25,8 @@ export interface Need {
   readonly exact?: boolean;
   /** The input step that needs it. */
   readonly step?: number;
+  /** The parameter that lacks it (its description may name the entity whose identifier it takes). */
+  readonly param?: ParamSpec;
 }
 
 function needsOf(ctx: CompileContext, call: Call): Need[] {
@@ -38,6 +40,7 @@ function needsOf(ctx: CompileContext, call: Call): Need[] {
           pos: call.pos,
           depth: call.depth,
           step: call.origin >= 0 ? call.origin : undefined,
+          param: p,
         });
       }
     }
@@ -171,13 +174,35 @@ function producerKin(ctx: CompileContext, apis: readonly ApiSpec[], need: string
     related: relatedTo(api, words, needWords, ctx.bounds.misspeltWord),
   }));
   const fewest = Math.min(...kin.filter((p) => p.related).map((p) => requiredInputs(p.api)));
-  const habit = ctx.outOfHabit(apis);
+  // Lookups alike: an API named after the need (find_city, Find_City for a `city`) departs from the plan's
+  // habit only if another one named so keeps it; a review API that happens to output a city, named like the
+  // plan's calls, does not make the plan's own lookup foreign. Any other API is judged among all producers.
+  const named = new Set(apis.filter((api) => needWords.some((w) => apiWords(api).has(w))));
+  const habitOfNamed = ctx.outOfHabit([...named]);
+  const habitOfAll = ctx.outOfHabit(apis);
+  const habit = (api: ApiSpec) => (named.has(api) ? habitOfNamed(api) : habitOfAll(api));
   return kin.map(({ api, related }) => ({
     api,
     related,
     lacks: Number.isFinite(fewest) && !related ? Math.max(0, fewest - requiredInputs(api)) : 0,
     habit: habit(api),
   }));
+}
+
+/**
+ * The producers of a need in catalog-name order: those of its name (`producers`), and for a parameter whose
+ * description names an entity, the APIs that output that entity's identifier (`city` from Find_City's
+ * `the_unique_identifier_of_the_city`, which in a catalog of thousands no computed mapping ties to `city`).
+ */
+function needProducers(ctx: CompileContext, need: Need): readonly ApiSpec[] {
+  const named = producers(ctx, leafOf(need.leaf), need.exact ? 'exact' : 'any');
+  if (need.exact || need.param === undefined) return named;
+  const known = new Set(named);
+  const described = ctx
+    .describedProducers(need.param)
+    .filter((api) => !known.has(api) && (!ctx.allowed || ctx.allowed(api)));
+  if (described.length === 0) return named;
+  return [...named, ...described].sort((a, b) => ctx.index.nameRank(a) - ctx.index.nameRank(b));
 }
 
 /**
@@ -226,11 +251,7 @@ export function insertedCalls(ctx: CompileContext, seeds: readonly Need[] = []):
       const need = queue[next];
       ctx.checkBudget();
       if (need.depth >= ctx.cost.insertDepth) continue;
-      const found = (kinOf[next] ??= producerKin(
-        ctx,
-        producers(ctx, leafOf(need.leaf), need.exact ? 'exact' : 'any'),
-        need.leaf,
-      ));
+      const found = (kinOf[next] ??= producerKin(ctx, needProducers(ctx, need), need.leaf));
       for (const producer of found) {
         if (full()) break;
         if (producer.related !== strangers) insert(need, producer, found.length);

@@ -155,7 +155,11 @@ const bound = (value: number, max: number, meaning: string) =>
 /** Bounds on candidate generation: they keep a model small; weights, not bounds, decide between candidates. */
 export const BoundsSchema = z
   .object({
-    fillsPerParameter: bound(12, 1000, 'sources besides `ask` per required parameter (the cheapest)'),
+    fillsPerParameter: bound(
+      12,
+      1000,
+      'sources besides `ask` per required parameter: the cheapest, and as many more that are cheapest counting what putting their call in costs (an inserted lookup among strangers whose output is named alike)',
+    ),
     reassignPerReference: bound(8, 1000, 're-pointing options per broken reference (the cheapest)'),
     linksPerParameter: bound(
       4,

@@ -175,12 +175,12 @@ export const FEATURES = {
     'flat-plan-inserts-no-stranger',
   ),
   foreignPrefix: evidence(
-    'a restored or inserted API’s name starts with a word no call of the plan starts with (`find_course_id` in a plan of `search_student`, `musicSearchArtist` among Spotify_Scraper calls) while another API that could be that call does: of two lookups alike, the one named in the plan’s habit',
+    'a restored or inserted API’s name starts with a word no call of the plan starts with (`find_course_id` in a plan of `search_student`, `musicSearchArtist` among Spotify_Scraper calls) while another API that could be that call does (for an inserted API named after what it is inserted for, another one named so: a review API that outputs a city does not make `Find_City` foreign): of two lookups alike, the one named in the plan’s habit',
     4,
     'lost-lookup-named-in-the-plans-habit',
   ),
   foreignStyle: evidence(
-    'a restored or inserted API’s name is written unlike every call of the plan (separator and first letter’s case: `find_product_id` among `Find_Customer` and `Place_Order`, `geoFindCity` among `Search_Hotels` calls) while another API that could be that call is written like one: one provider names its APIs one way',
+    'a restored or inserted API’s name is written unlike every call of the plan (separator and first letter’s case: `find_product_id` among `Find_Customer` and `Place_Order`, `geoFindCity` among `Search_Hotels` calls) while another API that could be that call is written like one (for an inserted API named after what it is inserted for, another one named so): one provider names its APIs one way',
     4,
     'lost-lookup-in-the-plans-naming-style',
   ),
