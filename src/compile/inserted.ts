@@ -202,7 +202,16 @@ function needProducers(ctx: CompileContext, need: Need): readonly ApiSpec[] {
     .describedProducers(need.param)
     .filter((api) => !known.has(api) && (!ctx.allowed || ctx.allowed(api)));
   if (described.length === 0) return named;
-  return [...named, ...described].sort((a, b) => ctx.index.nameRank(a) - ctx.index.nameRank(b));
+  // Both in catalog-name order, merged (a common name has hundreds of producers: no sort of them all).
+  const rank = (api: ApiSpec) => ctx.index.nameRank(api);
+  const extra = [...described].sort((a, b) => rank(a) - rank(b));
+  const out: ApiSpec[] = [];
+  let k = 0;
+  for (const api of named) {
+    while (k < extra.length && rank(extra[k]) < rank(api)) out.push(extra[k++]);
+    out.push(api);
+  }
+  return out.concat(extra.slice(k));
 }
 
 /**
