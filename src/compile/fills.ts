@@ -38,10 +38,10 @@ interface Candidate {
   readonly features: Features;
   readonly cost: number;
   /**
-   * Read from a call the repair would insert (offered after what the sequence itself has): what putting that
-   * call in costs, which the bound on sources ranks it by with its own cost.
+   * Set when read from a call the repair would insert (offered after what the sequence itself has): what
+   * putting that call in costs, which the bound on sources also ranks it by (`boundedFills`).
    */
-  readonly inserted?: number;
+  readonly insertCost?: number;
   readonly kind: 'reassign' | 'newMap' | 'fromMemory' | 'reuseLiteral';
   readonly make: (v: number) => Source;
   readonly rows?: (v: number) => void;
@@ -99,7 +99,7 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
       candidates.push({
         features,
         cost,
-        ...(j.kind === 'inserted' && { inserted: Math.min(...j.apis.map((a) => a.cost)) }),
+        ...(j.kind === 'inserted' && { insertCost: Math.min(...j.apis.map((a) => a.cost)) }),
         kind: fc.mapped ? 'newMap' : 'reassign',
         make: (v) => ({ kind: 'output', v, cost, call: j.id, path, mapped: fc.mapped }),
         rows: (v) => {
@@ -173,8 +173,8 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
  * plan's own lookup, read through its `id`, is kept besides the strangers whose output is named alike).
  */
 function boundedFills(candidates: readonly Candidate[], max: number): Candidate[] {
-  const inserted = (c: Candidate) => Number(c.inserted !== undefined);
-  const total = (c: Candidate) => c.cost + (c.inserted ?? 0);
+  const inserted = (c: Candidate) => Number(c.insertCost !== undefined);
+  const total = (c: Candidate) => c.cost + (c.insertCost ?? 0);
   const byCost = [...candidates].sort((a, b) => inserted(a) - inserted(b) || a.cost - b.cost);
   if (byCost.length <= max) return byCost;
   const kept = byCost.slice(0, max);

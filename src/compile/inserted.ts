@@ -197,10 +197,10 @@ function producerKin(ctx: CompileContext, apis: readonly ApiSpec[], need: string
 function needProducers(ctx: CompileContext, need: Need): readonly ApiSpec[] {
   const named = producers(ctx, leafOf(need.leaf), need.exact ? 'exact' : 'any');
   if (need.exact || need.param === undefined) return named;
+  const entity = ctx.describedProducers(need.param);
+  if (entity.length === 0) return named;
   const known = new Set(named);
-  const described = ctx
-    .describedProducers(need.param)
-    .filter((api) => !known.has(api) && (!ctx.allowed || ctx.allowed(api)));
+  const described = entity.filter((api) => !known.has(api) && (!ctx.allowed || ctx.allowed(api)));
   if (described.length === 0) return named;
   // Both in catalog-name order, merged (a common name has hundreds of producers: no sort of them all).
   const rank = (api: ApiSpec) => ctx.index.nameRank(api);
