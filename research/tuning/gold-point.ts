@@ -186,7 +186,6 @@ export function goldLoss(plan: Plan, input: Sequence, gold: Sequence): number[] 
       ? step.label
       : undefined;
   });
-  const goldLabel = (id: number) => goldLabels[id];
   for (const call of plan.calls) {
     const names = call.apis.map((a) => a.api?.name ?? null);
     for (const a of call.apis) {
@@ -219,7 +218,7 @@ export function goldLoss(plan: Plan, input: Sequence, gold: Sequence): number[] 
           }
           case 'output':
             ok = values.some((g) =>
-              wholeRefTo(r, g.at, g.value, apisOf(s.call), '', normalisePath(s.path), goldLabel(s.call)),
+              wholeRefTo(r, g.at, g.value, apisOf(s.call), '', normalisePath(s.path), goldLabels[s.call]),
             );
             break;
           case 'memory':
@@ -251,7 +250,7 @@ export function goldLoss(plan: Plan, input: Sequence, gold: Sequence): number[] 
           const producer = o.call === null ? null : apisOf(o.call);
           const label =
             o.kind === 'reassign' && o.memoryLabel !== undefined ? o.memoryLabel : t.site.ref.label;
-          const pinned = o.call === null ? undefined : goldLabel(o.call);
+          const pinned = o.call === null ? undefined : goldLabels[o.call];
           ok = values.some((g) =>
             goldRefs(r, g.at, g.value).some((ref) => refMatches(ref, producer, label, path, pinned)),
           );

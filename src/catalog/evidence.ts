@@ -51,9 +51,15 @@ export function relatedTo(
   need: string | readonly string[],
   misspelt = Infinity,
 ): boolean {
+  return (
+    namedAfter(api, typeof need === 'string' ? contentWords(need) : need) || nearPlan(api, words, misspelt)
+  );
+}
+
+/** Whether an API's name has one of the content words of what it would produce (`find_city` for `city_id`). */
+export function namedAfter(api: ApiSpec, needWords: readonly string[]): boolean {
   const own = apiWords(api);
-  const needWords = typeof need === 'string' ? contentWords(need) : need;
-  return needWords.some((w) => own.has(w)) || nearPlan(api, words, misspelt);
+  return needWords.some((w) => own.has(w));
 }
 
 /** Per plan's words (one set per repair) and misspelling bound: whether each API asked about is near them. */

@@ -83,6 +83,7 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
     // Parallel roles take their sources in the order the plan made them: the earlier airport search is the
     // origin, the later one the destination (sources that are not the input's calls all count as earliest).
     const order = (rank ?? 0) * (j.origin >= 0 ? 1 - j.pos / Math.max(ctx.steps.length, 1) : 1);
+    const insertCost = j.kind === 'inserted' ? Math.min(...j.apis.map((a) => a.cost)) : undefined;
     for (const { field, fc } of best.values()) {
       const path = segments(field.path);
       const features = plus(plus(fc.features, near(label)), {
@@ -99,7 +100,7 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
       candidates.push({
         features,
         cost,
-        ...(j.kind === 'inserted' && { insertCost: Math.min(...j.apis.map((a) => a.cost)) }),
+        ...(insertCost !== undefined && { insertCost }),
         kind: fc.mapped ? 'newMap' : 'reassign',
         make: (v) => ({ kind: 'output', v, cost, call: j.id, path, mapped: fc.mapped }),
         rows: (v) => {

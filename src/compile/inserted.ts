@@ -11,7 +11,7 @@ import { lackingInputs, producers, requiredInputs } from './producers.ts';
 import { carriedCharge, carriedValues, templates } from './carried.ts';
 import { apiChoice, labelChoice, labelChoices, labelRows, newCall } from './calls.ts';
 import { NO_FEATURES, plus, type Features } from '../model/features.ts';
-import { apiWords, commonCount, commonness, contentWords, relatedTo } from '../catalog/evidence.ts';
+import { commonCount, commonness, contentWords, namedAfter, relatedTo } from '../catalog/evidence.ts';
 import type { Call } from './plan.ts';
 import { planFamily } from './restore.ts';
 import { parallelSteps } from './parallel.ts';
@@ -177,7 +177,7 @@ function producerKin(ctx: CompileContext, apis: readonly ApiSpec[], need: string
   // Lookups alike: an API named after the need (find_city, Find_City for a `city`) departs from the plan's
   // habit only if another one named so keeps it; a review API that happens to output a city, named like the
   // plan's calls, does not make the plan's own lookup foreign. Any other API is judged among all producers.
-  const named = new Set(apis.filter((api) => needWords.some((w) => apiWords(api).has(w))));
+  const named = new Set(apis.filter((api) => namedAfter(api, needWords)));
   const habitOfNamed = ctx.outOfHabit([...named]);
   const habitOfAll = ctx.outOfHabit(apis);
   const habit = (api: ApiSpec) => (named.has(api) ? habitOfNamed(api) : habitOfAll(api));
