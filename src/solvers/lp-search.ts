@@ -24,8 +24,12 @@ const UNBOUNDED_OR_INFEASIBLE = 9;
  */
 export const SEARCH_PRUNE_GAP = 1e-9;
 
-/** Options of the native model that holds the relaxation. */
+/**
+ * Options of the native model that holds the relaxation: no presolve (on a repair model it costs as much as the
+ * simplex it saves, and a warm start skips it anyway), tolerances below `SEARCH_PRUNE_GAP`.
+ */
 export const SEARCH_OPTIONS = {
+  presolve: 'off',
   dual_feasibility_tolerance: 1e-10,
   primal_feasibility_tolerance: 1e-9,
 } as const;
