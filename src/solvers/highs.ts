@@ -306,8 +306,9 @@ export class HighsBackend implements SolverBackend {
     const solver = this.name;
     const timeMs = elapsedMs(start);
     if (outcome.status === 'infeasible') return { status: 'infeasible', optimal: false, solver, timeMs };
-    const { values, objective } = outcome;
-    return { status: 'optimal', optimal: true, values: Array.from(values), objective, solver, timeMs };
+    // `+ 0`: the dual simplex leaves -0 where a bound was hit from below; a point reads 0 there.
+    const values = Array.from(outcome.values, (v) => v + 0);
+    return { status: 'optimal', optimal: true, values, objective: outcome.objective, solver, timeMs };
   }
 
   /** A native model with output off and these options. */
