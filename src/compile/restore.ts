@@ -143,11 +143,20 @@ export function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
   // the API that outputs it, a quarter more than its words alone (never whole: a key is no label).
   const spelt = (name: string) =>
     genericName(name) ? [] : apisOutputting(ctx.catalog, nameTerms(name).join(' '));
-  if (byName)
-    for (const name of uses.names) {
-      for (const t of nameTerms(name)) apisNaming(ctx.catalog, t).forEach(add);
-      spelt(name).forEach(add);
-    }
+  const keyNamed = () =>
+    uses.names.flatMap((name) => [
+      ...nameTerms(name).flatMap((t) => apisNaming(ctx.catalog, t)),
+      ...spelt(name),
+    ]);
+  if (byName) keyNamed().forEach(add);
+  else if (uses.names.length > 0) {
+    // In a large catalog some API that outputs a field as common as `id` is nearly always of the plan's
+    // family or named a little by the key: the APIs whose name holds every word of a key are offered as
+    // well where none of those outputting the fields is named so (the key says which API the step was; the
+    // field read may be the mistake, fixed on the restored call).
+    const whole = (api: ApiSpec) => uses.names.some((n) => nameCoverage(n, api) === 1);
+    if (!candidates.some(whole)) keyNamed().filter(whole).forEach(add);
+  }
   // A call is seldom fed by a call of its own API (a sales tax is not computed on a sales tax): such a
   // stand-in goes when another can be the step.
   const ownReader = (api: ApiSpec) => uses.readers.length > 0 && uses.readers.every((r) => r === api.name);
