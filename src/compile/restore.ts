@@ -241,10 +241,11 @@ export function deletedSteps(ctx: CompileContext, orphans: readonly string[]): v
 }
 
 /**
- * `insertUnrelated` of a restored API not of the plan's family (see strangerFamily): 0 when it shares a
- * content word with the plan or with what its uses read (a field, a name); else how common the rarest field
- * read is in the catalog (the one API that outputs a rare field is evidence, one of the many that output
- * `album` a guess). A whole output read under names alone: 0 (its names chose the API).
+ * `insertUnrelated` of a restored API: 0 when it shares a content word with the plan or with what its uses
+ * read (a field, a name); else how common the rarest field read is in the catalog (the one API that outputs a
+ * rare field is evidence, one of the many that output `album` a guess). A name written like the plan's calls
+ * is no kinship (`get_player` among `get_grades` calls shares no word with them). A whole output read under
+ * names alone: 0 (its names chose the API).
  */
 function strangerWeight(ctx: CompileContext, api: ApiSpec, uses: Uses): number {
   const leaves = uses.paths.map((p) => leafOf(normalisePath(p)));
@@ -293,7 +294,11 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
       b.evidence - a.evidence || b.share - a.share || kin(b) - kin(a);
     const best = deleted.standIns.reduce((a, b) => (closer(b, a) < 0 ? b : a));
     const pos = Math.min(uses.first, numberedPlace(ctx, label) ?? uses.first) - BEFORE_READER;
-    const habit = ctx.outOfHabit(deleted.standIns.map((stand) => stand.api));
+    // The plan's habit is read among the stand-ins that share a content word with it or with what the uses
+    // read, where there are any: a stranger whose name starts like the plan's calls (`get_player` among
+    // `get_grades` calls) makes no API named after the value (`find_student_id`) foreign.
+    const related = deleted.standIns.filter((stand) => strangerWeight(ctx, stand.api, uses) === 0);
+    const habit = ctx.outOfHabit((related.length > 0 ? related : deleted.standIns).map((stand) => stand.api));
     const featuresOf = (stand: StandIn): Features => {
       const { api, evidence, family } = stand;
       const lacks = closer(stand, best) > 0 ? Math.max(0, requiredInputs(best.api) - requiredInputs(api)) : 0;
@@ -303,7 +308,7 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
           perCall: 1,
           dissimilarity: 1 - evidence,
           restoreFamily: 1 - family,
-          insertUnrelated: family >= ctx.evidence.strangerFamily ? 0 : strangerWeight(ctx, api, uses),
+          insertUnrelated: strangerWeight(ctx, api, uses),
           ...habit(api),
         },
         lackingInputs(lacks),
