@@ -286,10 +286,14 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
             site.param === param,
         ),
       );
+    // Each stand-in's `insertUnrelated`, worked out once (kinship, habit and price all read it).
+    const strangeness = new Map(
+      deleted.standIns.map((stand) => [stand, strangerWeight(ctx, stand.api, uses)]),
+    );
     // Of two stand-ins its uses name alike, one related to the plan (of its family, or sharing a word with
     // it or with what the uses read) is the closer: a stranger is not the likelier for needing fewer inputs.
     const kin = (stand: StandIn) =>
-      stand.family >= ctx.evidence.strangerFamily || strangerWeight(ctx, stand.api, uses) === 0 ? 1 : 0;
+      stand.family >= ctx.evidence.strangerFamily || strangeness.get(stand) === 0 ? 1 : 0;
     const closer = (a: StandIn, b: StandIn) =>
       b.evidence - a.evidence || b.share - a.share || kin(b) - kin(a);
     const best = deleted.standIns.reduce((a, b) => (closer(b, a) < 0 ? b : a));
@@ -297,7 +301,7 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
     // The plan's habit is read among the stand-ins that share a content word with it or with what the uses
     // read, where there are any: a stranger whose name starts like the plan's calls (`get_player` among
     // `get_grades` calls) makes no API named after the value (`find_student_id`) foreign.
-    const related = deleted.standIns.filter((stand) => strangerWeight(ctx, stand.api, uses) === 0);
+    const related = deleted.standIns.filter((stand) => strangeness.get(stand) === 0);
     const habit = ctx.outOfHabit((related.length > 0 ? related : deleted.standIns).map((stand) => stand.api));
     const featuresOf = (stand: StandIn): Features => {
       const { api, evidence, family } = stand;
@@ -308,7 +312,7 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
           perCall: 1,
           dissimilarity: 1 - evidence,
           restoreFamily: 1 - family,
-          insertUnrelated: strangerWeight(ctx, api, uses),
+          insertUnrelated: strangeness.get(stand)!,
           ...habit(api),
         },
         lackingInputs(lacks),
