@@ -204,7 +204,7 @@ function needProducers(ctx: CompileContext, need: Need): readonly ApiSpec[] {
   if (described.length === 0) return named;
   // Both in catalog-name order, merged (a common name has hundreds of producers: no sort of them all).
   const rank = (api: ApiSpec) => ctx.index.nameRank(api);
-  const extra = [...described].sort((a, b) => rank(a) - rank(b));
+  const extra = described.sort((a, b) => rank(a) - rank(b));
   const out: ApiSpec[] = [];
   let k = 0;
   for (const api of named) {

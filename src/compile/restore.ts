@@ -151,11 +151,12 @@ export function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
   if (byName) keyNamed().forEach(add);
   else if (uses.names.length > 0) {
     // In a large catalog some API that outputs a field as common as `id` is nearly always of the plan's
-    // family or named a little by the key: the APIs whose name holds every word of a key are offered as
-    // well where none of those outputting the fields is named so (the key says which API the step was; the
-    // field read may be the mistake, fixed on the restored call).
-    const whole = (api: ApiSpec) => uses.names.some((n) => nameCoverage(n, api) === 1);
-    if (!candidates.some(whole)) keyNamed().filter(whole).forEach(add);
+    // family or named a little by the key: the APIs the key names (`keyNamesLostCall`, every word by
+    // default) are offered as well where none of those outputting the fields is named so (the key says
+    // which API the step was; the field read may be the mistake, fixed on the restored call).
+    const cover = ctx.evidence.keyNamesLostCall;
+    const named = (api: ApiSpec) => uses.names.some((n) => nameCoverage(n, api) >= cover);
+    if (!candidates.some(named)) keyNamed().filter(named).forEach(add);
   }
   // A call is seldom fed by a call of its own API (a sales tax is not computed on a sales tax): such a
   // stand-in goes when another can be the step.

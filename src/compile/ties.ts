@@ -3,8 +3,9 @@
  * same call, two equally close APIs. Left alone, each solver returns the one it happens to meet first. Every
  * variable therefore carries a last, tiny cost of its own: `tieBreak / 100` times a fixed pseudo-random
  * fraction of its index (a hash, the same on every run and every backend), so that any two different
- * repairs differ in cost by more than the solvers' tolerances (HiGHS stops within 1e-9; the closest two repairs
- * measured on the benchmark differ by 5e-8) and by far less than any edit or closeness term. These terms are not edits: reported costs leave them out.
+ * repairs differ in cost by more than the solvers' tolerances (HiGHS stops within 1e-9; the closest two
+ * repairs measured on the benchmark differ by 5e-8) and by far less than any edit or closeness term. These
+ * terms are not edits: reported costs leave them out.
  */
 
 /** murmur3's 32-bit finaliser: a fixed, well-mixed hash of an integer. */

@@ -77,6 +77,10 @@ export const EvidenceSchema = z
       0.5,
       'a whole output alone names its API only when the name covers this share of its key',
     ),
+    keyNamesLostCall: score(
+      1,
+      'a lost call read through fields some API outputs is also offered as an API whose name covers this share of an answer key it is shown under, where none of those APIs is named so (convert_currency for `converted_currency = $var1$` among the thousands that output the `id` read)',
+    ),
     headlineCoverage: score(
       0.5,
       'an unread field is its API’s headline result when the API’s name covers this share of its words',

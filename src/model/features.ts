@@ -170,17 +170,17 @@ export const FEATURES = {
     'flat-plan-asks-rather-than-map',
   ),
   insertUnrelated: evidence(
-    'an inserted API shares no content word with the plan (a stranger), valued at how common what it is inserted for is (see linkCommonField; for a parameter no API outputs under its name, `recipient_user_id`, by the APIs that produce it through a mapping): the one API that outputs a rare field is evidence, one of many a guess',
+    'an inserted or put-back API shares no content word with the plan nor with what it is inserted or read for (a stranger; a name written like the plan’s calls, `get_player` among `get_grades` calls, is no kinship), valued at how common what it is inserted for is (see linkCommonField; for a parameter no API outputs under its name, `recipient_user_id`, by the APIs that produce it through a mapping): the one API that outputs a rare field is evidence, one of many a guess',
     0,
     'flat-plan-inserts-no-stranger',
   ),
   foreignPrefix: evidence(
-    'a restored or inserted API’s name starts with a word no call of the plan starts with (`find_course_id` in a plan of `search_student`, `musicSearchArtist` among Spotify_Scraper calls) while another API that could be that call does (for an inserted API named after what it is inserted for, another one named so: a review API that outputs a city does not make `Find_City` foreign): of two lookups alike, the one named in the plan’s habit',
+    'a restored or inserted API’s name starts with a word no call of the plan starts with (`find_course_id` in a plan of `search_student`, `musicSearchArtist` among Spotify_Scraper calls) while another API that could be that call does (for an inserted API named after what it is inserted for, another one named so: a review API that outputs a city does not make `Find_City` foreign; for a put-back API, another one related to the plan or to what it is read for: a look-alike stranger does not make find_student_id foreign): of two lookups alike, the one named in the plan’s habit',
     4,
     'lost-lookup-named-in-the-plans-habit',
   ),
   foreignStyle: evidence(
-    'a restored or inserted API’s name is written unlike every call of the plan (separator and first letter’s case: `find_product_id` among `Find_Customer` and `Place_Order`, `geoFindCity` among `Search_Hotels` calls) while another API that could be that call is written like one (for an inserted API named after what it is inserted for, another one named so): one provider names its APIs one way',
+    'a restored or inserted API’s name is written unlike every call of the plan (separator and first letter’s case: `find_product_id` among `Find_Customer` and `Place_Order`, `geoFindCity` among `Search_Hotels` calls) while another API that could be that call is written like one (for an inserted API named after what it is inserted for, another one named so; for a put-back API, another one related to the plan or to what it is read for): one provider names its APIs one way',
     4,
     'lost-lookup-in-the-plans-naming-style',
   ),

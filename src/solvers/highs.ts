@@ -11,7 +11,7 @@ import type { Highs, Model as HighsModel, InitOptions, ModelData, OptionValue } 
 import { errorMessage } from '../model/errors.ts';
 import type { MilpModel, Solution, SolveOptions, SolverBackend } from '../model/milp.ts';
 import { elapsedMs, errorSolution, precheck, solveEmptyModel, toCsr } from './common.ts';
-import { searchRelaxation, SEARCH_OPTIONS } from './lp-search.ts';
+import { searchRelaxation, SEARCH_OPTIONS, SEARCH_PRUNE_GAP } from './lp-search.ts';
 import { continuousSet } from './verify.ts';
 
 /**
@@ -62,7 +62,10 @@ export const DEFAULT_SEARCH_NODES = 100;
  * The absolute gap is the relaxation search's (`SEARCH_PRUNE_GAP`): below the tie-breaks that set two repairs
  * apart (src/compile/ties.ts; 5e-8 is the closest pair measured), so both find the one optimum.
  */
-export const EXACT_GAPS: Readonly<Record<string, OptionValue>> = { mip_rel_gap: 0, mip_abs_gap: 1e-9 };
+export const EXACT_GAPS: Readonly<Record<string, OptionValue>> = {
+  mip_rel_gap: 0,
+  mip_abs_gap: SEARCH_PRUNE_GAP,
+};
 
 /** HiGHS model status codes (stable C API values). */
 const STATUS = {
