@@ -21,6 +21,9 @@ import {
   type Solution,
   type SolverBackend,
 } from '../src/solvers/index.ts';
+import { toCsr } from '../src/solvers/common.ts';
+import { nodeBasis, penalties, SEARCH_OPTIONS } from '../src/solvers/lp-search.ts';
+import type { Highs } from 'highs';
 
 const highs = new HighsBackend();
 const lpSolver = new LpSolverBackend();
@@ -680,6 +683,60 @@ describe('HiGHS relaxation search', () => {
       );
     } finally {
       backend.dispose();
+    }
+  });
+
+  it('bounds each branch no higher than its relaxation costs (the penalties that skip runs)', async () => {
+    const loaded = (await import('highs')).default as unknown as
+      ((o?: object) => Promise<Highs>) | { default: (o?: object) => Promise<Highs> };
+    const runtime = await (typeof loaded === 'function' ? loaded : loaded.default)();
+    const native = runtime.createModel();
+    native.options.set({ output_flag: false, log_to_console: false, ...SEARCH_OPTIONS });
+    let branches = 0;
+    try {
+      await fc.assert(
+        fc.property(modelArb, (model) => {
+          const n = model.numVars;
+          const csr = toCsr(model);
+          native.passModel({
+            numCols: n,
+            numRows: model.rows.length,
+            colCost: Float64Array.from(model.cost),
+            colLower: new Float64Array(n),
+            colUpper: new Float64Array(n).fill(1),
+            rowLower: Float64Array.from(model.rows, (r) => r.lower),
+            rowUpper: Float64Array.from(model.rows, (r) => r.upper),
+            matrix: { format: 'csr', numRows: model.rows.length, numCols: n, ...csr },
+          });
+          if (native.run().modelStatus !== 7) return;
+          const parent = native.getObjectiveValue();
+          const solution = native.getSolution();
+          const x = Float64Array.from(solution.colValue);
+          const basis = nodeBasis(native, model.rows, new Uint8Array(n), solution);
+          const bounds = [];
+          for (let j = 0; j < n; j++)
+            if (Math.abs(x[j] - Math.round(x[j])) > 1e-6)
+              bounds.push({ j, ...penalties(native, basis, j, x[j]) });
+          for (const { j, down, up } of bounds)
+            for (const [side, penalty] of [
+              [0, down],
+              [1, up],
+            ]) {
+              native.changeColBounds(j, side, side);
+              const { modelStatus } = native.run();
+              if (modelStatus === 7)
+                expect(native.getObjectiveValue()).toBeGreaterThanOrEqual(parent + penalty - 1e-9);
+              else expect([8, 9]).toContain(modelStatus);
+              native.changeColBounds(j, 0, 1);
+              branches++;
+            }
+        }),
+        { numRuns: 400 },
+      );
+      // The property held on branchings, not only on integral relaxations.
+      expect(branches).toBeGreaterThan(50);
+    } finally {
+      native.dispose();
     }
   });
 
