@@ -21,9 +21,8 @@ import {
   type Solution,
   type SolverBackend,
 } from '../src/solvers/index.ts';
-import { toCsr } from '../src/solvers/common.ts';
+import { highsLoader, toHighsData } from '../src/solvers/highs.ts';
 import { nodeBasis, penalties, SEARCH_OPTIONS } from '../src/solvers/lp-search.ts';
-import type { Highs } from 'highs';
 
 const highs = new HighsBackend();
 const lpSolver = new LpSolverBackend();
@@ -687,27 +686,14 @@ describe('HiGHS relaxation search', () => {
   });
 
   it('bounds each branch no higher than its relaxation costs (the penalties that skip runs)', async () => {
-    const loaded = (await import('highs')).default as unknown as
-      ((o?: object) => Promise<Highs>) | { default: (o?: object) => Promise<Highs> };
-    const runtime = await (typeof loaded === 'function' ? loaded : loaded.default)();
-    const native = runtime.createModel();
+    const native = (await highsLoader()).createModel();
     native.options.set({ output_flag: false, log_to_console: false, ...SEARCH_OPTIONS });
     let branches = 0;
     try {
       await fc.assert(
         fc.property(modelArb, (model) => {
           const n = model.numVars;
-          const csr = toCsr(model);
-          native.passModel({
-            numCols: n,
-            numRows: model.rows.length,
-            colCost: Float64Array.from(model.cost),
-            colLower: new Float64Array(n),
-            colUpper: new Float64Array(n).fill(1),
-            rowLower: Float64Array.from(model.rows, (r) => r.lower),
-            rowUpper: Float64Array.from(model.rows, (r) => r.upper),
-            matrix: { format: 'csr', numRows: model.rows.length, numCols: n, ...csr },
-          });
+          native.passModel(toHighsData(model, false));
           if (native.run().modelStatus !== 7) return;
           const parent = native.getObjectiveValue();
           const solution = native.getSolution();

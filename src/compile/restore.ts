@@ -149,7 +149,7 @@ export function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
       ...spelt(name),
     ]);
   if (byName) keyNamed().forEach(add);
-  else if (uses.names.length > 0) {
+  else {
     // In a large catalog some API that outputs a field as common as `id` is nearly always of the plan's
     // family or named a little by the key: the APIs the key names (`keyNamesLostCall`, every word by
     // default) are offered as well where none of those outputting the fields is named so (the key says
@@ -287,14 +287,15 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
             site.param === param,
         ),
       );
-    // Each stand-in's `insertUnrelated`, worked out once (kinship, habit and price all read it).
+    // Each stand-in's `insertUnrelated`, worked out once (kinship, habit and price all read it); one that
+    // pays none shares a content word with the plan or with what the uses read.
     const strangeness = new Map(
       deleted.standIns.map((stand) => [stand, strangerWeight(ctx, stand.api, uses)]),
     );
+    const isRelated = (stand: StandIn) => !strangeness.get(stand);
     // Of two stand-ins its uses name alike, one related to the plan (of its family, or sharing a word with
     // it or with what the uses read) is the closer: a stranger is not the likelier for needing fewer inputs.
-    const kin = (stand: StandIn) =>
-      stand.family >= ctx.evidence.strangerFamily || strangeness.get(stand) === 0 ? 1 : 0;
+    const kin = (stand: StandIn) => (stand.family >= ctx.evidence.strangerFamily || isRelated(stand) ? 1 : 0);
     const closer = (a: StandIn, b: StandIn) =>
       b.evidence - a.evidence || b.share - a.share || kin(b) - kin(a);
     const best = deleted.standIns.reduce((a, b) => (closer(b, a) < 0 ? b : a));
@@ -302,7 +303,7 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
     // The plan's habit is read among the stand-ins that share a content word with it or with what the uses
     // read, where there are any: a stranger whose name starts like the plan's calls (`get_player` among
     // `get_grades` calls) makes no API named after the value (`find_student_id`) foreign.
-    const related = deleted.standIns.filter((stand) => strangeness.get(stand) === 0);
+    const related = deleted.standIns.filter(isRelated);
     const habit = ctx.outOfHabit((related.length > 0 ? related : deleted.standIns).map((stand) => stand.api));
     const featuresOf = (stand: StandIn): Features => {
       const { api, evidence, family } = stand;

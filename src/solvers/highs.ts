@@ -128,7 +128,7 @@ type Loader = (options?: InitOptions) => Promise<Highs>;
  * package's declarations are CommonJS-flavoured while Node loads its ES module build, so the default export
  * is the loader at runtime but typed as a namespace; accept either shape.
  */
-async function highsLoader(options?: InitOptions): Promise<Highs> {
+export async function highsLoader(options?: InitOptions): Promise<Highs> {
   const imported = (await import('highs')).default as unknown as Loader | { default: Loader };
   return (typeof imported === 'function' ? imported : imported.default)(options);
 }
@@ -377,7 +377,7 @@ interface Native {
 const NO_TIME_LIMIT = Number.MAX_VALUE;
 
 /** The model as HiGHS takes it; its linear relaxation (every column continuous) with `integer` false. */
-function toHighsData(model: MilpModel, integer = true): ModelData {
+export function toHighsData(model: MilpModel, integer = true): ModelData {
   const n = model.numVars;
   const m = model.rows.length;
   const csr = toCsr(model);

@@ -77,23 +77,23 @@ export interface NodeBasis {
 }
 
 /**
- * Driebeek's penalties of branching on basic column `j` at value `f`: the first dual simplex step of each
- * branch. The branch must move x_j by f (down) or 1 - f (up) through one nonbasic variable k; with `alpha_k`
- * its entry in x_j's row of the tableau and `d_k` its reduced cost, that costs at least |d_k| / |alpha_k| per
- * unit, and a nonbasic variable moves only the way its reduced cost allows (either way when it is 0). A bound
- * this gives is a dual feasible objective of the branch, so never above its relaxation's cost. HiGHS's basis
- * holds A's columns and the identity's (a row's logical s_i = -(row activity), reduced cost -rowDual_i).
+ * Driebeek's penalties of branching on basic column `j` at value `f`, with the dual simplex's long step. The
+ * branch must move x_j by f (down) or 1 - f (up) through the nonbasic variables: with `alpha_k` a variable's
+ * entry in x_j's row of the tableau and `d_k` its reduced cost, each unit of x_j it moves costs |d_k| /
+ * |alpha_k|, it moves only the way its reduced cost allows (either way when that is 0) and no further than its
+ * range (`cheapestMove`). The bound is a dual feasible objective of the branch, so never above its
+ * relaxation's cost. HiGHS's basis holds A's columns and the identity's (a row's logical s_i = -(row
+ * activity), reduced cost -rowDual_i).
  */
 export function penalties(native: HighsModel, basis: NodeBasis, j: number, f: number): Penalties {
   const r = basis.position[j];
   if (r < 0) return { down: 0, up: 0 };
   const { values: inverse, nonzeroIndices } = native.getBasisInverseRow(r, true);
+  const nonzero = nonzeroIndices ?? Int32Array.from(inverse.keys());
   const alpha = new Float64Array(basis.fixed.length);
-  for (const i of nonzeroIndices ?? inverse.keys()) {
-    const b = inverse[i];
-    if (b === 0) continue;
+  for (const i of nonzero) {
     const row = basis.rows[i];
-    for (let t = 0; t < row.vars.length; t++) alpha[row.vars[t]] += b * row.coefs[t];
+    for (let t = 0; t < row.vars.length; t++) alpha[row.vars[t]] += inverse[i] * row.coefs[t];
   }
   // Each variable that can move x_j the branch's way: its cost per unit of x_j (|d_k| / |alpha_k|) and how far
   // it can move x_j (|alpha_k| times its range; a one-sided row's logical, unbounded).
@@ -109,7 +109,7 @@ export function penalties(native: HighsModel, basis: NodeBasis, j: number, f: nu
   };
   for (let k = 0; k < alpha.length; k++)
     if (basis.position[k] < 0 && !basis.fixed[k]) consider(alpha[k], basis.colDual[k], 1);
-  for (let i = 0; i < inverse.length; i++) {
+  for (const i of nonzero) {
     const row = basis.rows[i];
     if (!basis.basicRow[i] && row.lower !== row.upper)
       consider(inverse[i], -basis.rowDual[i], row.upper - row.lower);
@@ -200,17 +200,15 @@ export function searchRelaxation(
     const sides =
       penalty.up < penalty.down || (penalty.up === penalty.down && x[branch] >= 0.5) ? [1, 0] : [0, 1];
     fixed[branch] = 1;
+    let going = true;
     for (const side of sides) {
+      if (!going) break;
       native.changeColBounds(branch, side, side);
-      const going = visit(objective + (side === 1 ? penalty.up : penalty.down));
+      going = visit(objective + (side === 1 ? penalty.up : penalty.down));
       native.changeColBounds(branch, 0, 1);
-      if (!going) {
-        fixed[branch] = 0;
-        return false;
-      }
     }
     fixed[branch] = 0;
-    return true;
+    return going;
   };
 
   if (!visit(-Infinity)) return { status: 'gave up', nodes: Math.min(nodes, budget) };
