@@ -10,7 +10,14 @@ import { compile } from '../src/compile/compile.ts';
 import { loadCostModel } from '../src/read/cost-models.ts';
 import { FEATURES, FEATURE_NAMES, price } from '../src/model/features.ts';
 import { argumentKey, type Call, type Plan, type Source } from '../src/compile/plan.ts';
-import { commonness, contentWords, linkEvidence, relatedTo } from '../src/catalog/evidence.ts';
+import {
+  commonness,
+  contentWords,
+  describedSources,
+  linkEvidence,
+  otherThanDescribed,
+  relatedTo,
+} from '../src/catalog/evidence.ts';
 import { indexCatalog } from '../src/catalog/catalog-index.ts';
 import { editDistance, nameStyle, similarity } from '../src/catalog/names.ts';
 import { repair } from '../src/repair/repair.ts';
@@ -212,6 +219,38 @@ describe('features', () => {
     expect(commonness(index, 'patient_id')).toBeGreaterThan(commonness(index, 'ward'));
     expect(commonness(index, 'nothing')).toBe(0);
     expect(contentWords('Get_ECG_Sample_Data')).toEqual(['ecg', 'sample']);
+  });
+
+  it('described sources: the APIs a parameter description names, exactly or but for the verb', () => {
+    const apis = parseCatalog(
+      ['search_stock', 'find_city', 'find_city_id', 'translate', 'Dental.GetToothHistory'].map((name) => ({
+        name,
+        description: name,
+        query_parameters: {},
+        output_parameters: { id: out('string', 'An id.') },
+      })),
+    );
+    const index = indexCatalog(apis);
+    const described = (description: string) =>
+      describedSources(index, { name: 'x', type: 'string', required: true, description });
+    expect(described('The id of the stock, from search_stock.')).toEqual(['search_stock']);
+    // No API is named search_city: find_city is named alike but for its verb; find_city_id is not.
+    expect(described('The id of the city, from search_city.')).toEqual(['find_city']);
+    expect(described('As returned by Dental.GetToothHistory.')).toEqual(['Dental.GetToothHistory']);
+    // A plain word is no identifier, even when an API has that name.
+    expect(described('The text to translate.')).toEqual([]);
+    expect(described('The stock.')).toEqual([]);
+    const stock = apis.apis.find((a) => a.name === 'search_stock')!;
+    const city = apis.apis.find((a) => a.name === 'find_city_id')!;
+    const param = {
+      name: 'stock_id',
+      type: 'string' as const,
+      required: true,
+      description: 'From search_stock.',
+    };
+    expect(otherThanDescribed(index, param, [stock])).toBe(false);
+    expect(otherThanDescribed(index, param, [city])).toBe(true);
+    expect(otherThanDescribed(index, { ...param, description: 'The stock.' }, [city])).toBe(false);
   });
 
   it('copies: a literal passed under another name, and whether it fits', () => {

@@ -82,9 +82,20 @@ describe('large-catalog worlds', () => {
   it("records of every recipe, each gold valid and each input invalid against the world's catalog", () => {
     const recipes = new Set(records.map((r) => r.recipe));
     expect([...recipes]).toEqual(['first', 'second', 'flat']);
-    // Most shipped records carry over (the synthetic-snake actions lose their names to synthetic-ids').
+    // Most shipped records carry over. synthetic-ids' actions lose their names to synthetic-snake's (the
+    // first spec of a name is the world's), so its records, whose golds read those actions as its own
+    // catalog writes them, are left out.
     const shipped = shippedSets.reduce((n, s) => n + s.records.length, 0);
-    expect(records.filter((r) => r.recipe !== 'flat').length).toBeGreaterThan(shipped * 0.9);
+    expect(records.filter((r) => r.recipe !== 'flat').length).toBeGreaterThan(shipped * 0.85);
+    expect(world.shadowed.get('synthetic-ids')?.has('get_stock_quote')).toBe(true);
+    expect(records.some((r) => r.from === 'synthetic-snake')).toBe(true);
+    for (const r of records) {
+      const shadowed = world.shadowed.get(r.from);
+      expect(
+        r.gold.some((step) => shadowed?.has(step.name)),
+        r.id,
+      ).toBe(false);
+    }
     for (const r of records) {
       expect(validate(r.gold, world.catalog).valid, r.id).toBe(true);
       expect(validate(r.sequence, world.catalog).valid, r.id).toBe(false);

@@ -119,6 +119,55 @@ export function shareAWord(a: string, b: string): boolean {
   return x.some((w) => y.has(w));
 }
 
+/**
+ * The compound identifiers a parameter's description mentions (`search_stock`, `searchHotels`,
+ * `RentalCars.GetCarsAvailable`): words joined by `_`, `.`, `-` or a capital inside. A plain word is no
+ * identifier (`translate` in "the text to translate").
+ */
+const mentionedIdentifiers = perObject((param: ParamSpec): readonly string[] =>
+  (param.description?.match(/[A-Za-z][\w.-]*[A-Za-z0-9]/g) ?? []).filter((w) => /[_.-]|[a-z][A-Z]/.test(w)),
+);
+
+/** A name's terms after its first (its verb): `search_city` and `find_city` both read `city`. */
+function objectOf(name: string): string {
+  return nameTerms(name).slice(1).join(' ');
+}
+
+/** The catalog's API names by `objectOf` (once per catalog index). */
+const namesByObject = perObject((index: CatalogIndex): ReadonlyMap<string, readonly string[]> => {
+  const out = new Map<string, string[]>();
+  for (const name of index.byName.keys()) {
+    const object = objectOf(name);
+    if (object === '') continue;
+    const names = out.get(object);
+    if (names) names.push(name);
+    else out.set(object, [name]);
+  }
+  return out;
+});
+
+/**
+ * The catalog APIs a parameter's description names as where its value comes from (`The id of the stock,
+ * from search_stock.`): the API of that very name, or else those named alike but for their leading verb
+ * (`from search_city` for find_city, not find_city_id). Empty for a description that names none.
+ */
+export function describedSources(index: CatalogIndex, param: ParamSpec): readonly string[] {
+  const mentioned = mentionedIdentifiers(param);
+  if (mentioned.length === 0) return mentioned;
+  return mentioned.flatMap((w) =>
+    index.byName.has(w) ? [w] : (namesByObject(index).get(objectOf(w)) ?? []).filter((n) => n !== w),
+  );
+}
+
+/**
+ * Whether a parameter's description names the APIs its value comes from and none of `apis` (a producing
+ * call's) is one of them: `stock_id` ("from search_stock") fed by find_stock_id.
+ */
+export function otherThanDescribed(index: CatalogIndex, param: ParamSpec, apis: readonly ApiSpec[]): boolean {
+  const named = describedSources(index, param);
+  return named.length > 0 && !apis.some((api) => named.includes(api.name));
+}
+
 /** The measurements between an output field and a parameter it may feed. */
 export interface LinkEvidence {
   /** 1 − character similarity of the two names (transpositions count once). */

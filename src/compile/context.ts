@@ -225,14 +225,18 @@ export class CompileContext {
    * each. `foreignPrefix`: its name's first word no call of the plan starts with, while another candidate's
    * does. `foreignStyle`: its name is written unlike every call of the plan (`find_product_id` among
    * `Find_Customer` and `Place_Order`, `geoFindCity` among `Search_Hotels`), while another candidate's is
-   * written like one. Where no candidate keeps a habit, that habit says nothing.
+   * written like one. Where no candidate keeps a habit, that habit says nothing. A first word is kept only by a
+   * candidate written like the plan's calls, where there is one: `find_product_id` does not make Search_Product
+   * foreign among `Find_Customer` and `Place_Order` for starting with `find`.
    */
   outOfHabit(candidates: readonly ApiSpec[]): (api: ApiSpec) => Features {
     const calls = this.planCalls();
     this.prefixes ??= new Set(calls.flatMap((s) => words(s.name).slice(0, 1)));
     this.styles ??= new Set(calls.map((s) => nameStyle(s.name)));
-    const prefix = departs(candidates, this.prefixes, firstWord);
-    const style = departs(candidates, this.styles, styleOf);
+    const styles = this.styles;
+    const written = candidates.filter((api) => styles.has(styleOf(api)));
+    const prefix = departs(written.length > 0 ? written : candidates, this.prefixes, firstWord);
+    const style = departs(candidates, styles, styleOf);
     return (api) => ({ foreignPrefix: prefix(api) ? 1 : 0, foreignStyle: style(api) ? 1 : 0 });
   }
 

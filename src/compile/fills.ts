@@ -18,6 +18,7 @@ import { knownLabel, type CompileContext } from './context.ts';
 import { callApis, type Call, type Source } from './plan.ts';
 import { affinity, FILL_AFFINITY, recency, roleRank, siblingFeeds } from './roles.ts';
 import { NO_FEATURES, plus, type Features } from '../model/features.ts';
+import { otherThanDescribed } from '../catalog/evidence.ts';
 
 /** How a field can feed a parameter: its own name (`reassign`) or a mapping of `score` (`newMap`). */
 interface FieldCost {
@@ -91,6 +92,7 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
         // (a doctor's name for a student's full_name); a put-back call's inputs are the chain it restores.
         mapIncoherent:
           fc.mapped && j.kind !== 'inserted' && call.kind !== 'inserted' && ctx.incoherent() ? 1 : 0,
+        feedOtherThanDescribed: otherThanDescribed(ctx.index, p, callApis(j)) ? 1 : 0,
         closeDepth: path.length - 1,
         closeLabelName: tieDistance(p.name, label),
         closeRoleOrder: order,

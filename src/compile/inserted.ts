@@ -7,7 +7,7 @@ import type { ApiSpec, ParamSpec, Step } from '../model/types.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
 import type { CompileContext } from './context.ts';
 import { gapBefore } from './numbering.ts';
-import { lackingInputs, producers, requiredInputs } from './producers.ts';
+import { bareCall, lackingInputs, producers, requiredInputs } from './producers.ts';
 import { carriedCharge, carriedValues, templates } from './carried.ts';
 import { apiChoice, labelChoice, labelChoices, labelRows, newCall } from './calls.ts';
 import { NO_FEATURES, plus, type Features } from '../model/features.ts';
@@ -135,6 +135,7 @@ export function newInsertedCall(
           insertUnrelated: related ? 0 : common,
           insertCommonNeed: common,
           insertIncoherent: ctx.incoherent() ? 1 : 0,
+          ...bareCall(api, () => carried?.size ?? 0),
         }),
         carried ? carriedCharge(carried) : undefined,
       ),

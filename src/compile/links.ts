@@ -17,6 +17,7 @@ import {
   apiWords,
   linkEvidence,
   namedOrDescribed,
+  otherThanDescribed,
   shareAWord,
   sharesWords,
   WEAK_TYPES,
@@ -87,6 +88,13 @@ export function linkFeatures(
       ? 0
       : 1,
     linkLooseType: typesCompatible(field.type, param.type) ? 0 : 1,
+    feedOtherThanDescribed: otherThanDescribed(
+      ctx.index,
+      param,
+      'apis' in producer ? callApis(producer) : [producer],
+    )
+      ? 1
+      : 0,
   };
 }
 

@@ -293,9 +293,10 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
       deleted.standIns.map((stand) => [stand, strangerWeight(ctx, stand.api, uses)]),
     );
     const isRelated = (stand: StandIn) => !strangeness.get(stand);
-    // Of two stand-ins its uses name alike, one related to the plan (of its family, or sharing a word with
-    // it or with what the uses read) is the closer: a stranger is not the likelier for needing fewer inputs.
-    const kin = (stand: StandIn) => (stand.family >= ctx.evidence.strangerFamily || isRelated(stand) ? 1 : 0);
+    // Of two stand-ins its uses name alike, one related to the plan (sharing a content word with it or with
+    // what the uses read) is the closer: a stranger is not the likelier for needing fewer inputs, nor for a
+    // name written like the plan's calls (`calculate_route` for a lost `distance` among `calculate_*` calls).
+    const kin = (stand: StandIn) => (isRelated(stand) ? 1 : 0);
     const closer = (a: StandIn, b: StandIn) =>
       b.evidence - a.evidence || b.share - a.share || kin(b) - kin(a);
     const best = deleted.standIns.reduce((a, b) => (closer(b, a) < 0 ? b : a));

@@ -98,6 +98,11 @@ export const FEATURES = {
     'second-lookup-asks-its-own-value',
   ),
   insertCall: edit('add a new catalog call (its own inputs are charged as well)', 4.5, 'missing-step'),
+  bareCall: evidence(
+    'a call inserted for a value another call needs is of an API that takes parameters but requires none, with no value to carry into it: nothing says which value it gives',
+    5,
+    'lost-lookup-not-a-bare-call',
+  ),
   restoreStep: edit(
     'put back a deleted step under the label its consumers reference (its inputs are charged as well)',
     2,
@@ -257,6 +262,11 @@ export const FEATURES = {
     UNIT,
   ),
   linkOtherDomain: evidence('the producing and the consuming API share no content word', 0, UNIT),
+  feedOtherThanDescribed: evidence(
+    'a parameter whose description names the API its value comes from (`The id of the stock, from search_stock.`) is fed by a call of another API',
+    2,
+    'described-source-of-a-lost-lookup',
+  ),
   linkLooseType: evidence(
     'the declared types can meet only loosely (a list or object written into text)',
     0,
