@@ -125,7 +125,7 @@ export function shareAWord(a: string, b: string): boolean {
  * identifier (`translate` in "the text to translate").
  */
 const mentionedIdentifiers = perObject((param: ParamSpec): readonly string[] =>
-  (param.description?.match(/[A-Za-z][\w.-]*[A-Za-z0-9]/g) ?? []).filter((w) => /[_.-]|[a-z][A-Z]/.test(w)),
+  (param.description?.match(/[A-Za-z][\w.-]*[A-Za-z\d]/g) ?? []).filter((w) => /[_.-]|[a-z][A-Z]/.test(w)),
 );
 
 /** A name's terms after its first (its verb): `search_city` and `find_city` both read `city`. */
@@ -155,7 +155,7 @@ export function describedSources(index: CatalogIndex, param: ParamSpec): readonl
   const mentioned = mentionedIdentifiers(param);
   if (mentioned.length === 0) return mentioned;
   return mentioned.flatMap((w) =>
-    index.byName.has(w) ? [w] : (namesByObject(index).get(objectOf(w)) ?? []).filter((n) => n !== w),
+    index.byName.has(w) ? [w] : (namesByObject(index).get(objectOf(w)) ?? []),
   );
 }
 

@@ -85,6 +85,7 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
     // origin, the later one the destination (sources that are not the input's calls all count as earliest).
     const order = (rank ?? 0) * (j.origin >= 0 ? 1 - j.pos / Math.max(ctx.steps.length, 1) : 1);
     const insertCost = j.kind === 'inserted' ? Math.min(...j.apis.map((a) => a.cost)) : undefined;
+    const described = otherThanDescribed(ctx.index, p, callApis(j)) ? 1 : 0;
     for (const { field, fc } of best.values()) {
       const path = segments(field.path);
       const features = plus(plus(fc.features, near(label)), {
@@ -92,7 +93,7 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
         // (a doctor's name for a student's full_name); a put-back call's inputs are the chain it restores.
         mapIncoherent:
           fc.mapped && j.kind !== 'inserted' && call.kind !== 'inserted' && ctx.incoherent() ? 1 : 0,
-        feedOtherThanDescribed: otherThanDescribed(ctx.index, p, callApis(j)) ? 1 : 0,
+        feedOtherThanDescribed: described,
         closeDepth: path.length - 1,
         closeLabelName: tieDistance(p.name, label),
         closeRoleOrder: order,

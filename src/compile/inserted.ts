@@ -135,7 +135,7 @@ export function newInsertedCall(
           insertUnrelated: related ? 0 : common,
           insertCommonNeed: common,
           insertIncoherent: ctx.incoherent() ? 1 : 0,
-          ...bareCall(api, () => carried?.size ?? 0),
+          ...bareCall(api, carried?.size ?? 0),
         }),
         carried ? carriedCharge(carried) : undefined,
       ),

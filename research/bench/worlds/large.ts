@@ -67,17 +67,22 @@ export function unionSpec(catalogs: readonly ShippedCatalog[]): Json[] {
   return out;
 }
 
-/** Per set, the API names whose first spec (the one the union keeps) is another set's and differs. */
-export function shadowedNames(catalogs: readonly ShippedCatalog[]): Map<string, Set<string>> {
-  const kept = new Map<string, string>();
+/**
+ * Per set, the API names whose spec in `union` (`unionSpec` of the catalogs: the first of each name) is another
+ * set's and differs from the set's own.
+ */
+export function shadowedNames(
+  catalogs: readonly ShippedCatalog[],
+  union: readonly Json[],
+): Map<string, Set<string>> {
+  const kept = new Map(union.map((entry) => [(entry as { name: string }).name, entry]));
   const out = new Map<string, Set<string>>();
   for (const { set, spec } of catalogs) {
     for (const entry of spec) {
       const name = (entry as { name: string }).name;
-      const text = JSON.stringify(entry);
       const first = kept.get(name);
-      if (first === undefined) kept.set(name, text);
-      else if (first !== text) out.set(set, (out.get(set) ?? new Set()).add(name));
+      if (first !== entry && JSON.stringify(first) !== JSON.stringify(entry))
+        out.set(set, (out.get(set) ?? new Set()).add(name));
     }
   }
   return out;
@@ -112,7 +117,7 @@ export function largeWorld(size: number, catalogs: readonly ShippedCatalog[], se
   const commonNames = [...new Set([...COMMON_NAMES, ...shippedCommonNames(shippedCatalog.apis)])];
   const distractors = distractorSpecs(size - union.length, seed, shipped, commonNames);
   const spec = [...union, ...distractors];
-  const shadowed = shadowedNames(catalogs);
+  const shadowed = shadowedNames(catalogs, union);
   return { name: largeWorldName(size), spec, catalog: parseCatalog(spec), shipped, commonNames, shadowed };
 }
 
