@@ -11,6 +11,7 @@ import { loadCostModel } from '../src/read/cost-models.ts';
 import { FEATURES, FEATURE_NAMES, price } from '../src/model/features.ts';
 import { argumentKey, type Call, type Plan, type Source } from '../src/compile/plan.ts';
 import {
+  commonNameWords,
   commonness,
   contentWords,
   describedSources,
@@ -253,6 +254,34 @@ describe('features', () => {
     expect(otherThanDescribed(index, { ...param, description: 'The stock.' }, [city])).toBe(false);
   });
 
+  it('common name words: a word in most of a large catalog’s names relates nothing, by its bounds', async () => {
+    const catalog = loadCatalog('test/cases/catalogs/common-name-words-spec.json');
+    const index = indexCatalog(catalog);
+    // 58 of the 94 names have `track`; `order` is in a few (Place_Order, Track_Order).
+    expect(commonNameWords(index, 50).has('track')).toBe(true);
+    expect(commonNameWords(index, 50).has('order')).toBe(false);
+    expect(commonNameWords(index, 58).has('track')).toBe(false);
+    const input = seq(
+      [
+        'var1 = Find_Customer(email="ana@example.com")',
+        'var3 = Place_Order(customer="$var1.the_unique_identifier_of_the_customer$", quantity=4)',
+        'var4 = Track_Order(order="$var3.the_unique_identifier_of_the_order$")',
+      ].join('\n'),
+    );
+    const lookup = async (bounds: object) => {
+      const base = loadCostModel('default');
+      const out = await repair(input, catalog, {
+        confidence: false,
+        cost: { ...base, bounds: { ...base.bounds, ...bounds } },
+      });
+      return out.sequence.find((s) => s.label === 'var2')?.name;
+    };
+    expect(await lookup({})).toBe('Search_Product');
+    // Raised above 58 names, `track` relates Track_Face (which outputs a `product_id`) to Track_Order again.
+    expect(await lookup({ commonWordApis: 60 })).toBe('Track_Face');
+    expect(await lookup({ commonWordShare: 0.7 })).toBe('Track_Face');
+  });
+
   it('copies: a literal passed under another name, and whether it fits', () => {
     const plan = build('var1 = Clinic_Lookup_Person(name="Ada")\nvar2 = Books_Search()', true);
     const copies = sourcesOf(plan, 'Books_Search', 'keyword').filter(
@@ -271,8 +300,8 @@ describe('features', () => {
       features(plan, inserted.find((c) => c.apis[0].api!.name === name)!.apis[0].v);
     // An API named after the value it would produce is no stranger, whatever the plan calls.
     const api = (name: string) => catalog.apis.find((a) => a.name === name)!;
-    expect(relatedTo(api('Dental_Find_Fracture'), new Set(), 'fracture_id')).toBe(true);
-    expect(relatedTo(api('Dental_Find_Fracture'), new Set(), 'patient_id')).toBe(false);
+    expect(relatedTo(api('Dental_Find_Fracture'), new Set(), contentWords('fracture_id'))).toBe(true);
+    expect(relatedTo(api('Dental_Find_Fracture'), new Set(), contentWords('patient_id'))).toBe(false);
     // A stranger weighs as much as its need is common in the catalog.
     const common = commonness(indexCatalog(catalog), 'patient_id');
     expect(common).toBeGreaterThan(0);

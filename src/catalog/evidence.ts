@@ -42,19 +42,22 @@ export function sharesWords(api: ApiSpec, words: ReadonlySet<string>): boolean {
 }
 
 /**
- * Whether an API is related to a plan (`words`) or to the value it would produce (`need`, a parameter or
- * field name): `find_city` for a lost `city_id` is no stranger, whatever else the plan calls.
+ * Whether an API is related to a plan (`words`) or to the value it would produce (`needWords`, the content
+ * words of a parameter or field name): `find_city` for a lost `city_id` is no stranger, whatever else the plan
+ * calls. `common`: words too common among the catalog's API names to relate anything (`commonNameWords`), left
+ * out of `words` and `needWords` by the caller; a misspelt word is not read against them either.
  */
 export function relatedTo(
   api: ApiSpec,
   words: ReadonlySet<string>,
-  need: string | readonly string[],
+  needWords: readonly string[],
   misspelt = Infinity,
+  common: ReadonlySet<string> = NO_WORDS,
 ): boolean {
-  return (
-    namedAfter(api, typeof need === 'string' ? contentWords(need) : need) || nearPlan(api, words, misspelt)
-  );
+  return namedAfter(api, needWords) || nearPlan(api, words, misspelt, common);
 }
+
+const NO_WORDS: ReadonlySet<string> = new Set();
 
 /** Whether an API's name has one of the content words of what it would produce (`find_city` for `city_id`). */
 export function namedAfter(api: ApiSpec, needWords: readonly string[]): boolean {
@@ -62,7 +65,10 @@ export function namedAfter(api: ApiSpec, needWords: readonly string[]): boolean 
   return needWords.some((w) => own.has(w));
 }
 
-/** Per plan's words (one set per repair) and misspelling bound: whether each API asked about is near them. */
+/**
+ * Per plan's words (one set per repair, read with one catalog's common words) and misspelling bound: whether
+ * each API asked about is near them.
+ */
 const nearPlans = new WeakMap<ReadonlySet<string>, Map<number, Map<ApiSpec, boolean>>>();
 
 /**
@@ -70,25 +76,60 @@ const nearPlans = new WeakMap<ReadonlySet<string>, Map<number, Map<ApiSpec, bool
  * more that reads as one of the plan's with one letter wrong (`nIstagram_Posts_Reels`, a call to be
  * renamed). Remembered per plan: a large catalog asks about many producers of a name.
  */
-function nearPlan(api: ApiSpec, words: ReadonlySet<string>, misspelt: number): boolean {
+function nearPlan(
+  api: ApiSpec,
+  words: ReadonlySet<string>,
+  misspelt: number,
+  common: ReadonlySet<string>,
+): boolean {
   let bounds = nearPlans.get(words);
   if (!bounds) nearPlans.set(words, (bounds = new Map()));
   let known = bounds.get(misspelt);
   if (!known) bounds.set(misspelt, (known = new Map()));
   let near = known.get(api);
   if (near === undefined) {
-    near = sharesWords(api, words) || misspeltWord(apiWords(api), words, misspelt);
+    near = sharesWords(api, words) || misspeltWord(apiWords(api), words, misspelt, common);
     known.set(api, near);
   }
   return near;
 }
 
-function misspeltWord(own: ReadonlySet<string>, words: ReadonlySet<string>, misspelt: number): boolean {
+function misspeltWord(
+  own: ReadonlySet<string>,
+  words: ReadonlySet<string>,
+  misspelt: number,
+  common: ReadonlySet<string>,
+): boolean {
   for (const w of own) {
-    if (w.length < misspelt) continue;
+    if (w.length < misspelt || common.has(w)) continue;
     for (const v of words) if (v.length >= misspelt - 1 && editDistance(w, v, 1) <= 1) return true;
   }
   return false;
+}
+
+/** How many of a catalog's API names have each content word (once per catalog index). */
+const nameWordCounts = perObject((index: CatalogIndex): ReadonlyMap<string, number> => {
+  const counts = new Map<string, number>();
+  for (const api of index.catalog.apis)
+    for (const w of apiWords(api)) counts.set(w, (counts.get(w) ?? 0) + 1);
+  return counts;
+});
+
+/** Per catalog index, the common words at the bound last asked for (a cost model's). */
+const commonWordsMemo = new WeakMap<CatalogIndex, { most: number; common: ReadonlySet<string> }>();
+
+/**
+ * The content words in more than `most` of a catalog's API names: among thousands of APIs, `track` (in
+ * Track_Order and in Track_Face) or `date` no more says that two names belong together than `get` does.
+ * Remembered per catalog index for the last bound.
+ */
+export function commonNameWords(index: CatalogIndex, most: number): ReadonlySet<string> {
+  let known = commonWordsMemo.get(index);
+  if (known?.most !== most) {
+    const common = new Set([...nameWordCounts(index)].flatMap(([w, n]) => (n > most ? [w] : [])));
+    commonWordsMemo.set(index, (known = { most, common }));
+  }
+  return known.common;
 }
 
 /**

@@ -11,7 +11,6 @@ import { namesAnId } from '../catalog/names.ts';
 import type { CompileContext } from './context.ts';
 import type { SlotAsk } from './plan.ts';
 import { producers, requiredInputs } from './producers.ts';
-import { contentWords, relatedTo } from '../catalog/evidence.ts';
 import { NO_FEATURES, plus, type Features } from '../model/features.ts';
 
 /**
@@ -37,8 +36,7 @@ export function askPremium(ctx: CompileContext, name: string): Features {
 function insertionPremium(ctx: CompileContext, apis: readonly ApiSpec[], name: string): Features {
   let related = Infinity;
   let strangers = Infinity;
-  const words = ctx.planWords();
-  const needWords = contentWords(name);
+  const needWords = ctx.contentWords(name);
   // The price of an insertion by how many inputs it requires (a large catalog has hundreds of producers).
   const prices = new Map<number, number>();
   // Whether an API the plan itself calls produces it (a second place search for a route's other end).
@@ -53,7 +51,7 @@ function insertionPremium(ctx: CompileContext, apis: readonly ApiSpec[], name: s
     own ||= mine;
     // An insertion no cheaper than both found so far changes neither: its relatedness need not be read.
     if (price >= related && price >= strangers) continue;
-    if (mine || relatedTo(api, words, needWords, ctx.bounds.misspeltWord)) related = Math.min(related, price);
+    if (mine || ctx.relatedTo(api, needWords)) related = Math.min(related, price);
     else strangers = Math.min(strangers, price);
   }
   if (related === Infinity && strangers === Infinity) return NO_FEATURES;

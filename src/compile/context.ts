@@ -22,7 +22,7 @@ import {
   type Weights,
 } from '../model/cost.ts';
 import { DEFAULT_SCORING } from '../catalog/mapping-sides.ts';
-import { apiWords, contentWords, planWords } from '../catalog/evidence.ts';
+import { apiWords, commonNameWords, contentWords, planWords, relatedTo } from '../catalog/evidence.ts';
 import { NO_FEATURES, price, type FeatureName, type Features } from '../model/features.ts';
 import { indexCatalog, type CatalogIndex } from '../catalog/catalog-index.ts';
 import { mappingsInForce, mappingsInto } from '../catalog/computed-mappings.ts';
@@ -192,17 +192,57 @@ export class CompileContext {
    * its answer. An API whose name shares none of them is a stranger to it.
    */
   planWords(): ReadonlySet<string> {
-    // The calls already executed are the plan's first part.
-    const executed = this.options.executed ?? [];
-    this.words ??= planWords(
-      [...executed, ...this.steps],
-      (name) => this.index.byName.get(name),
-      (i) => i >= executed.length && this.isAnswer(i - executed.length),
-    );
+    if (!this.words) {
+      // The calls already executed are the plan's first part.
+      const executed = this.options.executed ?? [];
+      const words = planWords(
+        [...executed, ...this.steps],
+        (name) => this.index.byName.get(name),
+        (i) => i >= executed.length && this.isAnswer(i - executed.length),
+      );
+      for (const w of this.commonWords()) words.delete(w);
+      this.words = words;
+    }
     return this.words;
   }
 
   private words: ReadonlySet<string> | undefined;
+
+  /**
+   * The words too common among the catalog's API names to relate anything: in more than `commonWordApis` of
+   * them and more than `commonWordShare` (`track`, `date` among thousands of APIs; none in a catalog of 50).
+   */
+  commonWords(): ReadonlySet<string> {
+    this.common ??= commonNameWords(
+      this.index,
+      Math.max(this.bounds.commonWordApis, this.bounds.commonWordShare * this.index.catalog.apis.length),
+    );
+    return this.common;
+  }
+
+  private common: ReadonlySet<string> | undefined;
+
+  /** The content words of a name, less the catalog's common ones. */
+  contentWords(name: string): string[] {
+    const common = this.commonWords();
+    return contentWords(name).filter((w) => !common.has(w));
+  }
+
+  /** The content words of an API's name, less the catalog's common ones. */
+  apiWords(api: ApiSpec): ReadonlySet<string> {
+    const common = this.commonWords();
+    const own = apiWords(api);
+    return common.size === 0 ? own : new Set([...own].filter((w) => !common.has(w)));
+  }
+
+  /**
+   * Whether an API is related to the plan or to the value it would produce (`need`: a parameter or field
+   * name, or its content words), the catalog's common words left out (`relatedTo`).
+   */
+  relatedTo(api: ApiSpec, need: string | readonly string[]): boolean {
+    const needWords = typeof need === 'string' ? this.contentWords(need) : need;
+    return relatedTo(api, this.planWords(), needWords, this.bounds.misspeltWord, this.commonWords());
+  }
 
   /** The plan's calls: the executed ones first, then its steps but the answer. */
   planCalls(): readonly Step[] {
@@ -263,7 +303,7 @@ export class CompileContext {
         ) || executed.some((s) => stepReferences(s.arguments).some((site) => ran.has(site.ref.label)));
       const words = [...executed, ...calls.map((i) => this.steps[i])].map((step) => {
         const api = this.index.byName.get(step.name);
-        return api ? apiWords(api) : new Set(contentWords(step.name));
+        return api ? this.apiWords(api) : new Set(this.contentWords(step.name));
       });
       const related = words.some((a, x) => words.some((b, y) => y > x && [...a].some((w) => b.has(w))));
       this.unrelated = words.length >= 2 && !reads && !related;

@@ -11,7 +11,7 @@ import { bareCall, lackingInputs, producers, requiredInputs } from './producers.
 import { carriedCharge, carriedValues, templates } from './carried.ts';
 import { apiChoice, labelChoice, labelChoices, labelRows, newCall } from './calls.ts';
 import { NO_FEATURES, plus, type Features } from '../model/features.ts';
-import { commonCount, commonness, contentWords, namedAfter, relatedTo } from '../catalog/evidence.ts';
+import { commonCount, commonness, namedAfter } from '../catalog/evidence.ts';
 import type { Call } from './plan.ts';
 import { planFamily } from './restore.ts';
 import { parallelSteps } from './parallel.ts';
@@ -92,7 +92,7 @@ export function newInsertedCall(
     gap,
     standIns,
     consumer,
-    related = relatedTo(api, ctx.planWords(), leafOf(need), ctx.bounds.misspeltWord),
+    related = ctx.relatedTo(api, leafOf(need)),
     lacks = 0,
     habit = NO_FEATURES,
   }: {
@@ -152,7 +152,7 @@ export function newInsertedCall(
   return call;
 }
 
-/** A producer of a need: whether it is related to the plan or the need, and the inputs a stranger lacks. */
+/** A producer of a need: whether it is related to the plan or the need, and the inputs it lacks (producerKin). */
 interface Producer {
   readonly api: ApiSpec;
   readonly related: boolean;
@@ -162,19 +162,25 @@ interface Producer {
 
 /**
  * The producers of a need in catalog order, each with its kinship (`relatedTo`: a stranger pays
- * `insertUnrelated` under the weights; insertedCalls takes the related ones of every need first) and, for a
- * stranger, how many inputs it lacks against the related producer that needs fewest: a stranger is not the
- * likelier for asking less (LocalBusinessData(), which outputs a `place_id`, for the second place of a route
- * whose first the plan looks up by address). None lacks any when no producer is related.
+ * `insertUnrelated` under the weights; insertedCalls takes the related ones of every need first) and how many
+ * inputs it lacks against a likelier producer that needs fewest: a stranger against the related ones, a
+ * related producer that outputs the need only under another name against the related ones that output its
+ * very name. One is not the likelier for asking less: LocalBusinessData(), which outputs a `place_id`, for
+ * the second place of a route whose first the plan looks up by address; lookup_property, whose `name` maps
+ * onto a lost `property_name`, for Homes.FindApartment, which outputs it. None lacks any against no one.
  */
 function producerKin(ctx: CompileContext, apis: readonly ApiSpec[], need: string): Producer[] {
-  const words = ctx.planWords();
-  const needWords = contentWords(leafOf(need));
-  const kin = apis.map((api) => ({
-    api,
-    related: relatedTo(api, words, needWords, ctx.bounds.misspeltWord),
-  }));
-  const fewest = Math.min(...kin.filter((p) => p.related).map((p) => requiredInputs(p.api)));
+  const needWords = ctx.contentWords(leafOf(need));
+  const kin = apis.map((api) => ({ api, related: ctx.relatedTo(api, needWords) }));
+  const fewestOf = (some: readonly { api: ApiSpec }[]) => Math.min(...some.map((p) => requiredInputs(p.api)));
+  const related = kin.filter((p) => p.related);
+  const fewest = fewestOf(related);
+  const exact = new Set(producers(ctx, leafOf(need), 'exact'));
+  const fewestExact = fewestOf(related.filter((p) => exact.has(p.api)));
+  const lacks = (api: ApiSpec, isRelated: boolean) => {
+    const likelier = !isRelated ? fewest : exact.has(api) ? Infinity : fewestExact;
+    return Number.isFinite(likelier) ? Math.max(0, likelier - requiredInputs(api)) : 0;
+  };
   // Lookups alike: an API named after the need (find_city, Find_City for a `city`) departs from the plan's
   // habit only if another one named so keeps it; a review API that happens to output a city, named like the
   // plan's calls, does not make the plan's own lookup foreign. Any other API is judged among all producers.
@@ -185,7 +191,7 @@ function producerKin(ctx: CompileContext, apis: readonly ApiSpec[], need: string
   return kin.map(({ api, related }) => ({
     api,
     related,
-    lacks: Number.isFinite(fewest) && !related ? Math.max(0, fewest - requiredInputs(api)) : 0,
+    lacks: lacks(api, related),
     habit: habit(api),
   }));
 }

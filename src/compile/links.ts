@@ -14,7 +14,6 @@ import { canonicalJson } from '../model/canonical.ts';
 import { perObject } from '../model/memo.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
 import {
-  apiWords,
   linkEvidence,
   namedOrDescribed,
   otherThanDescribed,
@@ -53,19 +52,22 @@ const fieldSegments = perObject((field: OutputField) => Object.freeze(segments(f
 /** Per producer call, per consumer call: whether their APIs share a content word (calls die with their plan). */
 const domains = new WeakMap<Call, WeakMap<Call, boolean>>();
 
-/** The two calls are of one domain when their APIs share a content word (once per pair of calls). */
-function sameDomain(producer: Call, consumer: Call): boolean {
+/**
+ * The two calls are of one domain when their APIs share a content word, the catalog's common ones left out
+ * (once per pair of calls).
+ */
+function sameDomain(ctx: CompileContext, producer: Call, consumer: Call): boolean {
   let mine = domains.get(producer);
   if (!mine) domains.set(producer, (mine = new WeakMap()));
   let same = mine.get(consumer);
-  if (same === undefined) mine.set(consumer, (same = ofDomain(callApis(producer), consumer)));
+  if (same === undefined) mine.set(consumer, (same = ofDomain(ctx, callApis(producer), consumer)));
   return same;
 }
 
 /** Whether a call of one of `producers` (a call's APIs, or a memory item's: memory.ts) and `consumer` share a domain. */
-function ofDomain(producers: readonly ApiSpec[], consumer: Call): boolean {
+function ofDomain(ctx: CompileContext, producers: readonly ApiSpec[], consumer: Call): boolean {
   return callApis(consumer).some((a) =>
-    producers.some((b) => a.name === b.name || sharesWords(a, apiWords(b))),
+    producers.some((b) => a.name === b.name || sharesWords(a, ctx.apiWords(b))),
   );
 }
 
@@ -84,7 +86,9 @@ export function linkFeatures(
     linkNoSharedWord: e.noSharedWord,
     linkNoDescriptionWord: e.noDescriptionWord,
     linkCommonField: e.commonField,
-    linkOtherDomain: ('apis' in producer ? sameDomain(producer, consumer) : ofDomain([producer], consumer))
+    linkOtherDomain: (
+      'apis' in producer ? sameDomain(ctx, producer, consumer) : ofDomain(ctx, [producer], consumer)
+    )
       ? 0
       : 1,
     linkLooseType: typesCompatible(field.type, param.type) ? 0 : 1,

@@ -12,7 +12,7 @@ import { leafOf } from '../catalog/catalog-index.ts';
 import { genericName, namesAnother, tieDistance } from '../catalog/names.ts';
 import { apisNaming, apisOutputting, nameCoverage, nameShare } from '../catalog/name-terms.ts';
 import { nameTerms } from '../catalog/text.ts';
-import { commonness, relatedTo } from '../catalog/evidence.ts';
+import { commonness } from '../catalog/evidence.ts';
 import { normalisePath } from '../read/references.ts';
 import { apiProvides, outputField } from '../validate/outputs.ts';
 import { contextMatch } from '../catalog/context-match.ts';
@@ -251,8 +251,7 @@ export function deletedSteps(ctx: CompileContext, orphans: readonly string[]): v
 function strangerWeight(ctx: CompileContext, api: ApiSpec, uses: Uses): number {
   const leaves = uses.paths.map((p) => leafOf(normalisePath(p)));
   if (leaves.length === 0) return 0;
-  if ([...leaves, ...uses.names].some((n) => relatedTo(api, ctx.planWords(), n, ctx.bounds.misspeltWord)))
-    return 0;
+  if ([...leaves, ...uses.names].some((n) => ctx.relatedTo(api, n))) return 0;
   return Math.min(...leaves.map((leaf) => commonness(ctx.index, leaf)));
 }
 

@@ -191,6 +191,20 @@ export const BoundsSchema = z
       100,
       'a plan word this long or longer, read with one letter wrong, still relates an API to the plan (no stranger)',
     ),
+    commonWordApis: bound(
+      50,
+      1_000_000,
+      'a word of more API names than this (and than `commonWordShare` of them) relates nothing in that catalog: `track` in hundreds of names is no evidence that Track_Face belongs with Track_Order',
+    ),
+    commonWordShare: z
+      .number()
+      .finite()
+      .min(0)
+      .max(1)
+      .default(0.02)
+      .describe(
+        'the share of a catalog’s API names a word must be in, besides more than `commonWordApis` of them, to relate nothing in it',
+      ),
     labelFuzz: z
       .number()
       .finite()
