@@ -4,7 +4,7 @@
  * with a given table on top.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadCatalog } from '../src/read/catalog.ts';
+import { loadCatalog, parseCatalog } from '../src/read/catalog.ts';
 import {
   closestCandidates,
   commonestSides,
@@ -13,6 +13,7 @@ import {
   mappingsInForce,
   mappingsInto,
   scorePairs,
+  wordRarity,
 } from '../src/catalog/computed-mappings.ts';
 import { repair } from '../src/repair/repair.ts';
 import { registerFix } from '../src/cli/fix.ts';
@@ -40,7 +41,7 @@ describe('computed mappings, one parameter at a time', () => {
     }
   });
 
-  it('scores a bounded number of outputs for a parameter: those sharing the most words, in catalog order', () => {
+  it('scores a bounded number of outputs for a parameter: those sharing the most, in catalog order', () => {
     // 2,000 outputs share a word with the parameter; every 40th shares two.
     const shared = new Map(Array.from({ length: 2000 }, (_, k) => [1999 - k, (1999 - k) % 40 === 0 ? 2 : 1]));
     const kept = closestCandidates([...shared.keys()], (k) => shared.get(k)!);
@@ -58,6 +59,41 @@ describe('computed mappings, one parameter at a time', () => {
       [3, 2],
     ]);
     expect(closestCandidates([...few.keys()], (k) => few.get(k)!)).toEqual([3, 7]);
+  });
+
+  it('among outputs past the bound, those sharing the rarest words are scored (wordRarity)', () => {
+    expect(wordRarity(1, 1024)).toBe(10);
+    expect(wordRarity(512, 1024)).toBe(1);
+    expect(wordRarity(1024, 1024)).toBe(1);
+    // 600 APIs output `url_id` (two words of the parameter, both common); one outputs `username` (one, rare).
+    const spec = [
+      ...Array.from({ length: 600 }, (_, i) => ({
+        name: `Media_Lookup_${i}`,
+        description: 'Looks media up.',
+        query_parameters: { query: { type: 'string', description: 'A query.', required: true } },
+        output_parameters: { url_id: { type: 'string', description: 'The id of the url.' } },
+      })),
+      {
+        name: 'Instagram_Search_User',
+        description: 'Searches Instagram users.',
+        query_parameters: { search_query: { type: 'string', description: 'A name.', required: true } },
+        output_parameters: { username: { type: 'string', description: 'The username of the user.' } },
+      },
+      {
+        name: 'Instagram_Info',
+        description: 'An Instagram user’s profile.',
+        query_parameters: {
+          username_or_id_or_url: {
+            type: 'string',
+            description: 'The username, id or url of the user.',
+            required: true,
+          },
+        },
+        output_parameters: { is_verified: { type: 'boolean', description: 'Whether it is verified.' } },
+      },
+    ];
+    const mapped = mappingsInto(parseCatalog(spec), 'username_or_id_or_url').map((m) => m.from);
+    expect(mapped).toContain('username');
   });
 
   it('bounds a word that 300,000 outputs share without running out of stack', () => {

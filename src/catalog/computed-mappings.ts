@@ -160,17 +160,30 @@ function targetIndex(catalog: Catalog): TargetIndex {
 
 /**
  * Outputs scored for one parameter, at most (the scoring's `outputCandidates`): in a catalog where thousands
- * of outputs share a word with it (`id`, `name`), those sharing the most words are scored, so that a
+ * of outputs share a word with it (`id`, `name`), those sharing the rarest words are scored, so that a
  * parameter costs the same whatever the catalog's size. NESTFUL's catalogs stay far below it.
  */
 export const MAX_CANDIDATES = DEFAULT_SCORING.outputCandidates;
 
 /**
- * The candidate outputs to score, in catalog order: all of them, or the `max` sharing most words (`count`:
- * how many words an output shares with the parameter), ties in catalog order. In time linear in the outputs:
- * a common word is shared by a hundred thousand outputs of a large catalog, and sorting them all by count was
- * most of a repair. The fewest shared words still kept is found from a count of counts; of the outputs
- * sharing exactly that many, the first in catalog order fill what is left.
+ * How much a word an output shares with a parameter counts towards its being scored: the bits of
+ * information its presence carries among the catalog's outputs, whole, and at least 1. Among 10,000 APIs
+ * `username` (in a few dozen output names) counts 10 and `id` or `url` (in thousands) 1 to 4, so `username`
+ * is scored for `username_or_id_or_url` ahead of the hundreds of outputs that share `id` and `url` alone.
+ * Counting every word alike cut it (the Instagram lookups of the 5,000- and 10,000-API worlds). An order of
+ * candidates under a bound on the work, not a price.
+ */
+export function wordRarity(outputsWithIt: number, outputs: number): number {
+  return Math.max(1, Math.round(Math.log2(outputs / Math.max(1, outputsWithIt))));
+}
+
+/**
+ * The candidate outputs to score, in catalog order: all of them, or the `max` that share the most with the
+ * parameter (`count`: the summed `wordRarity` of the words an output shares with it, a whole number), ties in
+ * catalog order. In time linear in the outputs: a common word is shared by a hundred thousand outputs of a
+ * large catalog, and sorting them all by count was most of a repair. The least count still kept is found
+ * from a count of counts; of the outputs with exactly that count, the first in catalog order fill what is
+ * left.
  */
 export function closestCandidates(
   indices: readonly number[],
@@ -229,13 +242,19 @@ export function mappingsInto(catalog: Catalog, param: string, options: ComputeOp
   if (known) return [...known];
   const { outs, ins, weigh } = weighCatalog(catalog);
   const inputs = commonestSides(inputsNamed(index, ins, param), scoring.inputSides);
-  // Outputs sharing a word with the parameter, with how many words they share (counted in a typed array:
-  // a common word is shared by thousands of outputs in a large catalog).
+  // Outputs sharing a word with the parameter, with the rarity of the words they share (summed in a typed
+  // array: a common word is shared by thousands of outputs in a large catalog).
   const { sharing } = index;
   const touched: number[] = [];
   for (const group of inputs) {
-    for (const t of new Set([...group.side.nameTerms, ...group.side.descTerms]))
-      for (const k of index.byNameTerm.get(t) ?? []) if (sharing[k]++ === 0) touched.push(k);
+    for (const t of new Set([...group.side.nameTerms, ...group.side.descTerms])) {
+      const having = index.byNameTerm.get(t) ?? [];
+      const weight = wordRarity(having.length, outs.length);
+      for (const k of having) {
+        if (sharing[k] === 0) touched.push(k);
+        sharing[k] += weight;
+      }
+    }
   }
   const kept = closestCandidates(touched, (k) => sharing[k], scoring.outputCandidates);
   for (const k of touched) sharing[k] = 0;

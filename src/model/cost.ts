@@ -136,7 +136,7 @@ export const MappingScoringSchema = z
       .max(100_000)
       .default(512)
       .describe(
-        'outputs scored for one parameter at most: where more share a word with it (`id`, `name` in a large catalog), those sharing the most words (a bound on the work, not a price)',
+        'outputs scored for one parameter at most: where more share a word with it (`id`, `name` in a large catalog), those sharing the rarest words (a bound on the work, not a price)',
       ),
     inputSides: z
       .number()
