@@ -729,8 +729,10 @@ describe('HiGHS relaxation search', () => {
   it('keeps its time limit per search, not over every run of its native model', async () => {
     // HiGHS reads its time limit off a clock that runs from the native model's creation, across runs. Each
     // of these models needs a branching (its relaxation takes half of one item), and 2,000 searches take
-    // far longer in all than the 0.02 s each may.
-    const backend = new HighsBackend({ fastMaxSeconds: 0.02 });
+    // far longer in all (over a second) than the 0.25 s each may: read off that clock, the searches after
+    // the first few hundred would give up. Each may take far longer than it needs, so that a busy machine's
+    // pause of tens of milliseconds does not end one.
+    const backend = new HighsBackend({ fastMaxSeconds: 0.25 });
     await backend.init();
     const knapsack = (k: number): MilpModel => ({
       numVars: 3,
