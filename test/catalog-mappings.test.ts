@@ -64,7 +64,8 @@ describe('computed mappings, one parameter at a time', () => {
   it('among outputs past the bound, those sharing the rarest words are scored (wordRarity)', () => {
     expect(wordRarity(1, 1024)).toBe(10);
     expect(wordRarity(512, 1024)).toBe(1);
-    expect(wordRarity(1024, 1024)).toBe(1);
+    // A word every output has says nothing of which to score.
+    expect(wordRarity(1024, 1024)).toBe(0);
     // 600 APIs output `url_id` (two words of the parameter, both common); one outputs `username` (one, rare).
     const spec = [
       ...Array.from({ length: 600 }, (_, i) => ({

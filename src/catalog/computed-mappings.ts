@@ -121,8 +121,12 @@ export function computeMappings(catalog: Catalog, options: ComputeOptions = {}):
  */
 interface TargetIndex {
   readonly byNameTerm: Map<string, number[]>;
-  /** Per output, a counter of the words it shares with the parameter being looked up (zero between lookups). */
-  readonly sharing: Int32Array;
+  /**
+   * Per output, the summed rarity of the words it shares with the parameter being looked up, and whether it
+   * shares any (both zero between lookups).
+   */
+  readonly sharing: Float64Array;
+  readonly shared: Uint8Array;
   /** Per output, its reading, worked out when it is first a candidate. */
   readonly outputKeys: (string | undefined)[];
   /** The inputs of each name (indices), and their readings grouped when the name is first looked up. */
@@ -147,7 +151,8 @@ function targetIndex(catalog: Catalog): TargetIndex {
     ins.forEach((inp, k) => push(inputsAt, inp.name, k));
     index = {
       byNameTerm,
-      sharing: new Int32Array(outs.length),
+      sharing: new Float64Array(outs.length),
+      shared: new Uint8Array(outs.length),
       outputKeys: new Array<string | undefined>(outs.length),
       inputsAt,
       inputsNamed: new Map(),
@@ -167,23 +172,23 @@ export const MAX_CANDIDATES = DEFAULT_SCORING.outputCandidates;
 
 /**
  * How much a word an output shares with a parameter counts towards its being scored: the bits of
- * information its presence carries among the catalog's outputs, whole, and at least 1. Among 10,000 APIs
- * `username` (in a few dozen output names) counts 10 and `id` or `url` (in thousands) 1 to 4, so `username`
- * is scored for `username_or_id_or_url` ahead of the hundreds of outputs that share `id` and `url` alone.
- * Counting every word alike cut it (the Instagram lookups of the 5,000- and 10,000-API worlds). An order of
- * candidates under a bound on the work, not a price.
+ * information its presence carries among the catalog's outputs (none for a word every output has). Among
+ * 10,000 APIs `username` (in a few dozen output names) counts about 10 and `id` or `url` (in thousands) 1 to
+ * 4, so `username` is scored for `username_or_id_or_url` ahead of the hundreds of outputs that share `id` and
+ * `url` alone. Counting every word alike cut it (the Instagram lookups of the 5,000- and 10,000-API worlds).
+ * An order of candidates under a bound on the work, not a price.
  */
 export function wordRarity(outputsWithIt: number, outputs: number): number {
-  return Math.max(1, Math.round(Math.log2(outputs / Math.max(1, outputsWithIt))));
+  return Math.log2(outputs / outputsWithIt);
 }
 
 /**
  * The candidate outputs to score, in catalog order: all of them, or the `max` that share the most with the
- * parameter (`count`: the summed `wordRarity` of the words an output shares with it, a whole number), ties in
- * catalog order. In time linear in the outputs: a common word is shared by a hundred thousand outputs of a
- * large catalog, and sorting them all by count was most of a repair. The least count still kept is found
- * from a count of counts; of the outputs with exactly that count, the first in catalog order fill what is
- * left.
+ * parameter (`count`: the summed `wordRarity` of the words an output shares with it), ties in catalog order.
+ * In time linear in the outputs: a common word is shared by a hundred thousand outputs of a large catalog,
+ * and sorting them all by count was most of a repair. The outputs are counted by count (outputs sharing the
+ * same words have the same one, so there are few), the least count still kept is found from those, and of
+ * the outputs with exactly that count the first in catalog order fill what is left.
  */
 export function closestCandidates(
   indices: readonly number[],
@@ -191,14 +196,22 @@ export function closestCandidates(
   max = MAX_CANDIDATES,
 ): number[] {
   if (indices.length <= max) return Array.from(Int32Array.from(indices).sort());
-  const outputsSharing: number[] = [];
+  const outputsWith = new Map<number, number>();
   for (const k of indices) {
     const n = count(k);
-    outputsSharing[n] = (outputsSharing[n] ?? 0) + 1;
+    outputsWith.set(n, (outputsWith.get(n) ?? 0) + 1);
   }
-  let edge = outputsSharing.length - 1;
+  const counts = [...outputsWith.keys()].sort((a, b) => b - a);
+  let edge = counts[counts.length - 1];
   let above = 0;
-  while (edge > 0 && above + (outputsSharing[edge] ?? 0) < max) above += outputsSharing[edge--] ?? 0;
+  for (const n of counts) {
+    const outputs = outputsWith.get(n)!;
+    if (above + outputs >= max) {
+      edge = n;
+      break;
+    }
+    above += outputs;
+  }
   const kept: number[] = [];
   const atEdge: number[] = [];
   for (const k of indices) {
@@ -244,20 +257,24 @@ export function mappingsInto(catalog: Catalog, param: string, options: ComputeOp
   const inputs = commonestSides(inputsNamed(index, ins, param), scoring.inputSides);
   // Outputs sharing a word with the parameter, with the rarity of the words they share (summed in a typed
   // array: a common word is shared by thousands of outputs in a large catalog).
-  const { sharing } = index;
+  const { sharing, shared } = index;
   const touched: number[] = [];
   for (const group of inputs) {
     for (const t of new Set([...group.side.nameTerms, ...group.side.descTerms])) {
-      const having = index.byNameTerm.get(t) ?? [];
+      const having = index.byNameTerm.get(t);
+      if (!having) continue;
       const weight = wordRarity(having.length, outs.length);
       for (const k of having) {
-        if (sharing[k] === 0) touched.push(k);
+        if (!shared[k]) {
+          shared[k] = 1;
+          touched.push(k);
+        }
         sharing[k] += weight;
       }
     }
   }
   const kept = closestCandidates(touched, (k) => sharing[k], scoring.outputCandidates);
-  for (const k of touched) sharing[k] = 0;
+  for (const k of touched) sharing[k] = shared[k] = 0;
   const outputs = groupSides(
     kept.map((k) => outs[k]),
     (side, i) => (index.outputKeys[kept[i]] ??= readingKey(side)),
