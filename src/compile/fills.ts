@@ -32,7 +32,7 @@ const MEMORY: Features = { fromMemory: 1 };
 const REUSE: Features = { reuseLiteral: 1 };
 import { askParamCost, registerSlotAsk } from './asks.ts';
 import { gapBefore } from './numbering.ts';
-import { parallelSteps } from './parallel.ts';
+import { parallelSteps, stepProduces } from './parallel.ts';
 import { unreadFeeds } from './unread.ts';
 
 interface Candidate {
@@ -265,7 +265,11 @@ function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec, e
   const passes = (other: Step) => Object.prototype.hasOwnProperty.call(other.arguments, p.name);
   ctx.steps.forEach((other, k) => {
     if (k === call.origin || lost.has(k) || !passes(other) || (k < call.pos && echoes(other))) return;
-    const parallel: Features = parallelLookup(ctx, call, k) ? { reuseParallel: 1 } : NO_FEATURES;
+    const parallel: Features = parallelLookup(ctx, call, k)
+      ? { reuseParallel: 1 }
+      : twinLookup(ctx, call, k)
+        ? { reuseTwinLookup: 1 }
+        : NO_FEATURES;
     const distance = Math.abs(call.pos - k) / Math.max(ctx.steps.length, 1);
     offer(other.arguments[p.name], plus(parallel, { closeDistance: distance }), { fromStep: k });
   });
@@ -290,6 +294,19 @@ function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec, e
 function parallelLookup(ctx: CompileContext, call: Call, k: number): boolean {
   if (call.kind !== 'inserted' || call.consumer === undefined || call.need === undefined) return false;
   return parallelSteps(ctx, call.consumer, call.need).includes(k);
+}
+
+/**
+ * Whether step `k` is a lookup of the kind inserted `call` makes, its consumer aside: its API produces what
+ * `call` was inserted for. A value copied from `k` repeats a lookup the plan already makes with it (the
+ * team `k` looks up, looked up again by another API that finds a team): the plan would read `k` instead.
+ * Not for a call put back in a label's place (restored, rerun, filling a skipped label).
+ */
+function twinLookup(ctx: CompileContext, call: Call, k: number): boolean {
+  if (call.kind !== 'inserted' || call.need === undefined || k === call.consumer) return false;
+  // A deleted step put back takes the values its consumers pass (theirs are the plan's own).
+  if (call.restores !== undefined || call.reruns !== undefined || call.fills !== undefined) return false;
+  return stepProduces(ctx, k, call.need);
 }
 
 /** The values (canonical JSON) that other calls of `api` pass for `p`: copying one makes a twin call. */

@@ -24,15 +24,23 @@ const asked = new WeakMap<CompileContext, Map<string, readonly number[]>>();
 
 function stepsFeeding(ctx: CompileContext, consumer: number, need: string): number[] {
   const labels = new Set(ctx.refs[consumer].map((site) => site.ref.label));
-  const leaf = leafOf(need);
-  const names = [leaf, ...ctx.mappedFrom(leaf).map((m) => m.from)];
   const out: number[] = [];
   ctx.steps.forEach((step, k) => {
     if (k >= consumer || step.label === undefined || !labels.has(step.label)) return;
-    const api = ctx.index.byName.get(step.name);
-    if (!api) return;
-    const outputs = outputsByLeaf(api);
-    if (names.some((n) => outputs.has(n)) || ctx.contextProducers(leaf).includes(api)) out.push(k);
+    if (stepProduces(ctx, k, need)) out.push(k);
   });
   return out;
+}
+
+/**
+ * Whether input step `k`'s API produces `need`: by its name, a name mapped onto it, or a field that stands
+ * for it in context. Such a step is a lookup of the kind an inserted call for `need` makes.
+ */
+export function stepProduces(ctx: CompileContext, k: number, need: string): boolean {
+  const api = ctx.index.byName.get(ctx.steps[k].name);
+  if (!api) return false;
+  const leaf = leafOf(need);
+  const outputs = outputsByLeaf(api);
+  if (outputs.has(leaf) || ctx.mappedFrom(leaf).some((m) => outputs.has(m.from))) return true;
+  return ctx.contextProducers(leaf).includes(api);
 }

@@ -115,9 +115,27 @@ function standsFor(ctx: CompileContext, label: string, j: Call, reader?: Call): 
 function countedBeforeCost(ctx: CompileContext, label: string, j: Call, reader: Call): Features {
   if (!countedBefore(ctx, label, j, reader)) return NO_FEATURES;
   if (reader.kind !== 'result') return { reassignCountedBefore: 1 };
-  const own = ctx.steps[j.origin].label;
-  const read = own !== undefined && ctx.refs.some((sites) => sites.some((s) => s.ref.label === own));
-  return read ? { reassignCountedBefore: 1 } : { reassignCountedBeforeUnread: 1 };
+  return unreadStep(ctx, j) ? { reassignCountedBeforeUnread: 1 } : { reassignCountedBefore: 1 };
+}
+
+/**
+ * Whether the deleted step under `label`, as the answer's key names it (its first stand-in), takes a
+ * parameter that input call `j` outputs by name: `j`'s output is then unread because its reader was deleted
+ * (the hotel search whose hotel the lost reservation took), not because the answer's label is mistyped.
+ */
+function feedsNamedStep(ctx: CompileContext, label: string, j: Call): boolean {
+  const named = ctx.deleted.get(label)?.standIns[0]?.api;
+  if (!named) return false;
+  return callApis(j).some((api) => {
+    const outputs = outputsByLeaf(api);
+    return named.params.some((p) => outputs.has(p.name));
+  });
+}
+
+/** Whether no reference reads input call `j`'s output: a result the plan made and never shows. */
+function unreadStep(ctx: CompileContext, j: Call): boolean {
+  const own = j.origin >= 0 ? ctx.steps[j.origin].label : undefined;
+  return own === undefined || !ctx.refs.some((sites) => sites.some((s) => s.ref.label === own));
 }
 
 /** Whether the deleted step under `label` is named whole by the key its output is shown under. */
@@ -350,11 +368,21 @@ export function reassignments(
       if (!orphan || other === label || usedWhole.has(other)) continue;
       if (j.kind === 'inserted' && j.restores === undefined) continue;
       // An answer key that an API's name covers whole (`flights`) names the deleted step: its `$var5$`
-      // does not move to an airport search.
-      if (namedDeleted(ctx, label) && !standsFor(ctx, label, j)) continue;
+      // does not move to an airport search. Unless the key names the call too and its output is one nothing
+      // reads, nor the named step would (`ticket_details = $var8$` beside a bought ticket nobody reads: the
+      // answer's label mistyped, where in a large catalog some API's name covers any key), at
+      // `reassignNamedDeletedUnread`.
+      const otherKind = namedDeleted(ctx, label) && !standsFor(ctx, label, j);
+      const mistyped =
+        answer && j.origin >= 0 && named(j) && unreadStep(ctx, j) && !feedsNamedStep(ctx, label, j);
+      if (otherKind && !mistyped) continue;
       const features = plus(
         plus(REASSIGN, otherTie(other)),
-        j.kind === 'inserted' ? { reassignRestoredWhole: 1 } : NO_FEATURES,
+        j.kind === 'inserted'
+          ? { reassignRestoredWhole: 1 }
+          : otherKind
+            ? { reassignNamedDeletedUnread: 1 }
+            : NO_FEATURES,
       );
       found.push({ features, cost: ctx.price(features), call: j.id, path: '' });
       continue;

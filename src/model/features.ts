@@ -97,6 +97,11 @@ export const FEATURES = {
     4,
     'second-lookup-asks-its-own-value',
   ),
+  reuseTwinLookup: evidence(
+    'a literal copied into an inserted call from another call of the same kind (it produces what the inserted call was put in for), not one its consumer reads: the copy repeats a lookup the plan already makes with that value (a team the plan looks up later, looked up again by another API that finds a team)',
+    4,
+    'lost-lookup-not-a-repeat',
+  ),
   insertCall: edit('add a new catalog call (its own inputs are charged as well)', 4.5, 'missing-step'),
   bareCall: evidence(
     'a call inserted for a value another call needs is of an API that takes parameters but requires none, with no value to carry into it: nothing says which value it gives',
@@ -295,6 +300,11 @@ export const FEATURES = {
     'the same for the answer’s reference, at a call whose output nothing reads: a result the plan made and never shows, the answer’s label mistyped',
     0.3,
     'mislabelled-answer-reads-unread-call',
+  ),
+  reassignNamedDeletedUnread: evidence(
+    'the answer’s whole reference to a deleted step its key names (an API’s name covers the key) re-pointed at an input call of another API whose output nothing reads: the answer’s label mistyped (`ticket_details = $var8$` beside a bought ticket nobody reads, where in a large catalog some API’s name covers any key)',
+    2,
+    'mislabelled-answer-not-a-named-step',
   ),
   reassignOtherLabelInAnswer: evidence(
     'the same in the answer step, whose key names a result of the very call it reads',
