@@ -7,6 +7,8 @@
  * the interest).
  */
 import type { ApiSpec, ParamSpec } from '../model/types.ts';
+import { leafOf } from '../catalog/catalog-index.ts';
+import { normalisePath } from '../read/references.ts';
 import { namesAnId } from '../catalog/names.ts';
 import type { CompileContext } from './context.ts';
 import type { SlotAsk } from './plan.ts';
@@ -39,8 +41,11 @@ function insertionPremium(ctx: CompileContext, apis: readonly ApiSpec[], name: s
   const needWords = ctx.contentWords(name);
   // The price of an insertion by how many inputs it requires (a large catalog has hundreds of producers).
   const prices = new Map<number, number>();
-  // Whether an API the plan itself calls produces it (a second place search for a route's other end).
+  // Whether an API the plan itself calls produces it (a second place search for a route's other end), or a
+  // related API that could be a deleted step the plan reads it from (the provider search whose doctor the
+  // booking reads under a lost label).
   let own = false;
+  const lost = lostStandIns(ctx, name);
   for (const api of apis) {
     const inputs = requiredInputs(api);
     let price = prices.get(inputs);
@@ -48,7 +53,7 @@ function insertionPremium(ctx: CompileContext, apis: readonly ApiSpec[], name: s
       prices.set(inputs, (price = ctx.price({ insertCall: 1, perCall: 1, slotFill: inputs })));
     // An API the plan calls is related to it.
     const mine = ctx.callsApi(api.name);
-    own ||= mine;
+    own ||= mine || (lost.has(api.name) && ctx.relatedTo(api, needWords));
     // An insertion no cheaper than both found so far changes neither: its relatedness need not be read.
     if (price >= related && price >= strangers) continue;
     if (mine || ctx.relatedTo(api, needWords)) related = Math.min(related, price);
@@ -64,6 +69,18 @@ function insertionPremium(ctx: CompileContext, apis: readonly ApiSpec[], name: s
   // A cheaper stranger is no evidence against a producer the plan itself calls.
   if (related <= strangers || own) return { askProduced: related };
   return { askProducedStranger: strangers };
+}
+
+/** The APIs that could stand for a deleted step whose output the plan reads under `name`. */
+function lostStandIns(ctx: CompileContext, name: string): Set<string> {
+  const out = new Set<string>();
+  for (const step of ctx.deleted.values()) {
+    const { paths, feeds } = step.uses;
+    const reads =
+      paths.some((path) => leafOf(normalisePath(path)) === name) || feeds.some((f) => f.param === name);
+    if (reads) for (const standIn of step.standIns) out.add(standIn.api.name);
+  }
+  return out;
 }
 
 /**

@@ -164,6 +164,21 @@ interface Found {
   readonly path: string;
   /** The label choice the call must take for this option (it reads the call under the broken label). */
   readonly via?: number;
+  /** The option keeps the reference's own label, one an input step has (another field of the call it names). */
+  readonly own?: boolean;
+}
+
+/**
+ * The options a reference keeps: the cheapest `reassignPerReference`, with the cheapest `reassignOwnLabel` of
+ * its own label among them when an input step has it (the label is more often right than the field), in cost
+ * order. A label no step has is a deleted step's or a misspelt one: its options are judged by cost alone.
+ */
+function boundOptions(found: readonly Found[], perReference: number, ownLabel: number): Found[] {
+  const sorted = [...found].sort((a, b) => a.cost - b.cost);
+  const own = sorted.filter((f) => f.own).slice(0, Math.min(ownLabel, perReference));
+  const kept = new Set(own);
+  for (const f of sorted) if (kept.size < perReference && !kept.has(f)) kept.add(f);
+  return sorted.filter((f) => kept.has(f));
 }
 
 export function reassignments(
@@ -295,6 +310,7 @@ export function reassignments(
       memoryLabel: at.memoryLabel,
       path: at.path,
       via: at.via,
+      own: at.sameLabel && !orphan,
     });
   };
   // The fields of `from` (an earlier call, or a memory item seen as one) that may stand for the broken one:
@@ -392,7 +408,7 @@ export function reassignments(
     // (`cancel_ab_test = $var2.data$`): the call was right, the field a guess.
     if (answer && other === label && broken) {
       const features: Features = { reassign: 1, answerWhole: 1, answerWholeSpecific: generic ? 0 : 1 };
-      found.push({ features, cost: ctx.price(features), call: j.id, path: '' });
+      found.push({ features, cost: ctx.price(features), call: j.id, path: '', own: !orphan });
     }
     const via = other === label ? undefined : j.labels.find((l) => l.label === label)?.v;
     if (via !== undefined) scan({ apis: callApis(j), call: j }, other, true, via);
@@ -410,8 +426,8 @@ export function reassignments(
     }
     scan({ apis: [memoryApi(ctx, item)], call: null, memoryLabel: item }, item, item === label, undefined);
   }
-  found.sort((a, b) => a.cost - b.cost);
-  return found.slice(0, ctx.bounds.reassignPerReference).map((f) => {
+  const bounds = ctx.bounds;
+  return boundOptions(found, bounds.reassignPerReference, bounds.reassignOwnLabel).map((f) => {
     // `[]` in a normalised path reads the first element (`movies[]` -> `movies[0]`).
     const path = segments(f.path);
     const v = ctx.variable(f.features);

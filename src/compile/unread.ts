@@ -22,6 +22,7 @@ import type { FeatureName, Features } from '../model/features.ts';
 import { linkFeatures } from './links.ts';
 import { memoryApi, ranCall } from './memory.ts';
 import { stepReferences } from '../read/references.ts';
+import { strangerWeight } from './restore.ts';
 
 /** A field of an unread call that may fill a parameter, and what that costs. */
 export interface UnreadFeed {
@@ -304,8 +305,11 @@ function computeFeeds(ctx: CompileContext, call: Call, p: ParamSpec): UnreadFeed
  * rest of the model (and its last tie-break, by variable index) is the same with or without them.
  */
 export function unreadSources(ctx: CompileContext): void {
-  for (const { call, param, sources } of ctx.pendingFills) {
-    for (const { call: j, item, path, features, chained } of unreadFeeds(ctx, call, param)) {
+  for (const { call, choice, param, sources } of ctx.pendingFills) {
+    const stranger = intoStranger(ctx, call, choice);
+    for (const feed of unreadFeeds(ctx, call, param)) {
+      const { call: j, item, path, chained } = feed;
+      const features = stranger ? { ...feed.features, unreadIntoStranger: 1 } : feed.features;
       const v = ctx.variable(features);
       const cost = ctx.price(features);
       if (j === null) {
@@ -320,6 +324,18 @@ export function unreadSources(ctx: CompileContext): void {
       sources.push({ kind: 'output', v, cost, call: j.id, path, mapped: true, unread: true });
     }
   }
+}
+
+/**
+ * Whether `call` is a deleted step put back as an API unrelated to the plan and to what its uses read (its
+ * `insertUnrelated` is not 0): the end of a lost chain is the plan's own call, and a stranger's input fed
+ * from an unread output is a guess on a guess.
+ */
+function intoStranger(ctx: CompileContext, call: Call, choice: number): boolean {
+  if (call.kind !== 'inserted' || call.restores === undefined) return false;
+  const api = call.apis.find((a) => a.v === choice)?.api;
+  const deleted = ctx.deleted.get(call.restores);
+  return api != null && deleted !== undefined && strangerWeight(ctx, api, deleted.uses) > 0;
 }
 
 /** Each required parameter without an argument takes exactly one source, and the unread-output rows. */

@@ -164,7 +164,16 @@ export const BoundsSchema = z
       1000,
       'sources besides `ask` per required parameter: the cheapest, and as many more that are cheapest counting what putting their call in costs (an inserted lookup among strangers whose output is named alike)',
     ),
-    reassignPerReference: bound(8, 1000, 're-pointing options per broken reference (the cheapest)'),
+    reassignPerReference: bound(
+      8,
+      1000,
+      're-pointing options per broken reference (the cheapest, with `reassignOwnLabel` of its own label among them)',
+    ),
+    reassignOwnLabel: bound(
+      2,
+      1000,
+      'options per broken reference that keep its own label (another field of the call it names), kept within `reassignPerReference` however cheap the other labels’ are: in a large catalog the inserted producers of a field of its name are many',
+    ),
     linksPerParameter: bound(
       4,
       1000,

@@ -97,6 +97,11 @@ export const FEATURES = {
     4,
     'second-lookup-asks-its-own-value',
   ),
+  unreadIntoStranger: evidence(
+    'an unread output feeds an input of a deleted step put back as an API unrelated to the plan and to what its uses read: the lost chain’s end is the plan’s own call, and a stranger fed from an unread output is a guess on a guess',
+    3,
+    'lost-end-no-stranger-from-unread',
+  ),
   reuseTwinLookup: evidence(
     'a literal copied into an inserted call from another call of the same kind (it produces what the inserted call was put in for), not one its consumer reads: the copy repeats a lookup the plan already makes with that value (a team the plan looks up later, looked up again by another API that finds a team)',
     4,
