@@ -11,6 +11,7 @@ import { loadCostModel } from '../src/read/cost-models.ts';
 import { FEATURES, FEATURE_NAMES, price } from '../src/model/features.ts';
 import { argumentKey, type Call, type Plan, type Source } from '../src/compile/plan.ts';
 import {
+  catalogNameWords,
   commonNameWords,
   commonness,
   contentWords,
@@ -252,6 +253,65 @@ describe('features', () => {
     expect(otherThanDescribed(index, param, [stock])).toBe(false);
     expect(otherThanDescribed(index, param, [city])).toBe(true);
     expect(otherThanDescribed(index, { ...param, description: 'The stock.' }, [city])).toBe(false);
+  });
+
+  it('a misspelt word relates an API to the plan only where no catalog name has the plan’s word', () => {
+    const apis = parseCatalog(
+      ['analyze_stock_market', 'Analyze_Marker', 'Instagram_Posts_Reels'].map((name) => ({
+        name,
+        description: name,
+        query_parameters: {},
+        output_parameters: { distance: out('number', 'A distance.') },
+      })),
+    );
+    const named = catalogNameWords(indexCatalog(apis));
+    const api = (name: string) => apis.apis.find((a) => a.name === name)!;
+    // One set of plan words per question: the answer is remembered per plan (one catalog per plan).
+    const plan = () => new Set(['stock', 'market']);
+    // `marker` reads as `market` with one letter wrong, but `market` is a word of the catalog's names.
+    expect(relatedTo(api('Analyze_Marker'), plan(), [], 6, new Set())).toBe(true);
+    expect(relatedTo(api('Analyze_Marker'), plan(), [], 6, new Set(), named)).toBe(false);
+    // `nistagram` (a call to be renamed) is in no catalog name: a misspelling of `instagram`.
+    expect(relatedTo(api('Instagram_Posts_Reels'), new Set(['nistagram']), [], 6, new Set(), named)).toBe(
+      true,
+    );
+  });
+
+  it('inserted candidates: a stranger that produces several of a call’s needs goes in before the others', () => {
+    // Thirty-five strangers output a pace's `distance` and need nothing; one outputs its `time` too. The
+    // inserted candidates are bounded (`insertLimit`, 30) and taken in catalog-name order within a pass.
+    const strangers = Array.from({ length: 35 }, (_, k) => ({
+      name: `Aa_Gauge_${String(k).padStart(2, '0')}`,
+      description: 'Gauge records.',
+      query_parameters: {},
+      output_parameters: { distance: out('number', 'A distance.') },
+    }));
+    const apis = parseCatalog([
+      {
+        name: 'calculate_pace',
+        description: 'Pace from distance and time.',
+        query_parameters: {
+          distance: { type: 'number', description: 'The distance.', required: true },
+          time: { type: 'number', description: 'The time.', required: true },
+        },
+        output_parameters: { pace: out('number', 'The pace.') },
+      },
+      ...strangers,
+      {
+        name: 'plot_route',
+        description: 'Plot a route.',
+        query_parameters: { locations: { type: 'array', description: 'Stops.', required: true } },
+        output_parameters: { distance: out('number', 'Its length.'), time: out('number', 'Its duration.') },
+      },
+    ]);
+    const { plan } = compile(
+      seq('var1 = calculate_pace()\nvar_result(pace="$var1$")'),
+      apis,
+      loadCostModel('default'),
+    );
+    const inserted = plan.calls.filter((c) => c.kind === 'inserted').map((c) => c.apis[0].api!.name);
+    expect(inserted).toContain('plot_route');
+    expect(inserted.indexOf('plot_route')).toBe(0);
   });
 
   it('common name words: a word in most of a large catalog’s names relates nothing, by its bounds', async () => {

@@ -45,7 +45,9 @@ export function sharesWords(api: ApiSpec, words: ReadonlySet<string>): boolean {
  * Whether an API is related to a plan (`words`) or to the value it would produce (`needWords`, the content
  * words of a parameter or field name): `find_city` for a lost `city_id` is no stranger, whatever else the plan
  * calls. `common`: words too common among the catalog's API names to relate anything (`commonNameWords`), left
- * out of `words` and `needWords` by the caller; a misspelt word is not read against them either.
+ * out of `words` and `needWords` by the caller; a misspelt word is not read against them either. `named`: the
+ * words the catalog's API names have (`catalogNameWords`): a plan word among them is a word, not a misspelling
+ * (`market` of analyze_stock_market does not relate Analyze_Marker).
  */
 export function relatedTo(
   api: ApiSpec,
@@ -53,8 +55,9 @@ export function relatedTo(
   needWords: readonly string[],
   misspelt = Infinity,
   common: ReadonlySet<string> = NO_WORDS,
+  named: ReadonlySet<string> | ReadonlyMap<string, number> = NO_WORDS,
 ): boolean {
-  return namedAfter(api, needWords) || nearPlan(api, words, misspelt, common);
+  return namedAfter(api, needWords) || nearPlan(api, words, misspelt, common, named);
 }
 
 const NO_WORDS: ReadonlySet<string> = new Set();
@@ -74,13 +77,15 @@ const nearPlans = new WeakMap<ReadonlySet<string>, Map<number, Map<ApiSpec, bool
 /**
  * Whether an API's name shares a word with the plan's (`sharesWords`), or a word of `misspelt` letters or
  * more that reads as one of the plan's with one letter wrong (`nIstagram_Posts_Reels`, a call to be
- * renamed). Remembered per plan: a large catalog asks about many producers of a name.
+ * renamed), a plan word that no catalog name has (`named`). Remembered per plan: a large catalog asks about
+ * many producers of a name.
  */
 function nearPlan(
   api: ApiSpec,
   words: ReadonlySet<string>,
   misspelt: number,
   common: ReadonlySet<string>,
+  named: ReadonlySet<string> | ReadonlyMap<string, number>,
 ): boolean {
   let bounds = nearPlans.get(words);
   if (!bounds) nearPlans.set(words, (bounds = new Map()));
@@ -88,7 +93,7 @@ function nearPlan(
   if (!known) bounds.set(misspelt, (known = new Map()));
   let near = known.get(api);
   if (near === undefined) {
-    near = sharesWords(api, words) || misspeltWord(apiWords(api), words, misspelt, common);
+    near = sharesWords(api, words) || misspeltWord(apiWords(api), words, misspelt, common, named);
     known.set(api, near);
   }
   return near;
@@ -99,10 +104,12 @@ function misspeltWord(
   words: ReadonlySet<string>,
   misspelt: number,
   common: ReadonlySet<string>,
+  named: ReadonlySet<string> | ReadonlyMap<string, number>,
 ): boolean {
   for (const w of own) {
     if (w.length < misspelt || common.has(w)) continue;
-    for (const v of words) if (v.length >= misspelt - 1 && editDistance(w, v, 1) <= 1) return true;
+    for (const v of words)
+      if (v.length >= misspelt - 1 && !named.has(v) && editDistance(w, v, 1) <= 1) return true;
   }
   return false;
 }
@@ -114,6 +121,11 @@ const nameWordCounts = perObject((index: CatalogIndex): ReadonlyMap<string, numb
     for (const w of apiWords(api)) counts.set(w, (counts.get(w) ?? 0) + 1);
   return counts;
 });
+
+/** The content words of a catalog's API names, with how many names have each. */
+export function catalogNameWords(index: CatalogIndex): ReadonlyMap<string, number> {
+  return nameWordCounts(index);
+}
 
 /** Per catalog index, the common words at the bound last asked for (a cost model's). */
 const commonWordsMemo = new WeakMap<CatalogIndex, { most: number; common: ReadonlySet<string> }>();

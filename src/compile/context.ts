@@ -22,7 +22,14 @@ import {
   type Weights,
 } from '../model/cost.ts';
 import { DEFAULT_SCORING } from '../catalog/mapping-sides.ts';
-import { apiWords, commonNameWords, contentWords, planWords, relatedTo } from '../catalog/evidence.ts';
+import {
+  apiWords,
+  catalogNameWords,
+  commonNameWords,
+  contentWords,
+  planWords,
+  relatedTo,
+} from '../catalog/evidence.ts';
 import { NO_FEATURES, price, type FeatureName, type Features } from '../model/features.ts';
 import { indexCatalog, type CatalogIndex } from '../catalog/catalog-index.ts';
 import { mappingsInForce, mappingsInto } from '../catalog/computed-mappings.ts';
@@ -241,7 +248,8 @@ export class CompileContext {
    */
   relatedTo(api: ApiSpec, need: string | readonly string[]): boolean {
     const needWords = typeof need === 'string' ? this.contentWords(need) : need;
-    return relatedTo(api, this.planWords(), needWords, this.bounds.misspeltWord, this.commonWords());
+    const named = catalogNameWords(this.index);
+    return relatedTo(api, this.planWords(), needWords, this.bounds.misspeltWord, this.commonWords(), named);
   }
 
   /** The plan's calls: the executed ones first, then its steps but the answer. */

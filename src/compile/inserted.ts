@@ -222,6 +222,32 @@ function needProducers(ctx: CompileContext, need: Need): readonly ApiSpec[] {
 }
 
 /**
+ * The producers of need `k` that also produce another need of the same call (at its depth): of the hundreds
+ * of APIs that output a pace's `distance`, the route calculator that outputs its `time` too. They go in first
+ * among the related producers, and among the strangers. None for a need without a call (a goal's need stands
+ * alone).
+ */
+function coverage(queue: readonly Need[], k: number, kin: (k: number) => Producer[]): Set<string> {
+  const need = queue[k];
+  const out = new Set<string>();
+  if (need.step === undefined) return out;
+  const mine = new Set(kin(k).map((p) => p.api.name));
+  queue.forEach((other, j) => {
+    if (j === k || other.step !== need.step || other.depth !== need.depth || other.leaf === need.leaf) return;
+    for (const p of kin(j)) if (mine.has(p.api.name)) out.add(p.api.name);
+  });
+  return out;
+}
+
+/** The passes over the needs: related producers before strangers; of each, those of several needs first. */
+const PASSES = [
+  [true, false],
+  [false, false],
+  [true, true],
+  [false, true],
+] as const;
+
+/**
  * Inserted candidates: for every need of every call (and every extra `seeds` need, from goals), the
  * catalog APIs that output the needed field, placed just before the first consumer; their own needs recurse
  * up to `insertDepth`. The related producers of every need come first, then the strangers, so that
@@ -260,17 +286,22 @@ export function insertedCalls(ctx: CompileContext, seeds: readonly Need[] = []):
     count++;
   };
   const kinOf: Producer[][] = [];
+  const kin = (k: number) => (kinOf[k] ??= producerKin(ctx, needProducers(ctx, queue[k]), queue[k].leaf));
   // Read by index: a long sequence has a need per broken reference, and shifting the queue each time would
-  // take time quadratic in their number. Related producers of every need first, then the strangers.
-  for (const strangers of [false, true])
+  // take time quadratic in their number. Related producers of every need first, then the strangers, those
+  // that produce more of the same call's needs first.
+  for (const [several, strangers] of PASSES)
     for (let next = 0; next < queue.length && !full(); next++) {
       const need = queue[next];
       ctx.checkBudget();
       if (need.depth >= ctx.cost.insertDepth) continue;
-      const found = (kinOf[next] ??= producerKin(ctx, needProducers(ctx, need), need.leaf));
+      const found = kin(next);
+      const covering = several ? coverage(queue, next, kin) : undefined;
       for (const producer of found) {
         if (full()) break;
-        if (producer.related !== strangers) insert(need, producer, found.length);
+        if (producer.related === strangers) continue;
+        if (covering && !covering.has(producer.api.name)) continue;
+        insert(need, producer, found.length);
       }
     }
 }
