@@ -55,12 +55,15 @@ export function relatedTo(
   needWords: readonly string[],
   misspelt = Infinity,
   common: ReadonlySet<string> = NO_WORDS,
-  named: ReadonlySet<string> | ReadonlyMap<string, number> = NO_WORDS,
+  named: WordSet = NO_WORDS,
 ): boolean {
   return namedAfter(api, needWords) || nearPlan(api, words, misspelt, common, named);
 }
 
 const NO_WORDS: ReadonlySet<string> = new Set();
+
+/** Words asked about one at a time (a set, or a map of counts). */
+type WordSet = { has(word: string): boolean };
 
 /** Whether an API's name has one of the content words of what it would produce (`find_city` for `city_id`). */
 export function namedAfter(api: ApiSpec, needWords: readonly string[]): boolean {
@@ -78,14 +81,14 @@ const nearPlans = new WeakMap<ReadonlySet<string>, Map<number, Map<ApiSpec, bool
  * Whether an API's name shares a word with the plan's (`sharesWords`), or a word of `misspelt` letters or
  * more that reads as one of the plan's with one letter wrong (`nIstagram_Posts_Reels`, a call to be
  * renamed), a plan word that no catalog name has (`named`). Remembered per plan: a large catalog asks about
- * many producers of a name.
+ * many producers of a name (a plan is read against one catalog, so `named` is not part of the key).
  */
 function nearPlan(
   api: ApiSpec,
   words: ReadonlySet<string>,
   misspelt: number,
   common: ReadonlySet<string>,
-  named: ReadonlySet<string> | ReadonlyMap<string, number>,
+  named: WordSet,
 ): boolean {
   let bounds = nearPlans.get(words);
   if (!bounds) nearPlans.set(words, (bounds = new Map()));
@@ -104,7 +107,7 @@ function misspeltWord(
   words: ReadonlySet<string>,
   misspelt: number,
   common: ReadonlySet<string>,
-  named: ReadonlySet<string> | ReadonlyMap<string, number>,
+  named: WordSet,
 ): boolean {
   for (const w of own) {
     if (w.length < misspelt || common.has(w)) continue;
