@@ -86,6 +86,7 @@ export function repairEvidence(
     asks,
     logMaxEdit: Math.log1p(Math.max(0, ...edits.map((e) => e.cost))),
     logStandIns: Math.log(Math.max(1, ...chosenStandIns(plan, values))),
+    logSteps: Math.log(Math.max(1, plan.steps.length)),
     ...gapByGroup(plan, values, alternative, weights),
   };
   if (!detail) return base;

@@ -22,6 +22,7 @@ export const EVIDENCE = {
   logMaxEdit: 'ln(1 + the costliest single edit)',
   logStandIns:
     'ln of the most catalog APIs any call the repair inserted or put back could have been (0: none, or one): the one of many a repair picks is a guess',
+  logSteps: 'ln of the steps of the input (its answer step included): a longer plan has more to get wrong',
   gapEdit: 'the part of the gap the edit kinds make (signed ln(1 + |x|)): the alternative edits more',
   gapEvidence:
     'the part of the gap the evidence features make (signed ln(1 + |x|)): the alternative has less support',
