@@ -156,6 +156,16 @@ describe('a repair’s confidence (the real solver)', () => {
     expect((await evidenceOf('rhythm')).logStandIns).toBe(0);
   });
 
+  it('logSteps: ln of the input’s steps, its answer step included', async () => {
+    const requests = loadCatalog('test/cases/catalogs/unrelated-requests-spec.json');
+    const evidenceOf = async (text: string) =>
+      (await repair(parseSequenceText(text), requests, { cost: base, confidenceEvidence: true })).evidence!;
+    const short = 'var1 = translate_text(text="hello", target_language="de")\nvar_result(x="$var2.rhythm$")';
+    const long = `var3 = translate_text(text="bye", target_language="fr")\n${short}`;
+    expect((await evidenceOf(short)).logSteps).toBeCloseTo(Math.log(2), 9);
+    expect((await evidenceOf(long)).logSteps).toBeCloseTo(Math.log(3), 9);
+  });
+
   it('splits the gap by feature group: the parts add up to the gap, and say where the alternative pays', async () => {
     const unlog = (x: number) => Math.sign(x) * Math.expm1(Math.abs(x));
     const gaps: Record<string, Record<string, number>> = {};
