@@ -287,6 +287,8 @@ export function insertedCalls(ctx: CompileContext, seeds: readonly Need[] = []):
   };
   const kinOf: Producer[][] = [];
   const kin = (k: number) => (kinOf[k] ??= producerKin(ctx, needProducers(ctx, queue[k]), queue[k].leaf));
+  // Per need, the producers of several of its call's needs: the needs of a call are all queued at the start.
+  const covers: Set<string>[] = [];
   // Read by index: a long sequence has a need per broken reference, and shifting the queue each time would
   // take time quadratic in their number. Related producers of every need first, then the strangers, those
   // that produce more of the same call's needs first.
@@ -296,7 +298,7 @@ export function insertedCalls(ctx: CompileContext, seeds: readonly Need[] = []):
       ctx.checkBudget();
       if (need.depth >= ctx.cost.insertDepth) continue;
       const found = kin(next);
-      const covering = several ? coverage(queue, next, kin) : undefined;
+      const covering = several ? (covers[next] ??= coverage(queue, next, kin)) : undefined;
       for (const producer of found) {
         if (full()) break;
         if (producer.related === strangers) continue;

@@ -23,7 +23,7 @@ import { nameCoverage } from '../catalog/name-terms.ts';
 import { wordKeys } from '../catalog/text.ts';
 import { fitsType, typesCanMatch } from '../validate/literals.ts';
 import { knownLabel, type CompileContext } from './context.ts';
-import { callApis, type Call, type TokenOption } from './plan.ts';
+import { callApis, type Call, type StandIn, type TokenOption } from './plan.ts';
 import { affinity, MOVE_AFFINITY, siblingFeeds } from './roles.ts';
 import { NO_FEATURES, plus, type Features } from '../model/features.ts';
 
@@ -124,7 +124,7 @@ function countedBeforeCost(ctx: CompileContext, label: string, j: Call, reader: 
  * (the hotel search whose hotel the lost reservation took), not because the answer's label is mistyped.
  */
 function feedsNamedStep(ctx: CompileContext, label: string, j: Call): boolean {
-  const named = ctx.deleted.get(label)?.standIns[0]?.api;
+  const named = firstStandIn(ctx, label)?.api;
   if (!named) return false;
   return callApis(j).some((api) => {
     const outputs = outputsByLeaf(api);
@@ -132,15 +132,21 @@ function feedsNamedStep(ctx: CompileContext, label: string, j: Call): boolean {
   });
 }
 
-/** Whether no reference reads input call `j`'s output: a result the plan made and never shows. */
+/** Whether `j` is an input call whose output no reference reads: a result the plan made and never shows. */
 function unreadStep(ctx: CompileContext, j: Call): boolean {
-  const own = j.origin >= 0 ? ctx.steps[j.origin].label : undefined;
+  if (j.origin < 0) return false;
+  const own = ctx.steps[j.origin].label;
   return own === undefined || !ctx.refs.some((sites) => sites.some((s) => s.ref.label === own));
+}
+
+/** The likeliest API for the deleted step under `label` (its stand-ins come best first), if it is one. */
+function firstStandIn(ctx: CompileContext, label: string): StandIn | undefined {
+  return ctx.deleted.get(label)?.standIns[0];
 }
 
 /** Whether the deleted step under `label` is named whole by the key its output is shown under. */
 function namedDeleted(ctx: CompileContext, label: string): boolean {
-  return (ctx.deleted.get(label)?.standIns[0]?.evidence ?? 0) >= 1;
+  return (firstStandIn(ctx, label)?.evidence ?? 0) >= 1;
 }
 
 /** `location.name` -> `location`, `news[].url` -> `news[]`, `skyId` -> ''. */
@@ -389,8 +395,7 @@ export function reassignments(
       // answer's label mistyped, where in a large catalog some API's name covers any key), at
       // `reassignNamedDeletedUnread`.
       const otherKind = namedDeleted(ctx, label) && !standsFor(ctx, label, j);
-      const mistyped =
-        answer && j.origin >= 0 && named(j) && unreadStep(ctx, j) && !feedsNamedStep(ctx, label, j);
+      const mistyped = answer && named(j) && unreadStep(ctx, j) && !feedsNamedStep(ctx, label, j);
       if (otherKind && !mistyped) continue;
       const features = plus(
         plus(REASSIGN, otherTie(other)),

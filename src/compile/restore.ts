@@ -248,7 +248,7 @@ export function deletedSteps(ctx: CompileContext, orphans: readonly string[]): v
  * is no kinship (`get_player` among `get_grades` calls shares no word with them). A whole output read under
  * names alone: 0 (its names chose the API).
  */
-export function strangerWeight(ctx: CompileContext, api: ApiSpec, uses: Uses): number {
+function strangerWeight(ctx: CompileContext, api: ApiSpec, uses: Uses): number {
   const leaves = uses.paths.map((p) => leafOf(normalisePath(p)));
   if (leaves.length === 0) return 0;
   if ([...leaves, ...uses.names].some((n) => ctx.relatedTo(api, n))) return 0;

@@ -22,7 +22,6 @@ import type { FeatureName, Features } from '../model/features.ts';
 import { linkFeatures } from './links.ts';
 import { memoryApi, ranCall } from './memory.ts';
 import { stepReferences } from '../read/references.ts';
-import { strangerWeight } from './restore.ts';
 
 /** A field of an unread call that may fill a parameter, and what that costs. */
 export interface UnreadFeed {
@@ -327,15 +326,12 @@ export function unreadSources(ctx: CompileContext): void {
 }
 
 /**
- * Whether `call` is a deleted step put back as an API unrelated to the plan and to what its uses read (its
- * `insertUnrelated` is not 0): the end of a lost chain is the plan's own call, and a stranger's input fed
- * from an unread output is a guess on a guess.
+ * Whether `call` is a deleted step put back as an API unrelated to the plan and to what its uses read: the
+ * `insertUnrelated` its API choice pays (restore.ts) is not 0. The end of a lost chain is the plan's own call,
+ * and a stranger's input fed from an unread output is a guess on a guess.
  */
 function intoStranger(ctx: CompileContext, call: Call, choice: number): boolean {
-  if (call.kind !== 'inserted' || call.restores === undefined) return false;
-  const api = call.apis.find((a) => a.v === choice)?.api;
-  const deleted = ctx.deleted.get(call.restores);
-  return api != null && deleted !== undefined && strangerWeight(ctx, api, deleted.uses) > 0;
+  return call.restores !== undefined && (ctx.features[choice].insertUnrelated ?? 0) > 0;
 }
 
 /** Each required parameter without an argument takes exactly one source, and the unread-output rows. */
