@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compileFor, repair } from '../src/repair/repair.ts';
 import { resultJson, resultText } from '../src/api/render.ts';
 import { getSolver } from '../src/solvers/index.ts';
-import { excludeFlow } from '../src/confidence/alternative.ts';
+import { choicePoints, excludeFlow } from '../src/confidence/alternative.ts';
+import type { Plan } from '../src/compile/plan.ts';
+import type { MilpModel } from '../src/model/milp.ts';
 import { alternativesEvidence } from '../src/confidence/alternatives.ts';
 import { loadCatalog } from '../src/read/catalog.ts';
 import { loadCostModel, parseCostModel, withWeights } from '../src/read/cost-models.ts';
@@ -13,6 +15,11 @@ import { calibrationScore, confidenceOf } from '../src/confidence/confidence.ts'
 import { CalibrationSchema, weightsDigest } from '../src/model/calibration.ts';
 
 const catalog = loadCatalog('data/nestful/executable-spec.json');
+interface CaseFile {
+  readonly catalog: string;
+  readonly input: string[];
+  readonly options: Record<string, unknown>;
+}
 const inputOf = (name: string) =>
   parseSequenceText(
     (JSON.parse(readFileSync(`test/cases/${name}.json`, 'utf8')) as { input: string[] }).input.join('\n'),
@@ -256,7 +263,7 @@ describe('the confidence of the alternatives (fixes)', () => {
       const row = cut.rows[cut.rows.length - 1];
       const lhs = (values: readonly number[]) =>
         row.vars.reduce((s, v, i) => s + row.coefs[i] * values[v], 0);
-      expect(lhs(first.values!)).toBeGreaterThan(row.upper);
+      expect(lhs(first.values!)).toBeLessThan(row.lower);
       const second = await solver.solve(cut, {});
       if (second.status !== 'optimal') continue;
       const [evidence] = alternativesEvidence(plan, [
@@ -267,5 +274,82 @@ describe('the confidence of the alternatives (fixes)', () => {
       expect(evidence.sameFlow).toBe(0);
       expect(evidence.flowChanges + evidence.askChanges).toBeGreaterThan(0);
     }
+  });
+});
+
+/** The cut that counts a difference at every choice point (`same` summed): the reference for `excludeFlow`. */
+function everyPointCut(model: MilpModel, plan: Plan, values: readonly number[]): MilpModel {
+  const coefs = new Map<number, number>();
+  let upper = -1;
+  for (const point of choicePoints(plan)) {
+    const chosen = point.find((o) => values[o.v] > 0.5);
+    if (chosen) upper++;
+    for (const o of point)
+      if (!chosen) coefs.set(o.v, (coefs.get(o.v) ?? 0) - 1);
+      else if (o.key === chosen.key) coefs.set(o.v, (coefs.get(o.v) ?? 0) + 1);
+  }
+  const vars = [...coefs.keys()];
+  return {
+    ...model,
+    rows: [...model.rows, { vars, coefs: vars.map((v) => coefs.get(v)!), lower: -Infinity, upper }],
+  };
+}
+
+describe('the cut of a repair’s flow', () => {
+  const { calibration: _c, ...base } = loadCostModel('default');
+  void _c;
+  /** Every repair case without options, compiled against its own catalog. */
+  const compiledCases = readdirSync('test/cases')
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(readFileSync(`test/cases/${f}`, 'utf8')) as CaseFile)
+    .filter((c) => Object.keys(c.options).length === 0)
+    .map((c) => compileFor(parseSequenceText(c.input.join('\n')), loadCatalog(c.catalog), { cost: base }));
+
+  it('cuts the integer points a count over every choice point cuts: the same best different repair', async () => {
+    let compared = 0;
+    for (const { plan, model } of compiledCases) {
+      for (const solver of ['highs', 'lp-solver'] as const) {
+        if (solver === 'lp-solver' && model.numVars > 150) continue;
+        const backend = getSolver(solver);
+        const first = await backend.solve(model, {});
+        if (first.status !== 'optimal') continue;
+        const mine = await backend.solve(excludeFlow(model, plan, first.values!), {});
+        const reference = await backend.solve(everyPointCut(model, plan, first.values!), {});
+        expect(mine.status).toBe(reference.status);
+        if (mine.status !== 'optimal') continue;
+        expect(mine.objective).toBeCloseTo(reference.objective!, 9);
+        expect(mine.values!.map(Math.round)).toEqual(reference.values!.map(Math.round));
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
+  });
+
+  it('counts a call inserted with its parameters as one difference', async () => {
+    let checked = 0;
+    for (const { plan, model } of compiledCases) {
+      const first = await getSolver('highs').solve(model, {});
+      if (first.status !== 'optimal') continue;
+      const x = first.values!.map(Math.round);
+      // A call the repair does not insert, with parameters: the point where it comes in, each of its first
+      // API's parameters taking its first source, and nothing else moves.
+      const call = plan.calls.find(
+        (c) =>
+          c.kind === 'inserted' && c.apis.every((a) => x[a.v] === 0) && c.params.some((p) => p.choice === 0),
+      );
+      if (!call) continue;
+      const y = [...x];
+      y[call.apis[0].v] = 1;
+      for (const p of call.params) if (p.choice === 0) y[p.sources[0].v] = 1;
+      const lhs = (row: MilpModel['rows'][number], point: readonly number[]) =>
+        row.vars.reduce((sum, v, i) => sum + row.coefs[i] * point[v], 0);
+      const cut = excludeFlow(model, plan, x).rows.at(-1)!;
+      expect(lhs(cut, y) - lhs(cut, x)).toBeCloseTo(1, 9);
+      // Counted at every point, the same insertion is one difference per point it turns on.
+      const every = everyPointCut(model, plan, x).rows.at(-1)!;
+      expect(lhs(every, x) - lhs(every, y)).toBeGreaterThan(1);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(20);
   });
 });

@@ -146,6 +146,8 @@ export interface TokenPlan {
   readonly arg: string;
   readonly site: ReferenceSite;
   readonly options: readonly TokenOption[];
+  /** The sources that pass the argument on (`arg` sources): the options sum to theirs. */
+  readonly uses: readonly number[];
 }
 
 export interface Call {

@@ -70,7 +70,7 @@ export function tokenPlans(
       options.map((o) => o.v),
       uses,
     );
-    call.tokens.push({ arg, site, options });
+    call.tokens.push({ arg, site, options, uses });
   }
 }
 

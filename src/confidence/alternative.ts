@@ -80,24 +80,50 @@ export function decisionVars(plan: Plan): number[] {
 }
 
 /**
- * At least one choice means something else: `sum over choices of [same meaning as chosen] <= (choices) - 1`.
- * A choice made (an option on) is the same while an option of its key is on; one not made (its call deleted or
- * not inserted: no option on) while none is, `1 - sum of its options`. At most one option of a choice is on.
+ * What each choice point (in `choicePoints` order) depends on: null for a call's API, which is always
+ * chosen or not; the API option a parameter's sources belong to; the sources that pass on the argument a
+ * reference is in. A point's options sum to its owner's.
+ */
+function pointOwners(plan: Plan): (readonly number[] | null)[] {
+  const owners: (readonly number[] | null)[] = [];
+  for (const call of plan.calls) {
+    owners.push(null);
+    for (const param of call.params) owners.push([call.apis[param.choice].v]);
+    for (const token of call.tokens) owners.push(token.uses);
+  }
+  return owners;
+}
+
+/**
+ * At least one choice means something else: `sum over choices of differs >= 1`. A choice made (an option
+ * on) differs when its owner is on (a call's API: always) and no option of its key is: `owner - same`. One
+ * not made (no option on) differs when an option comes on: `sum of its options`; but one whose owner is off
+ * too is left out, as its options can only come on with the owner's choice, which differs then. So a move
+ * counts once whatever it takes with it: a call deleted or inserted with its parameters and their references
+ * is one difference, not one per point, and the cut's relaxation stops at half a move less often. The integer
+ * points it cuts are the ones with the same flow, as a count over every point would.
  */
 export function excludeFlow(model: MilpModel, plan: Plan, values: readonly number[]): MilpModel {
   const coefs = new Map<number, number>();
-  // The constant 1 of each choice not made moves to the right-hand side: (choices made) - 1.
-  let upper = -1;
-  for (const point of choicePoints(plan)) {
+  const add = (v: number, c: number) => coefs.set(v, (coefs.get(v) ?? 0) + c);
+  const owners = pointOwners(plan);
+  // The owners' constant 1 (a call's API) moves to the right-hand side.
+  let lower = 1;
+  choicePoints(plan).forEach((point, i) => {
+    const owner = owners[i];
     const chosen = point.find((o) => values[o.v] > 0.5);
-    if (chosen) upper++;
+    if (!chosen && owner !== null && !owner.some((v) => values[v] > 0.5)) return;
+    if (chosen) {
+      if (owner === null) lower--;
+      else for (const v of owner) add(v, 1);
+    }
     for (const o of point)
-      if (!chosen) coefs.set(o.v, (coefs.get(o.v) ?? 0) - 1);
-      else if (o.key === chosen.key) coefs.set(o.v, (coefs.get(o.v) ?? 0) + 1);
-  }
-  const vars = [...coefs.keys()].sort((a, b) => a - b);
+      if (!chosen) add(o.v, 1);
+      else if (o.key === chosen.key) add(o.v, -1);
+  });
+  const vars = [...coefs.keys()].filter((v) => coefs.get(v) !== 0).sort((a, b) => a - b);
   return {
     ...model,
-    rows: [...model.rows, { vars, coefs: vars.map((v) => coefs.get(v)!), lower: -Infinity, upper }],
+    rows: [...model.rows, { vars, coefs: vars.map((v) => coefs.get(v)!), lower, upper: Infinity }],
   };
 }

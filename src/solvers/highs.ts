@@ -51,8 +51,8 @@ export interface HighsBackendOptions {
 
 /**
  * Default node budget of the relaxation search. On the NESTFUL corrupted records the search needs 1 node for
- * a repair model (median; 5 at the 99th percentile) and 2 for one under a confidence cut (median; 16 at the
- * 99th percentile, 61 at most).
+ * a repair model (median; 5 at the 99th percentile) and 1 for one under a confidence cut (median; 8–14 at the
+ * 99th percentile per set, 19 at most).
  */
 export const DEFAULT_SEARCH_NODES = 100;
 

@@ -8,7 +8,8 @@
  * than the best point found, or when a lower bound on that relaxation's cost (its penalty, `penalties`) is
  * already no cheaper, so it ends with the optimum or gives up (a node budget, a deadline, an unexpected
  * status) and the MIP solver takes the model. The penalties cut the runs a cut model takes by two fifths (9,516 to 5,584
- * on the benchmark's 1,728 corrupted records) and choose the branching.
+ * on the benchmark's 1,728 corrupted records) and choose the branching; a cut that counts a move once (excludeFlow)
+ * settles three fifths of the cut models at the root (3,504 runs in all).
  */
 import type { Model as HighsModel } from 'highs';
 import type { Row } from '../model/milp.ts';
