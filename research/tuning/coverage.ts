@@ -9,6 +9,7 @@ import type { LabelledRecord } from './dataset.ts';
 import type { EvalOptions } from './evaluate.ts';
 import { solvePoint } from './gold-point.ts';
 import { kindGroup } from '../bench/evaluate.ts';
+import { MISS_REASONS, missReason, type Miss, type MissReason } from './coverage-reasons.ts';
 
 export interface CoverageRow {
   readonly records: number;
@@ -20,8 +21,10 @@ export interface CoverageReport {
   /** Per set, then per mistake kind group. */
   readonly bySet: ReadonlyMap<string, CoverageRow>;
   readonly byKind: ReadonlyMap<string, CoverageRow>;
-  /** The records not covered (ids, with their set and kind). */
-  readonly misses: readonly { id: string; set: string; kind: string }[];
+  /** The records not covered (ids, with their set and kind), each with what the model lacks (`missReason`). */
+  readonly misses: readonly ({ id: string; set: string; kind: string } & Miss)[];
+  /** How many misses each reason has, in `MISS_REASONS` order (the reasons with none left out). */
+  readonly byReason: ReadonlyMap<MissReason, number>;
 }
 
 const add = (map: Map<string, { records: number; covered: number }>, key: string, covered: boolean) => {
@@ -39,18 +42,29 @@ export async function candidateCoverage(
 ): Promise<CoverageReport> {
   const bySet = new Map<string, { records: number; covered: number }>();
   const byKind = new Map<string, { records: number; covered: number }>();
-  const misses: { id: string; set: string; kind: string }[] = [];
+  const misses: ({ id: string; set: string; kind: string } & Miss)[] = [];
   let covered = 0;
   for (const [i, record] of records.entries()) {
     const point = await solvePoint(record, cost, { ...options, towardsGold: true });
     const ok = point?.restored === true;
     if (ok) covered++;
-    else misses.push({ id: record.id, set: record.set, kind: record.kind });
+    else
+      misses.push({
+        id: record.id,
+        set: record.set,
+        kind: record.kind,
+        ...missReason(record.gold, point?.sequence, point?.apis, record.catalog),
+      });
     add(bySet, record.set, ok);
     add(byKind, kindGroup(record.kind), ok);
     if ((i + 1) % 500 === 0) options.log?.(`${i + 1}/${records.length} records, ${covered} covered`);
   }
-  return { total: { records: records.length, covered }, bySet, byKind, misses };
+  const byReason = new Map<MissReason, number>();
+  for (const reason of MISS_REASONS) {
+    const n = misses.filter((m) => m.reason === reason).length;
+    if (n > 0) byReason.set(reason, n);
+  }
+  return { total: { records: records.length, covered }, bySet, byKind, misses, byReason };
 }
 
 const pct = (row: CoverageRow) => (row.records ? ((100 * row.covered) / row.records).toFixed(1) : '–');
@@ -71,9 +85,18 @@ export function coveragePage(report: CoverageReport, header: string): string {
     '',
     ...table('kind', report.byKind),
     '',
+    'What the model lacks, read off the point closest to the gold (the first difference of each miss):',
+    '',
+    '| reason | records |',
+    '| --- | ---: |',
+    ...[...report.byReason].map(([reason, n]) => `| ${reason} | ${n} |`),
+    '',
     `Not covered (${report.misses.length}):`,
     '',
-    ...report.misses.map((m) => `- \`${m.id}\` (${m.set}, ${m.kind || 'no kind'})`),
+    ...report.misses.map(
+      (m) =>
+        `- \`${m.id}\` (${m.set}, ${m.kind || 'no kind'}): ${m.reason}${m.detail ? ` \`${m.detail}\`` : ''}`,
+    ),
     '',
   ].join('\n');
 }

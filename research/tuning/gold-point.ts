@@ -49,6 +49,8 @@ export interface SolvedPoint {
   readonly restored: boolean;
   /** The gold reading summed over the point (`goldLoss` · values): the Hamming loss a margin is scaled by. */
   readonly loss: number;
+  /** With `towardsGold`: the APIs the model's calls may run (what candidate coverage reads a miss by). */
+  readonly apis?: ReadonlySet<string>;
 }
 
 /** A reference inside a gold value: the gold producer's API (null: a memory item) and the path. */
@@ -328,6 +330,9 @@ export async function solvePoint(
     inconsistent,
     restored: judge(record, decoded.sequence),
     loss: total,
+    ...(options.towardsGold
+      ? { apis: new Set(plan.calls.flatMap((call) => call.apis.flatMap((a) => (a.api ? [a.api.name] : [])))) }
+      : {}),
   };
 }
 
