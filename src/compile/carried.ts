@@ -1,7 +1,7 @@
 /**
- * The optional values a call put back in a deleted step's place writes out: the defaults a call written
- * alike spells out, and the settings its consumers pass under the same names. A plan writes a deleted step
- * much as it wrote its neighbours.
+ * The optional values a call put back in a deleted step's place, or inserted for what an input step lacks,
+ * writes out: the defaults a call written alike spells out, and the settings the step that reads it passes
+ * under the same names. A plan writes a lost step much as it wrote its neighbours.
  */
 import type { ApiSpec, Json, ParamSpec, Step } from '../model/types.ts';
 import { canonicalJson } from '../model/canonical.ts';

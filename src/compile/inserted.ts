@@ -112,7 +112,14 @@ export function newInsertedCall(
 ): Call {
   const kind = gap ? 'restoreStep' : 'insertCall';
   const common = needCommonness(ctx, need, standIns);
-  const carried = gap ? carriedValues(api, templates(ctx, api, pos), [gap.consumer]) : undefined;
+  // A put-back call, and a producer inserted for an input step's need, take the optional values the step
+  // that reads them passes under the same names (carried.ts).
+  const reader = gap
+    ? gap.consumer
+    : consumer !== undefined
+      ? { step: ctx.steps[consumer], i: consumer }
+      : undefined;
+  const carried = reader ? carriedValues(api, templates(ctx, api, pos), [reader]) : undefined;
   const call = newCall(ctx, {
     kind: 'inserted',
     origin: -1,
@@ -146,7 +153,8 @@ export function newInsertedCall(
     need,
     consumer,
     standIns,
-    ...(gap && { fills: gap.label, carried }),
+    ...(gap && { fills: gap.label }),
+    ...(carried && { carried }),
   });
   labelRows(ctx, call, true);
   return call;

@@ -177,7 +177,7 @@ export interface Call {
   readonly reruns?: string;
   /** An inserted call under the label the count skips there (a deleted step nothing references). */
   readonly fills?: string;
-  /** A restored call's optional values, as its consumers pass them under the same names (and where). */
+  /** A restored or inserted call's optional values, as the step that reads it passes them under the same names (and where). */
   readonly carried?: ReadonlyMap<string, Carried>;
   /**
    * How many catalog APIs could be this inserted or put-back call (the producers of what it was proposed

@@ -119,9 +119,9 @@ export const FEATURES = {
     'deleted-producer-comes-back',
   ),
   omitCarried: edit(
-    'a call put back in a deleted step’s place leaves out an optional value it would carry (a setting its consumers pass under the same name, a default a call written alike spells out); charged on its API choice, refunded by each value it carries',
+    'a call put back in a deleted step’s place, or inserted for what an input step lacks, leaves out an optional value it would carry (a setting the step that reads it passes under the same name, a default a call written alike spells out); charged on its API choice, refunded by each value it carries',
     1,
-    UNIT,
+    'inserted-producer-carries-its-readers-settings',
   ),
   restoreRerun: edit(
     'a restored step that runs again under a fresh label for a memory item that holds nothing (its readers re-pointed at it)',
