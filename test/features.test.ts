@@ -493,6 +493,30 @@ describe('features', () => {
     for (const p of carried) expect(features(plan, p.sources[0].v).omitCarried).toBe(-1);
   });
 
+  it('reuseEchoed: a lost step may copy what an earlier call took and outputs, priced above an ask', async () => {
+    // The events search takes a date and a city and outputs them: the lost ticket purchase reads them from its
+    // output (`$var1.date$`), and a gold that copies the search's input instead is in the model too.
+    const sgd = loadCatalog('data/nestful/non-executable-sgd-spec.json');
+    const input = seq(
+      'var1 = Events.FindEvents(category="Music", city_of_event="Atlanta", date="2024-10-10")\nvar_result(events="$var1$", tickets="$var2$")',
+    );
+    const plan = compile(input, sgd, hand).plan;
+    const buy = plan.calls.find((c) => c.apis.some((a) => a.api?.name === 'Events.BuyEventTickets'))!;
+    const copies = buy.params
+      .flatMap((p) => p.sources.map((source) => ({ param: p.param, source })))
+      .filter(({ source }) => features(plan, source.v).reuseEchoed === 1);
+    expect(
+      copies.map(({ param, source }) => [param, source.kind === 'literal' && source.value]).sort(),
+    ).toEqual([
+      ['city_of_event', 'Atlanta'],
+      ['date', '2024-10-10'],
+    ]);
+    for (const { source } of copies) expect(source.cost).toBeGreaterThan(hand.weights.slotFill!);
+    // The repair reads the search's output.
+    const repaired = formatStringForm((await repair(input, sgd, { cost: hand })).sequence);
+    expect(repaired).toContain('date="$var1.date$"');
+  });
+
   it('answerWhole: the answer may show the whole output of a call whose field it misnamed', () => {
     const plan = build(
       'var1 = Notes_Send_Text(text="hi")\nvar_result(note="$var1.data$", sent="$var1.sent$")',

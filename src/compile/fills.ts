@@ -273,6 +273,13 @@ function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec, e
     const distance = Math.abs(call.pos - k) / Math.max(ctx.steps.length, 1);
     offer(other.arguments[p.name], plus(parallel, { closeDistance: distance }), { fromStep: k });
   });
+  // An earlier call that outputs what it took: its output is the value's source, and a copy of its input is
+  // priced (`reuseEchoed`), a value no other step passes.
+  ctx.steps.forEach((other, k) => {
+    if (k === call.origin || lost.has(k) || !passes(other) || !(k < call.pos && echoes(other))) return;
+    const distance = Math.abs(call.pos - k) / Math.max(ctx.steps.length, 1);
+    offer(other.arguments[p.name], { reuseEchoed: 1, closeDistance: distance }, { fromStep: k });
+  });
   // The calls already executed passed values too, as the plan's first steps: priced as a step's literal
   // that far back. Not one a call of the same API passed (the copy would repeat that call).
   const executed = ctx.options.executed ?? [];

@@ -107,6 +107,11 @@ export const FEATURES = {
     4,
     'lost-lookup-not-a-repeat',
   ),
+  reuseEchoed: evidence(
+    'a literal copied from the input of an earlier call that outputs it under the same name: its output is the likelier source (`$var1.date$`), the copy a restatement. Above an ask (`slotFill`), so that the candidate is there for a gold that copies (candidate coverage) and a fit, not for the default to take',
+    6,
+    UNIT,
+  ),
   insertCall: edit('add a new catalog call (its own inputs are charged as well)', 4.5, 'missing-step'),
   bareCall: evidence(
     'a call inserted for a value another call needs is of an API that takes parameters but requires none, with no value to carry into it: nothing says which value it gives',
