@@ -68,5 +68,8 @@ describe('a coverage miss read off the point closest to the gold', () => {
     });
     const listed: Sequence = [gold[0], { ...gold[1], arguments: { hotel: ['$var1.hotel$'], nights: 2 } }];
     expect(missReason(listed, gold, offered, catalog).reason).toBe('reference inside a value');
+    // A price range written with dollar signs is text, not a reference (the project's reference parser says so).
+    const priced: Sequence = [{ ...gold[0], arguments: { city: 'Paris', budget: '$100-$200' } }, gold[1]];
+    expect(missReason(priced, gold, offered, catalog).reason).toBe('value missing');
   });
 });

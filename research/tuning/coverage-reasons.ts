@@ -5,7 +5,8 @@
  * candidates lack: an API no call may run, a link or a value no source offers, a value no edit kind writes.
  */
 import { ASK, isPseudoStep } from '../../src/model/constants.ts';
-import type { Catalog, Json, Sequence, Step } from '../../src/model/types.ts';
+import type { Catalog, Json, Reference, Sequence, Step } from '../../src/model/types.ts';
+import { normalisePath, referenceSites } from '../../src/read/references.ts';
 
 export const MISS_REASONS = [
   'no model',
@@ -36,21 +37,17 @@ export interface Miss {
   readonly detail: string;
 }
 
-const REFERENCE = /\$[^$]+\$/;
-const WHOLE_REFERENCE = /^\$[^$]+\$$/;
-
-function holdsReference(value: Json): boolean {
-  if (typeof value === 'string') return REFERENCE.test(value);
-  if (Array.isArray(value)) return value.some(holdsReference);
-  if (value !== null && typeof value === 'object') return Object.values(value).some(holdsReference);
-  return false;
+/** The references in a value: none, one that is the whole value, or some within a larger value. */
+function referencesIn(value: Json | undefined): 'none' | 'whole' | 'inside' {
+  if (value === undefined) return 'none';
+  const sites = referenceSites('', value);
+  if (sites.length === 0) return 'none';
+  return sites.length === 1 && sites[0].whole && sites[0].at.length === 0 ? 'whole' : 'inside';
 }
 
-/** A reference within a larger value: a template, or an element of an array or object. */
-function embedsReference(value: Json): boolean {
-  return typeof value === 'string'
-    ? REFERENCE.test(value) && !WHOLE_REFERENCE.test(value)
-    : holdsReference(value);
+/** The reference a value is whole, if it is one. */
+function wholeReference(value: Json | undefined): Reference | undefined {
+  return referencesIn(value) === 'whole' ? referenceSites('', value!)[0].ref : undefined;
 }
 
 const same = (a: Json | undefined, b: Json | undefined) => JSON.stringify(a) === JSON.stringify(b);
@@ -60,10 +57,9 @@ const same = (a: Json | undefined, b: Json | undefined) => JSON.stringify(a) ===
  * labels numbered otherwise do not count as a difference.
  */
 function pointedAt(value: Json | undefined, steps: Sequence): Json | undefined {
-  if (typeof value !== 'string' || !WHOLE_REFERENCE.test(value)) return value;
-  const [label, ...path] = value.slice(1, -1).split('.');
-  const producer = steps.find((step) => step.label === label);
-  return producer ? [producer.name, ...path].join('.') : value;
+  const ref = wholeReference(value);
+  const producer = ref && steps.find((step) => step.label === ref.label);
+  return producer ? `${producer.name}.${normalisePath(ref.path)}` : value;
 }
 
 /** The labels of the point's asks: a reference to one passes a value a person gives. */
@@ -71,8 +67,10 @@ function askLabels(point: Sequence): ReadonlySet<string> {
   return new Set(point.flatMap((step) => (step.name === ASK && step.label ? [step.label] : [])));
 }
 
-const asksFor = (value: Json | undefined, asks: ReadonlySet<string>) =>
-  typeof value === 'string' && WHOLE_REFERENCE.test(value) && asks.has(value.slice(1, -1));
+const asksFor = (value: Json | undefined, asks: ReadonlySet<string>) => {
+  const ref = wholeReference(value);
+  return ref !== undefined && ref.path.length === 0 && asks.has(ref.label);
+};
 
 /** The first difference between the gold and the gold-constrained point (`apis`: what the model may run). */
 export function missReason(
@@ -89,7 +87,7 @@ export function missReason(
   const asks = askLabels(point);
   for (const step of calls(gold)) {
     for (const [param, value] of Object.entries(step.arguments))
-      if (embedsReference(value))
+      if (referencesIn(value) === 'inside')
         return { reason: 'reference inside a value', detail: `${step.name}(${param})` };
     const match = mine.find((m) => m.name === step.name && !used.has(m));
     if (!match)
@@ -98,7 +96,7 @@ export function missReason(
     for (const [param, value] of Object.entries(step.arguments)) {
       const theirs = match.arguments[param];
       if (same(value, theirs) || same(pointedAt(value, gold), pointedAt(theirs, point))) continue;
-      const reference = typeof value === 'string' && WHOLE_REFERENCE.test(value);
+      const reference = referencesIn(value) === 'whole';
       if (!reference && asksFor(theirs, asks)) continue;
       return {
         reason: reference ? 'link missing' : 'value missing',
