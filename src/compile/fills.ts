@@ -263,23 +263,25 @@ function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec, e
     });
   };
   const passes = (other: Step) => Object.prototype.hasOwnProperty.call(other.arguments, p.name);
+  // An earlier call that outputs what it took is the value's source: a copy of its input is offered last,
+  // priced (`reuseEchoed`), for a value no other step passes.
+  const echoed: { k: number; value: Json; distance: number }[] = [];
   ctx.steps.forEach((other, k) => {
-    if (k === call.origin || lost.has(k) || !passes(other) || (k < call.pos && echoes(other))) return;
+    if (k === call.origin || lost.has(k) || !passes(other)) return;
+    const distance = Math.abs(call.pos - k) / Math.max(ctx.steps.length, 1);
+    if (k < call.pos && echoes(other)) {
+      echoed.push({ k, value: other.arguments[p.name], distance });
+      return;
+    }
     const parallel: Features = parallelLookup(ctx, call, k)
       ? { reuseParallel: 1 }
       : twinLookup(ctx, call, k)
         ? { reuseTwinLookup: 1 }
         : NO_FEATURES;
-    const distance = Math.abs(call.pos - k) / Math.max(ctx.steps.length, 1);
     offer(other.arguments[p.name], plus(parallel, { closeDistance: distance }), { fromStep: k });
   });
-  // An earlier call that outputs what it took: its output is the value's source, and a copy of its input is
-  // priced (`reuseEchoed`), a value no other step passes.
-  ctx.steps.forEach((other, k) => {
-    if (k === call.origin || lost.has(k) || !passes(other) || !(k < call.pos && echoes(other))) return;
-    const distance = Math.abs(call.pos - k) / Math.max(ctx.steps.length, 1);
-    offer(other.arguments[p.name], { reuseEchoed: 1, closeDistance: distance }, { fromStep: k });
-  });
+  for (const { k, value, distance } of echoed)
+    offer(value, { reuseEchoed: 1, closeDistance: distance }, { fromStep: k });
   // The calls already executed passed values too, as the plan's first steps: priced as a step's literal
   // that far back. Not one a call of the same API passed (the copy would repeat that call).
   const executed = ctx.options.executed ?? [];

@@ -48,22 +48,42 @@ function optionKey(option: TokenOption, site: ReferenceSite): string {
   }
 }
 
-/** Each call's API (or its deletion), each parameter's source, each reference's option. */
-export function choicePoints(plan: Plan): ChoicePoint[] {
-  const points: ChoicePoint[] = [];
+/**
+ * A choice point and what it depends on (`owner`): null for a call's API, which is always chosen or not; the
+ * API option a parameter's sources belong to; the sources that pass on the argument a reference is in. A
+ * point's options sum to its owner's.
+ */
+interface OwnedPoint {
+  readonly point: ChoicePoint;
+  readonly owner: readonly number[] | null;
+}
+
+/** Each call's API (or its deletion), each parameter's source, each reference's option, with its owner. */
+function ownedPoints(plan: Plan): OwnedPoint[] {
+  const points: OwnedPoint[] = [];
   for (const call of plan.calls) {
-    points.push([
+    const api = [
       ...call.apis.map((a) => ({ v: a.v, key: `api ${a.api?.name ?? '(answer)'}`, ask: false })),
       ...(call.deleteVar === undefined ? [] : [{ v: call.deleteVar, key: 'deleted', ask: false }]),
-    ]);
+    ];
+    points.push({ point: api, owner: null });
     for (const param of call.params)
-      points.push(param.sources.map((s) => ({ v: s.v, key: sourceKey(s), ask: s.kind === 'ask' })));
+      points.push({
+        point: param.sources.map((s) => ({ v: s.v, key: sourceKey(s), ask: s.kind === 'ask' })),
+        owner: [call.apis[param.choice].v],
+      });
     for (const token of call.tokens)
-      points.push(
-        token.options.map((o) => ({ v: o.v, key: optionKey(o, token.site), ask: o.kind === 'ask' })),
-      );
+      points.push({
+        point: token.options.map((o) => ({ v: o.v, key: optionKey(o, token.site), ask: o.kind === 'ask' })),
+        owner: token.uses,
+      });
   }
   return points;
+}
+
+/** Each call's API (or its deletion), each parameter's source, each reference's option. */
+export function choicePoints(plan: Plan): ChoicePoint[] {
+  return ownedPoints(plan).map((p) => p.point);
 }
 
 /** The decision variables of a plan, ascending. */
@@ -80,21 +100,6 @@ export function decisionVars(plan: Plan): number[] {
 }
 
 /**
- * What each choice point (in `choicePoints` order) depends on: null for a call's API, which is always
- * chosen or not; the API option a parameter's sources belong to; the sources that pass on the argument a
- * reference is in. A point's options sum to its owner's.
- */
-function pointOwners(plan: Plan): (readonly number[] | null)[] {
-  const owners: (readonly number[] | null)[] = [];
-  for (const call of plan.calls) {
-    owners.push(null);
-    for (const param of call.params) owners.push([call.apis[param.choice].v]);
-    for (const token of call.tokens) owners.push(token.uses);
-  }
-  return owners;
-}
-
-/**
  * At least one choice means something else: `sum over choices of differs >= 1`. A choice made (an option
  * on) differs when its owner is on (a call's API: always) and no option of its key is: `owner - same`. One
  * not made (no option on) differs when an option comes on: `sum of its options`; but one whose owner is off
@@ -106,13 +111,11 @@ function pointOwners(plan: Plan): (readonly number[] | null)[] {
 export function excludeFlow(model: MilpModel, plan: Plan, values: readonly number[]): MilpModel {
   const coefs = new Map<number, number>();
   const add = (v: number, c: number) => coefs.set(v, (coefs.get(v) ?? 0) + c);
-  const owners = pointOwners(plan);
   // The owners' constant 1 (a call's API) moves to the right-hand side.
   let lower = 1;
-  choicePoints(plan).forEach((point, i) => {
-    const owner = owners[i];
+  for (const { point, owner } of ownedPoints(plan)) {
     const chosen = point.find((o) => values[o.v] > 0.5);
-    if (!chosen && owner !== null && !owner.some((v) => values[v] > 0.5)) return;
+    if (!chosen && owner !== null && !owner.some((v) => values[v] > 0.5)) continue;
     if (chosen) {
       if (owner === null) lower--;
       else for (const v of owner) add(v, 1);
@@ -120,7 +123,7 @@ export function excludeFlow(model: MilpModel, plan: Plan, values: readonly numbe
     for (const o of point)
       if (!chosen) add(o.v, 1);
       else if (o.key === chosen.key) add(o.v, -1);
-  });
+  }
   const vars = [...coefs.keys()].filter((v) => coefs.get(v) !== 0).sort((a, b) => a - b);
   return {
     ...model,
