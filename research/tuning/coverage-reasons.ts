@@ -4,6 +4,7 @@
  * comes to the gold (every decision the gold contradicts costs `GOLD_PENALTY`), so what it lacks is what the
  * candidates lack: an API no call may run, a link or a value no source offers, a value no edit kind writes.
  */
+import { canonicalJson } from '../../src/model/canonical.ts';
 import { ASK, isPseudoStep } from '../../src/model/constants.ts';
 import type { Catalog, Json, Reference, Sequence, Step } from '../../src/model/types.ts';
 import { normalisePath, referenceSites } from '../../src/read/references.ts';
@@ -50,7 +51,9 @@ function wholeReference(value: Json | undefined): Reference | undefined {
   return referencesIn(value) === 'whole' ? referenceSites('', value!)[0].ref : undefined;
 }
 
-const same = (a: Json | undefined, b: Json | undefined) => JSON.stringify(a) === JSON.stringify(b);
+/** Equal values, whatever the order of an object's keys. */
+const same = (a: Json | undefined, b: Json | undefined) =>
+  a === undefined || b === undefined ? a === b : canonicalJson(a) === canonicalJson(b);
 
 /**
  * A whole reference read by what it points at (`$var2.skyId$` as the producer's API and the path), so that
