@@ -98,6 +98,7 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
         closeLabelName: tieDistance(p.name, label),
         closeRoleOrder: order,
         closeRecency: recency(ctx, call, j, earlier),
+        closeEcho: passesOn(ctx, j, field) ? 1 : 0,
       });
       const cost = ctx.price(features);
       candidates.push({
@@ -168,6 +169,22 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
   sources.push({ kind: 'ask', v, cost });
   registerSlotAsk(ctx, { call, api: api.name, param: p.name, v, cost });
   return sources;
+}
+
+/**
+ * Whether input call `j` passes on a value under the name of `field`: its API takes and outputs it, and the
+ * step reads it from another output or lacks it while it is required, so the repair gives it one (a movie's
+ * show times take and return its `movie_name`). Read from `j`, the value is passed on; where the plan has its
+ * source too, that is where it reads it.
+ */
+function passesOn(ctx: CompileContext, j: Call, field: OutputField): boolean {
+  if (j.origin < 0 || j.kind === 'result') return false;
+  const step = ctx.steps[j.origin];
+  const leaf = leafOf(field.path);
+  const q = ctx.index.byName.get(step.name)?.params.find((x) => x.name === leaf);
+  if (!q) return false;
+  const own = Object.prototype.hasOwnProperty.call(step.arguments, leaf) ? step.arguments[leaf] : undefined;
+  return own === undefined ? q.required : !isLiteral(own);
 }
 
 /**

@@ -8,7 +8,7 @@ import { leafOf } from '../catalog/catalog-index.ts';
 import type { CompileContext } from './context.ts';
 import { gapBefore } from './numbering.ts';
 import { bareCall, lackingInputs, producers, requiredInputs } from './producers.ts';
-import { carriedCharge, carriedValues, templates } from './carried.ts';
+import { carriedCharge, carriedValues, templates, writtenInFull } from './carried.ts';
 import { apiChoice, labelChoice, labelChoices, labelRows, newCall } from './calls.ts';
 import { NO_FEATURES, plus, type Features } from '../model/features.ts';
 import { commonCount, commonness, namedAfter } from '../catalog/evidence.ts';
@@ -119,7 +119,8 @@ export function newInsertedCall(
     : consumer !== undefined
       ? { step: ctx.steps[consumer], i: consumer }
       : undefined;
-  const carried = reader ? carriedValues(api, templates(ctx, api, pos), [reader]) : undefined;
+  const inFull = writtenInFull(ctx) ? (name: string) => ctx.index.byName.get(name) : undefined;
+  const carried = reader ? carriedValues(api, templates(ctx, api, pos), [reader], inFull) : undefined;
   const call = newCall(ctx, {
     kind: 'inserted',
     origin: -1,
@@ -142,7 +143,7 @@ export function newInsertedCall(
           insertUnrelated: related ? 0 : common,
           insertCommonNeed: common,
           insertIncoherent: ctx.incoherent() ? 1 : 0,
-          ...bareCall(api, carried?.size ?? 0),
+          ...bareCall(api),
         }),
         carried ? carriedCharge(carried) : undefined,
       ),

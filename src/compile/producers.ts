@@ -16,12 +16,13 @@ export const requiredInputs = perObject(
 
 /**
  * What a call the repair puts in for a value another call needs pays for being bare (`bareCall`): its API
- * takes parameters but requires none, and no value is there to carry into it (`carried` values), so nothing
- * says which value it gives (Real-Time_Product_Search_Product_Details() for the product an order
- * needs). A put-back call read as a whole (a news search the answer returns) is not priced so.
+ * takes parameters but requires none, so nothing says which value it gives
+ * (Real-Time_Product_Search_Product_Details() for the product an order needs). The optional settings it
+ * carries from its reader (carried.ts: `country="us"`, `page=1`) do not say it either: they shape any
+ * result, not which one.
  */
-export function bareCall(api: ApiSpec, carried: number): Features {
-  return api.params.length > 0 && requiredInputs(api) === 0 && carried === 0 ? { bareCall: 1 } : NO_FEATURES;
+export function bareCall(api: ApiSpec): Features {
+  return api.params.length > 0 && requiredInputs(api) === 0 ? { bareCall: 1 } : NO_FEATURES;
 }
 
 /**

@@ -114,7 +114,7 @@ export const FEATURES = {
   ),
   insertCall: edit('add a new catalog call (its own inputs are charged as well)', 4.5, 'missing-step'),
   bareCall: evidence(
-    'a call inserted for a value another call needs is of an API that takes parameters but requires none, with no value to carry into it: nothing says which value it gives',
+    'a call inserted for a value another call needs is of an API that takes parameters but requires none: nothing says which value it gives, and the optional settings it carries from its reader (`country`, `page`) do not say it either',
     5,
     'lost-lookup-not-a-bare-call',
   ),
@@ -385,6 +385,11 @@ export const FEATURES = {
     'of two calls of one API, the steps between the source and the consumer (a share of the plan)',
     0.0005,
     'nearest-of-two-lookups',
+  ),
+  closeEcho: close(
+    'the source call takes a value of the field’s name and outputs it again: read from it the value is passed on, and of two sources alike the plan reads the one that made it (a movie’s name from its search, not from the show times that took it)',
+    0.01,
+    'name-read-from-its-source',
   ),
   closeDistance: close(
     'steps between a copied value (or an unread source) and its consumer, a share of the plan',
