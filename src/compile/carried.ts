@@ -102,14 +102,15 @@ function ownDefault(api: ApiSpec | undefined, name: string, value: Json): boolea
 }
 
 /**
- * Whether the plan writes its calls in full: every input call whose API declares defaults passes each of
- * them (at any value), and some call has at least two to pass. Plans written so spell out a restored
- * step's defaults too (`zoom="13"`, `sort_by="BEST_MATCH"`); most plans leave them out, and so does the
- * restored step.
+ * Whether the plan writes its calls in full: every input call (and executed call) whose API declares
+ * defaults passes each of them (at any value), and some call has at least two to pass. Plans written so
+ * spell out a restored step's defaults too (`zoom="13"`, `sort_by="BEST_MATCH"`); most plans leave them out,
+ * and so does the restored step.
  */
 export function writtenInFull(ctx: CompileContext): boolean {
   let some = false;
-  for (const step of ctx.steps) {
+  // The calls already executed were written by the same plan: its first steps.
+  for (const step of [...(ctx.options.executed ?? []), ...ctx.steps]) {
     const api = ctx.index.byName.get(step.name);
     const defaults = api?.params.filter((p) => p.default !== undefined) ?? [];
     if (defaults.length === 0) continue;

@@ -128,7 +128,8 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
       // Priced as the same field of a planned call's output: `fromMemory` where that is a `reassign`, the
       // mapping's `newMap` where it is mapped.
       const features = plus(fc.mapped ? fc.features : MEMORY, {
-        ...FILL_AFFINITY[affinity(p.name, label, feeds)],
+        // As for a planned call: a parallel role fed elsewhere is another trip's (`near`).
+        ...near(label),
         // As between two planned calls: in a plan of unrelated requests a mapping is a coincidence of names.
         mapIncoherent: fc.mapped && call.kind !== 'inserted' && ctx.incoherent() ? 1 : 0,
         closeDepth: path.length - 1,
