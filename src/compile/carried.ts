@@ -10,6 +10,7 @@ import { literalMismatch } from '../validate/literals.ts';
 import type { CompileContext } from './context.ts';
 import type { Carried } from './plan.ts';
 import { NO_FEATURES, type Features } from '../model/features.ts';
+import { perObject } from '../model/memo.ts';
 
 /**
  * What leaving out the values a put-back call carries costs: its API choice is charged `omitCarried` once per
@@ -107,7 +108,7 @@ function ownDefault(api: ApiSpec | undefined, name: string, value: Json): boolea
  * spell out a restored step's defaults too (`zoom="13"`, `sort_by="BEST_MATCH"`); most plans leave them out,
  * and so does the restored step.
  */
-export function writtenInFull(ctx: CompileContext): boolean {
+const writtenInFull = perObject((ctx: CompileContext): boolean => {
   let some = false;
   // The calls already executed were written by the same plan: its first steps.
   for (const step of [...(ctx.options.executed ?? []), ...ctx.steps]) {
@@ -118,4 +119,12 @@ export function writtenInFull(ctx: CompileContext): boolean {
     some ||= defaults.length >= 2;
   }
   return some;
+});
+
+/**
+ * How `carriedValues` reads a plan written in full (`writtenInFull`): the catalog's APIs by name, or undefined
+ * for a plan that leaves its defaults out (worked out once per model).
+ */
+export function inFullLookup(ctx: CompileContext): ((name: string) => ApiSpec | undefined) | undefined {
+  return writtenInFull(ctx) ? (name) => ctx.index.byName.get(name) : undefined;
 }

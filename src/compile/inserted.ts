@@ -8,7 +8,7 @@ import { leafOf } from '../catalog/catalog-index.ts';
 import type { CompileContext } from './context.ts';
 import { gapBefore } from './numbering.ts';
 import { bareCall, lackingInputs, producers, requiredInputs } from './producers.ts';
-import { carriedCharge, carriedValues, templates, writtenInFull } from './carried.ts';
+import { carriedCharge, carriedValues, templates, inFullLookup } from './carried.ts';
 import { apiChoice, labelChoice, labelChoices, labelRows, newCall } from './calls.ts';
 import { NO_FEATURES, plus, type Features } from '../model/features.ts';
 import { commonCount, commonness, namedAfter } from '../catalog/evidence.ts';
@@ -119,8 +119,9 @@ export function newInsertedCall(
     : consumer !== undefined
       ? { step: ctx.steps[consumer], i: consumer }
       : undefined;
-  const inFull = writtenInFull(ctx) ? (name: string) => ctx.index.byName.get(name) : undefined;
-  const carried = reader ? carriedValues(api, templates(ctx, api, pos), [reader], inFull) : undefined;
+  const carried = reader
+    ? carriedValues(api, templates(ctx, api, pos), [reader], inFullLookup(ctx))
+    : undefined;
   const call = newCall(ctx, {
     kind: 'inserted',
     origin: -1,

@@ -22,7 +22,7 @@ import { NO_FEATURES, plus, type Features } from '../model/features.ts';
 import { perObject } from '../model/memo.ts';
 import { lackingInputs, producers, requiredInputs } from './producers.ts';
 import { numberedPlace, slippedLabel } from './numbering.ts';
-import { carriedCharge, carriedValues, templates, writtenInFull } from './carried.ts';
+import { carriedCharge, carriedValues, templates, inFullLookup } from './carried.ts';
 import type { StandIn, Uses } from './plan.ts';
 
 /** Where a restored or rerun call sits: this far before its first reader (an order, not a price). */
@@ -260,7 +260,7 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
   if (ctx.options.allowInsert === false) return;
   // The APIs of steps whose label slipped: the same for every deleted label, found once.
   const slipped = new Set(ctx.steps.filter((_, i) => slippedLabel(ctx, i)).map((s) => s.name));
-  const inFull = writtenInFull(ctx) ? (name: string) => ctx.index.byName.get(name) : undefined;
+  const inFull = inFullLookup(ctx);
   for (const label of orphans) {
     const deleted = ctx.deleted.get(label);
     if (!deleted) continue;
