@@ -173,6 +173,30 @@ describe('a repair’s confidence (the real solver)', () => {
     expect((await evidenceOf(long)).logSteps).toBeCloseTo(Math.log(3), 9);
   });
 
+  it('reads how the input writes its data flow: references per step, named ones, output fields per API', async () => {
+    const evidence = (
+      await repair(parseSequenceText(readFileSync('samples/wrong-label.txt', 'utf8')), catalog, {
+        cost: base,
+        confidenceEvidence: true,
+      })
+    ).evidence!;
+    // Four references name what they feed (skyId -> originSkyId, ...); the answer's `$var3$` names no field.
+    expect(evidence.refsPerStep).toBeCloseTo(5 / 4, 9);
+    expect(evidence.namedRefs).toBeCloseTo(4 / 5, 9);
+    const outputs = (name: string) => catalog.apis.find((api) => api.name === name)!.outputs!.length;
+    const mean = (2 * outputs('SkyScrapperSearchAirport') + outputs('SkyScrapperFlightSearch')) / 3;
+    expect(evidence.logOutputs).toBeCloseTo(Math.log1p(mean), 9);
+    // A plan without references: nothing to read, and the share is 0, not NaN.
+    const requests = loadCatalog('test/cases/catalogs/unrelated-requests-spec.json');
+    const flat = (
+      await repair(parseSequenceText('var1 = translate_text(text="hello")\nvar_result(x="done")'), requests, {
+        cost: base,
+        confidenceEvidence: true,
+      })
+    ).evidence!;
+    expect([flat.refsPerStep, flat.namedRefs]).toEqual([0, 0]);
+  });
+
   it('splits the gap by feature group: the parts add up to the gap, and say where the alternative pays', async () => {
     const unlog = (x: number) => Math.sign(x) * Math.expm1(Math.abs(x));
     const gaps: Record<string, Record<string, number>> = {};

@@ -3,6 +3,8 @@
  * found, the edits by kind, and the repair's feature total (the features of every chosen variable and of
  * the objective's constant part: what its cost is the price of).
  */
+import { shareAWord } from '../catalog/evidence.ts';
+import { textTerms } from '../catalog/text.ts';
 import type { Plan } from '../compile/plan.ts';
 import { FEATURE_PREFIX, KIND_PREFIX, type EvidenceName } from '../model/calibration.ts';
 import { FEATURES, type FeatureName } from '../model/features.ts';
@@ -62,6 +64,45 @@ function gapByGroup(
 }
 
 /**
+ * How the input writes its data flow and what its APIs are like: its references per step, the share of them
+ * whose field shares a word with the parameter (or answer key) it feeds, ln(1 + the mean output fields of
+ * its steps' catalog APIs) and the mean distinct terms of their descriptions. Read off the input's own calls
+ * and answer, whatever the repair does.
+ */
+function planShape(plan: Plan): {
+  refsPerStep: number;
+  namedRefs: number;
+  logOutputs: number;
+  describedTerms: number;
+} {
+  let refs = 0;
+  let named = 0;
+  let outputs = 0;
+  let apis = 0;
+  let terms = 0;
+  for (const call of plan.calls) {
+    if (call.kind !== 'original' && call.kind !== 'result') continue;
+    for (const token of call.tokens) {
+      refs++;
+      const field = token.site.ref.path.filter((segment) => typeof segment === 'string').pop();
+      if (field !== undefined && shareAWord(field, token.site.param)) named++;
+    }
+    const own = call.apis.find((choice) => choice.api?.name === plan.steps[call.origin]?.name)?.api;
+    if (own) {
+      apis++;
+      outputs += own.outputs?.length ?? 0;
+      terms += new Set(textTerms(own.description)).size;
+    }
+  }
+  return {
+    refsPerStep: refs / Math.max(1, plan.steps.length),
+    namedRefs: refs > 0 ? named / refs : 0,
+    logOutputs: Math.log1p(apis > 0 ? outputs / apis : 0),
+    describedTerms: apis > 0 ? terms / apis : 0,
+  };
+}
+
+/**
  * The evidence of a repair: the named evidence (EVIDENCE) and, with `detail`, the edit counts by kind and the
  * feature totals, which a calibration reads only when fitted on them (`--evidence kinds|all`).
  */
@@ -88,6 +129,7 @@ export function repairEvidence(
     logStandIns: Math.log(Math.max(1, ...chosenStandIns(plan, values))),
     logSteps: Math.log(Math.max(1, plan.steps.length)),
     ...gapByGroup(plan, values, alternative, weights),
+    ...planShape(plan),
   };
   if (!detail) return base;
   const out: Record<string, number> = { ...base };

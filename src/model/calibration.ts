@@ -27,6 +27,14 @@ export const EVIDENCE = {
   gapEvidence:
     'the part of the gap the evidence features make (signed ln(1 + |x|)): the alternative has less support',
   gapCloseness: 'the part of the gap the closeness features make (signed ln(1 + |x|))',
+  refsPerStep:
+    'references in the input per step (its answer step included): a plan that writes its data flow out says more of what it means',
+  namedRefs:
+    'share of the input’s references whose field shares a word with the parameter or answer key it feeds (0 without references): where names agree, name evidence is worth more',
+  logOutputs:
+    'ln(1 + the mean count of output fields of the input’s catalog APIs): the more fields, the more a link can pick wrong',
+  describedTerms:
+    'the mean count of distinct terms (stemmed, stop words out) in the descriptions of the input’s catalog APIs: how much the catalog says of its APIs',
 } as const;
 
 export type EvidenceName = keyof typeof EVIDENCE;
