@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/model/errors.ts';
 import { loadSetCatalog } from '../research/bench/data.ts';
+import { heldOutSummary } from '../research/tuning/calibrate.ts';
 import { CostModelSchema } from '../src/model/cost.ts';
 import { loadCostModel, withWeights } from '../src/read/cost-models.ts';
 import { compileFor } from '../src/repair/repair.ts';
@@ -363,5 +364,24 @@ describe('bootstrap intervals', () => {
     expect(bootstrapPairedDifference(a, a)).toEqual({ lo: 0, hi: 0 });
     const better = a.map((v, i) => (i < 150 ? 1 : v));
     expect(bootstrapPairedDifference(better, a).lo).toBeGreaterThan(0);
+  });
+});
+
+describe('calibration page', () => {
+  it('sums the held-out worlds up in one line: mean and worst ECE, how many reach the target, top-90 % range', () => {
+    const world = (set: string, ece: number, topPrecision: number) => ({
+      set,
+      n: 100,
+      rightRate: 0.9,
+      meanConfidence: 0.9,
+      ece,
+      topPrecision,
+      keptAtPrecision: 0,
+    });
+    const [line] = heldOutSummary([world('a', 0.02, 0.95), world('b', 0.05, 0.9), world('c', 0.03, 0.99)]);
+    expect(line).toBe(
+      'Over the 3 held-out worlds: ECE mean 0.033, worst 0.050 (b), 2 of 3 at 0.03 or less; top 90 % 90.0 % to 99.0 %.',
+    );
+    expect(heldOutSummary([world('a', 0.02, 0.95)])).toEqual([]);
   });
 });
