@@ -102,6 +102,24 @@ describe('which edit kinds a calibration reads', () => {
   });
 });
 
+describe('when a calibration reads the input’s shape', () => {
+  it('only across worlds (minShapeWorlds): within one it tells one plan’s records from another’s', () => {
+    const samples = (sets: string[]): Sample[] =>
+      Array.from({ length: 80 }, (_, i) => ({
+        evidence: { logGap: (i % 7) / 3, asks: i % 2, namedRefs: (i % 4) / 4, refsPerStep: i % 3 },
+        right: i % 3 !== 0,
+        set: sets[i % sets.length],
+      }));
+    const read = (sets: string[], minShapeWorlds?: number) =>
+      fitCalibration(samples(sets), { weights: 'test', minShapeWorlds }).evidence;
+    expect(read(['a', 'b'])).toEqual(expect.arrayContaining(['namedRefs', 'refsPerStep']));
+    expect(read(['a'])).not.toContain('namedRefs');
+    expect(read(['a'])).toContain('logGap');
+    expect(read(['a', 'b'], 3)).not.toContain('refsPerStep');
+    expect(read(['a'], 1)).toContain('refsPerStep');
+  });
+});
+
 describe('a repair’s confidence (the real solver)', () => {
   // The shipped default's weights without its calibration.
   const { calibration: shipped, ...base } = loadCostModel('default');

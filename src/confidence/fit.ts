@@ -9,6 +9,7 @@ import {
   ALTERNATIVE_EVIDENCE,
   EVIDENCE,
   KIND_PREFIX,
+  SHAPE_EVIDENCE,
   type Calibration,
   type ScoreCalibration,
 } from '../model/calibration.ts';
@@ -18,6 +19,8 @@ import type { EvidenceVector } from './evidence.ts';
 export interface Sample {
   readonly evidence: EvidenceVector;
   readonly right: boolean;
+  /** The world (a record's `set`) the repair is of, where known. */
+  readonly set?: string;
 }
 
 export interface FitCalibrationOptions {
@@ -41,16 +44,26 @@ export interface FitCalibrationOptions {
    * says only that no labelled intent needs it (no benchmark record has memory, so no repair there reads it).
    */
   readonly minKindRight?: number;
+  /**
+   * The input's shape (SHAPE_EVIDENCE) is read only when the samples span at least this many worlds (their
+   * `set`; default MIN_SHAPE_WORLDS). Within one world it tells one gold plan's records from another's and
+   * says nothing of the next plan: fitted on a world's own records, it lost ECE on held-out plans.
+   */
+  readonly minShapeWorlds?: number;
 }
 
 /** The default `minKindRight`. */
 export const MIN_KIND_RIGHT = 10;
+
+/** The default `minShapeWorlds`. */
+export const MIN_SHAPE_WORLDS = 2;
 
 export const EVIDENCE_SETS = ['core', 'kinds', 'all'] as const;
 export type EvidenceSet = (typeof EVIDENCE_SETS)[number];
 
 const CORE = new Set<string>(Object.keys(EVIDENCE));
 const ALTERNATIVE = new Set<string>(Object.keys(ALTERNATIVE_EVIDENCE));
+const SHAPE = new Set<string>(SHAPE_EVIDENCE);
 
 /** Evidence names seen in the samples with any spread, sorted (a constant says nothing). */
 function namesOf(
@@ -187,10 +200,12 @@ export function fitCalibration(samples: readonly Sample[], options: FitCalibrati
       for (const name in s.evidence)
         if (name.startsWith(KIND_PREFIX) && s.evidence[name] > 0)
           rightWith.set(name, (rightWith.get(name) ?? 0) + 1);
+  const worlds = new Set(samples.map((s) => s.set)).size;
+  const shape = worlds >= (options.minShapeWorlds ?? MIN_SHAPE_WORLDS);
   const read = (name: string) =>
     name.startsWith(KIND_PREFIX)
       ? set !== 'core' && (rightWith.get(name) ?? 0) >= minRight
-      : set === 'all' || CORE.has(name);
+      : (set === 'all' || CORE.has(name)) && (shape || !SHAPE.has(name));
   const score = fitScore(samples, read, options);
   return { method: 'logistic+isotonic', weights: options.weights, ...score };
 }

@@ -40,6 +40,17 @@ export const EVIDENCE = {
 export type EvidenceName = keyof typeof EVIDENCE;
 
 /**
+ * The evidence of the input's shape (the same whatever the repair): it tells a world where repairs tend to be
+ * right from one where they do not, so a fit reads it only across worlds (`minShapeWorlds` of fitCalibration).
+ */
+export const SHAPE_EVIDENCE: readonly EvidenceName[] = [
+  'refsPerStep',
+  'namedRefs',
+  'logOutputs',
+  'describedTerms',
+];
+
+/**
  * The evidence of an alternative (`fixes`: fix 2, 3, …), read against fix 1, the repair. Two fixes can both be
  * right: they may differ only in labels, or in values no repair can know.
  */
