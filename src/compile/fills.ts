@@ -32,7 +32,7 @@ const MEMORY: Features = { fromMemory: 1 };
 const REUSE: Features = { reuseLiteral: 1 };
 import { askParamCost, registerSlotAsk } from './asks.ts';
 import { gapBefore } from './numbering.ts';
-import { parallelSteps, stepProduces } from './parallel.ts';
+import { parallelSteps, readsSibling, stepProduces } from './parallel.ts';
 import { unreadFeeds } from './unread.ts';
 
 interface Candidate {
@@ -99,6 +99,7 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
         closeRoleOrder: order,
         closeRecency: recency(ctx, call, j, earlier),
         closeEcho: passesOn(ctx, j, field) ? 1 : 0,
+        insertReadsSibling: j.origin >= 0 && readsSibling(ctx, call, j.origin, field.path) ? 1 : 0,
       });
       const cost = ctx.price(features);
       candidates.push({

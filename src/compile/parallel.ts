@@ -4,7 +4,9 @@
  * is of the same kind, most likely the same API, and takes a value of its own (not the origin's city again).
  */
 import { leafOf, outputsByLeaf } from '../catalog/catalog-index.ts';
+import { normalisePath } from '../read/references.ts';
 import type { CompileContext } from './context.ts';
+import type { Call } from './plan.ts';
 
 /**
  * The input steps that `consumer` reads (by label) whose API produces `need`: by its name, a name mapped onto
@@ -43,4 +45,20 @@ export function stepProduces(ctx: CompileContext, k: number, need: string): bool
   const outputs = outputsByLeaf(api);
   if (outputs.has(leaf) || ctx.mappedFrom(leaf).some((m) => outputs.has(m.from))) return true;
   return ctx.contextProducers(leaf).includes(api);
+}
+
+/**
+ * Whether an inserted lookup's input read from input step `k`'s output at `path` (catalog form) reads another
+ * field of a sibling lookup: the call that lacks what `call` was inserted for already reads `k` (for another
+ * of its inputs), and reads none of it at `path`. Two lookups that feed one call are each the user's: the
+ * doctor's name does not find the patient. (Where the consumer reads that very field, it is context both
+ * share: a hotel search's city.) Not for a call put back in a label's place.
+ */
+export function readsSibling(ctx: CompileContext, call: Call, k: number, path: string): boolean {
+  if (call.kind !== 'inserted' || call.consumer === undefined) return false;
+  if (call.restores !== undefined || call.reruns !== undefined || call.fills !== undefined) return false;
+  const label = ctx.steps[k]?.label;
+  if (label === undefined) return false;
+  const read = ctx.refs[call.consumer].filter((site) => site.ref.label === label);
+  return read.length > 0 && read.every((site) => normalisePath(site.ref.path) !== path);
 }

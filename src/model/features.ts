@@ -97,6 +97,11 @@ export const FEATURES = {
     4,
     'second-lookup-asks-its-own-value',
   ),
+  insertReadsSibling: evidence(
+    'an inserted lookup’s input read from another field of a call its consumer already reads for another input: two lookups that feed one call are each the user’s (the doctor’s name does not find the patient)',
+    4,
+    'inserted-lookup-not-fed-by-its-sibling',
+  ),
   unreadIntoStranger: evidence(
     'an unread output feeds an input of a deleted step put back as an API unrelated to the plan and to what its uses read: the lost chain’s end is the plan’s own call, and a stranger fed from an unread output is a guess on a guess',
     3,
