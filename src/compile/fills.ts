@@ -99,7 +99,8 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
         closeRoleOrder: order,
         closeRecency: recency(ctx, call, j, earlier),
         closeEcho: passesOn(ctx, j, field) ? 1 : 0,
-        insertReadsSibling: j.origin >= 0 && readsSibling(ctx, call, j.origin, field.path) ? 1 : 0,
+        insertReadsSibling:
+          j.origin >= 0 && readsSibling(ctx, call, ctx.steps[j.origin].label, field.path) ? 1 : 0,
       });
       const cost = ctx.price(features);
       candidates.push({
@@ -137,6 +138,8 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
         closeLabelName: tieDistance(p.name, label),
         closeRoleOrder: (rank ?? 0) * itemOrder(ctx, label),
         closeRecency: itemRecency(ctx, call, label),
+        // As for a planned call: a sibling lookup's other field does not feed an inserted lookup.
+        insertReadsSibling: readsSibling(ctx, call, label, mp) ? 1 : 0,
       });
       const cost = ctx.price(features);
       candidates.push({

@@ -48,17 +48,21 @@ export function stepProduces(ctx: CompileContext, k: number, need: string): bool
 }
 
 /**
- * Whether an inserted lookup's input read from input step `k`'s output at `path` (catalog form) reads another
- * field of a sibling lookup: the call that lacks what `call` was inserted for already reads `k` (for another
- * of its inputs), and reads none of it at `path`. Two lookups that feed one call are each the user's: the
- * doctor's name does not find the patient. (Where the consumer reads that very field, it is context both
- * share: a hotel search's city.) Not for a call put back in a label's place.
+ * Whether an inserted lookup's input read from the output under `label` (an input step's, or a memory item's)
+ * at `path` (catalog form) reads another field of a sibling lookup: the call that lacks what `call` was
+ * inserted for already reads `label` (for another of its inputs), and reads none of it at `path`. Two lookups
+ * that feed one call are each the user's: the doctor's name does not find the patient. (Where the consumer
+ * reads that very field, it is context both share: a hotel search's city.) Not for a call put back in a
+ * label's place.
  */
-export function readsSibling(ctx: CompileContext, call: Call, k: number, path: string): boolean {
-  if (call.kind !== 'inserted' || call.consumer === undefined) return false;
+export function readsSibling(
+  ctx: CompileContext,
+  call: Call,
+  label: string | undefined,
+  path: string,
+): boolean {
+  if (label === undefined || call.kind !== 'inserted' || call.consumer === undefined) return false;
   if (call.restores !== undefined || call.reruns !== undefined || call.fills !== undefined) return false;
-  const label = ctx.steps[k]?.label;
-  if (label === undefined) return false;
   const read = ctx.refs[call.consumer].filter((site) => site.ref.label === label);
   return read.length > 0 && read.every((site) => normalisePath(site.ref.path) !== path);
 }

@@ -98,7 +98,7 @@ export const FEATURES = {
     'second-lookup-asks-its-own-value',
   ),
   insertReadsSibling: evidence(
-    'an inserted lookup’s input read from another field of a call its consumer already reads for another input: two lookups that feed one call are each the user’s (the doctor’s name does not find the patient)',
+    'an inserted lookup’s input read from another field of a call (or memory item) its consumer already reads for another input: two lookups that feed one call are each the user’s (the doctor’s name does not find the patient)',
     4,
     'inserted-lookup-not-fed-by-its-sibling',
   ),
