@@ -32,10 +32,10 @@ export interface FitCalibrationOptions {
   readonly weights: string;
   readonly sets?: readonly string[];
   /**
-   * Which evidence the score reads: `core` (default), the second solve, the gap's parts, the edit summary and the input's shape
-   * (EVIDENCE); `kinds`, with the counts per edit kind too; or `all`, with the feature totals as well. The
-   * counts and totals fit the worlds they are fitted on and transfer worse (docs/cost-model.md has the
-   * measures).
+   * Which evidence the score reads: `core` (default), the second solve, the gap's parts, the edit summary and
+   * the input's shape (EVIDENCE); `kinds`, with the counts per edit kind too; or `all`, with the feature totals
+   * as well. The counts and totals fit the worlds they are fitted on and transfer worse (docs/cost-model.md
+   * has the measures).
    */
   readonly evidence?: EvidenceSet;
   /**
