@@ -221,6 +221,11 @@ describe('refract calibrate', () => {
     const page = readFileSync(report, 'utf8');
     expect(page).toContain('| world | repairs | right | mean confidence | ECE | top 90 % | kept at 99 % |');
     expect(page).toContain('(all, fitted)');
+    // The page names the evidence read; records of one world do not read the input's shape (minShapeWorlds).
+    const names = calibration.evidence.map((n) => `\`${n}\``).join(', ');
+    expect(page).toContain(`The score reads ${calibration.evidence.length} evidence values: ${names}.`);
+    expect(page).toContain("Not the input's shape: the records are of one world");
+    expect(calibration.evidence).not.toContain('namedRefs');
     // The alternatives (fix 2, 3, …) are fitted too, on the flows that differ from fix 1's.
     expect(calibration.alternatives?.fitted.records).toBeGreaterThan(0);
     for (const name of calibration.alternatives!.evidence)

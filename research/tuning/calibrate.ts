@@ -12,6 +12,7 @@ import { confidenceOfFixes, logit, sameFlow } from '../../src/confidence/alterna
 import {
   fitAlternatives,
   fitCalibration,
+  MIN_SHAPE_WORLDS,
   reliability,
   selective,
   type EvidenceSet,
@@ -299,6 +300,23 @@ export function heldOutSummary(worlds: readonly WorldCalibration[]): string[] {
   ];
 }
 
+/**
+ * The evidence the fitted score reads, by name: a name left out had no spread on the records, or is the input's
+ * shape on records of one world (`minShapeWorlds`).
+ */
+function evidenceRead(calibration: Calibration): string[] {
+  const names = calibration.evidence.map((n) => `\`${n}\``).join(', ');
+  const worlds = calibration.fitted.sets?.length;
+  const oneWorld = worlds !== undefined && worlds < MIN_SHAPE_WORLDS;
+  return [
+    `The score reads ${calibration.evidence.length} evidence values: ${names}.` +
+      (oneWorld
+        ? " Not the input's shape: the records are of one world (`minShapeWorlds`), where it tells plans apart, not worlds."
+        : ''),
+    '',
+  ];
+}
+
 export function calibrationPage(report: CalibrationReport, header: string): string {
   const bins = reliability(report.points).bins;
   return [
@@ -331,6 +349,7 @@ export function calibrationPage(report: CalibrationReport, header: string): stri
           '',
         ]),
     ...alternativesTable([...report.heldOut, report.fitted]),
+    ...evidenceRead(report.calibration),
     '| confidence | repairs | mean confidence | right |',
     '| --- | ---: | ---: | ---: |',
     ...bins.map(
