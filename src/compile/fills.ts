@@ -99,8 +99,7 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
         closeRoleOrder: order,
         closeRecency: recency(ctx, call, j, earlier),
         closeEcho: passesOn(ctx, j, field) ? 1 : 0,
-        insertReadsSibling:
-          j.origin >= 0 && readsSibling(ctx, call, ctx.steps[j.origin].label, field.path) ? 1 : 0,
+        insertReadsSibling: j.origin >= 0 && readsSibling(ctx, call, label, field.path) ? 1 : 0,
       });
       const cost = ctx.price(features);
       candidates.push({

@@ -3,9 +3,11 @@
  * found, the edits by kind, and the repair's feature total (the features of every chosen variable and of
  * the objective's constant part: what its cost is the price of).
  */
+import { leafOf } from '../catalog/catalog-index.ts';
 import { shareAWord } from '../catalog/evidence.ts';
 import { textTerms } from '../catalog/text.ts';
 import type { Plan } from '../compile/plan.ts';
+import { normalisePath } from '../read/references.ts';
 import { FEATURE_PREFIX, KIND_PREFIX, type EvidenceName } from '../model/calibration.ts';
 import { FEATURES, type FeatureName } from '../model/features.ts';
 import type { Edit } from '../model/types.ts';
@@ -84,8 +86,7 @@ function planShape(plan: Plan): {
     if (call.kind !== 'original' && call.kind !== 'result') continue;
     for (const token of call.tokens) {
       refs++;
-      const field = token.site.ref.path.filter((segment) => typeof segment === 'string').pop();
-      if (field !== undefined && shareAWord(field, token.site.param)) named++;
+      if (shareAWord(leafOf(normalisePath(token.site.ref.path)), token.site.param)) named++;
     }
     const own = call.apis.find((choice) => choice.api?.name === plan.steps[call.origin]?.name)?.api;
     if (own) {
