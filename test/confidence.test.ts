@@ -165,7 +165,7 @@ describe('a repair’s confidence (the real solver)', () => {
     expect(readsKinds.confidence).not.toBe(plain.confidence);
   });
 
-  it('logStandIns: ln of how many APIs a put-back call could have been (two output heart_rate, one rhythm)', async () => {
+  it('guessedApi: a put-back call that more than one API could have been (two output heart_rate, one rhythm)', async () => {
     const requests = loadCatalog('test/cases/catalogs/unrelated-requests-spec.json');
     const evidenceOf = async (field: string) =>
       (
@@ -177,8 +177,8 @@ describe('a repair’s confidence (the real solver)', () => {
           { cost: base, confidenceEvidence: true },
         )
       ).evidence!;
-    expect((await evidenceOf('heart_rate')).logStandIns).toBeCloseTo(Math.log(2), 9);
-    expect((await evidenceOf('rhythm')).logStandIns).toBe(0);
+    expect((await evidenceOf('heart_rate')).guessedApi).toBe(1);
+    expect((await evidenceOf('rhythm')).guessedApi).toBe(0);
   });
 
   it('logSteps: ln of the input’s steps, its answer step included', async () => {
@@ -265,6 +265,26 @@ describe('a repair’s confidence (the real solver)', () => {
     const c = await repair(inputOf('missing-step'), catalog, { cost: other });
     expect(c.status).toBe('repaired');
     expect(c.confidence).toBeUndefined();
+  });
+
+  it('a calibration reading evidence this version does not compute is refused, naming it (not read as 0)', () => {
+    const { calibration: shipped, ...base } = loadCostModel('default');
+    const stale = { ...shipped!, evidence: shipped!.evidence.map((n, i) => (i === 0 ? 'logStandIns' : n)) };
+    expect(() => parseCostModel({ ...base, calibration: stale })).toThrow(
+      /^costModel\.calibration\.evidence\[0\]: `logStandIns` is not evidence this version computes; refit/,
+    );
+    const alternatives = {
+      ...shipped!.alternatives!,
+      evidence: ['kind.insertCall', ...shipped!.alternatives!.evidence.slice(1)],
+    };
+    expect(() => parseCostModel({ ...base, calibration: { ...shipped!, alternatives } })).toThrow(
+      /^costModel\.calibration\.alternatives\.evidence\[0\]: `kind\.insertCall` is not evidence/,
+    );
+    // Edit counts and feature totals are evidence of the repair (`--evidence kinds|all`).
+    const detailed = { ...shipped!, evidence: [...shipped!.evidence.slice(0, -1), 'kind.insertCall'] };
+    expect(parseCostModel({ ...base, calibration: detailed }).calibration?.evidence).toContain(
+      'kind.insertCall',
+    );
   });
 });
 

@@ -127,7 +127,7 @@ export function repairEvidence(
     edits: edits.filter((e) => e.kind !== 'slotFill' && e.kind !== 'confirm').length,
     asks,
     logMaxEdit: Math.log1p(Math.max(0, ...edits.map((e) => e.cost))),
-    logStandIns: Math.log(Math.max(1, ...chosenStandIns(plan, values))),
+    guessedApi: chosenStandIns(plan, values).some((n) => n > 1) ? 1 : 0,
     logSteps: Math.log(Math.max(1, plan.steps.length)),
     ...gapByGroup(plan, values, alternative, weights),
     ...planShape(plan),

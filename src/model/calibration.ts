@@ -20,8 +20,8 @@ export const EVIDENCE = {
   edits: 'edits of the repair, asks and confirms excluded',
   asks: 'values asked for (ask steps)',
   logMaxEdit: 'ln(1 + the costliest single edit)',
-  logStandIns:
-    'ln of the most catalog APIs any call the repair inserted or put back could have been (0: none, or one): the one of many a repair picks is a guess',
+  guessedApi:
+    'the repair inserts or puts back a call that more than one catalog API could have been: the one it picks is a guess (how many is left out: it grows with the catalog, not with the odds of a wrong pick)',
   logSteps: 'ln of the steps of the input (its answer step included): a longer plan has more to get wrong',
   gapEdit: 'the part of the gap the edit kinds make (signed ln(1 + |x|)): the alternative edits more',
   gapEvidence:
@@ -108,7 +108,26 @@ const sameLengths = (c: {
   c.coefficients.length === c.evidence.length;
 const SAME_LENGTHS = 'evidence, mean, scale and coefficients must have the same length';
 
-export const ScoreCalibrationSchema = z.object(scoreShape).strict().refine(sameLengths, SAME_LENGTHS);
+/** An evidence name no longer (or never) computed: a calibration reading it would read 0 there, silently. */
+const unknownEvidence =
+  (known: Readonly<Record<string, string>>, detail: boolean) =>
+  (c: { evidence: readonly string[] }, ctx: z.RefinementCtx) => {
+    c.evidence.forEach((name, i) => {
+      if (name in known || (detail && (name.startsWith(KIND_PREFIX) || name.startsWith(FEATURE_PREFIX))))
+        return;
+      ctx.addIssue({
+        code: 'custom',
+        path: ['evidence', i],
+        message: `\`${name}\` is not evidence this version computes; refit the calibration (refract calibrate)`,
+      });
+    });
+  };
+
+export const ScoreCalibrationSchema = z
+  .object(scoreShape)
+  .strict()
+  .refine(sameLengths, SAME_LENGTHS)
+  .superRefine(unknownEvidence(ALTERNATIVE_EVIDENCE, false));
 
 export const CalibrationSchema = z
   .object({
@@ -122,7 +141,8 @@ export const CalibrationSchema = z
     ),
   })
   .strict()
-  .refine(sameLengths, SAME_LENGTHS);
+  .refine(sameLengths, SAME_LENGTHS)
+  .superRefine(unknownEvidence(EVIDENCE, true));
 
 export type Calibration = z.infer<typeof CalibrationSchema>;
 /** The score and steps of a calibration, without what ties it to weights: what `confidenceOf` reads. */
