@@ -10,7 +10,15 @@ import { alternativesEvidence } from '../src/confidence/alternatives.ts';
 import { loadCatalog } from '../src/read/catalog.ts';
 import { loadCostModel, parseCostModel, withWeights } from '../src/read/cost-models.ts';
 import { parseSequenceText } from '../src/read/sequence.ts';
-import { fitCalibration, isotonicSteps, reliability, selective, type Sample } from '../src/confidence/fit.ts';
+import {
+  fitCalibration,
+  isotonicSteps,
+  rankingAuc,
+  reliability,
+  selective,
+  type Sample,
+} from '../src/confidence/fit.ts';
+import { mulberry32 } from '../src/model/prng.ts';
 import { calibrationScore, confidenceOf } from '../src/confidence/confidence.ts';
 import { CalibrationSchema, weightsDigest } from '../src/model/calibration.ts';
 
@@ -54,6 +62,27 @@ describe('reliability and selective precision', () => {
     expect(ece).toBeCloseTo(0.5 * 0.05 + 0.5 * 0.05);
     expect(selective(points, 0.5).topPrecision).toBe(1);
     expect(selective(points, 0.5).keptAtPrecision).toBe(0.5);
+  });
+
+  it('rank repairs by the AUC: a right one above a wrong one counts 1, a tie a half, against every pair', () => {
+    const p = (confidence: number, right: boolean) => ({ confidence, right });
+    // Right 0.9 and 0.55 against wrong 0.55: 1 + 0.5 of 2 pairs.
+    expect(rankingAuc([p(0.9, true), p(0.55, true), p(0.55, false)])).toBeCloseTo(0.75, 12);
+    expect(rankingAuc([p(0.2, true), p(0.8, false)])).toBe(0);
+    expect(rankingAuc([p(0.8, true), p(0.2, false), p(0.5, true), p(0.6, false)])).toBeCloseTo(0.75, 12);
+    // Against every pair counted by hand, on random points with ties.
+    const rand = mulberry32(7);
+    const points = Array.from({ length: 200 }, () => p(Math.round(rand() * 20) / 20, rand() < 0.7));
+    let wins = 0;
+    let pairs = 0;
+    for (const a of points)
+      for (const b of points)
+        if (a.right && !b.right) {
+          pairs++;
+          wins += a.confidence > b.confidence ? 1 : a.confidence === b.confidence ? 0.5 : 0;
+        }
+    expect(rankingAuc(points)).toBeCloseTo(wins / pairs, 12);
+    expect(rankingAuc([p(0.9, true), p(0.1, true)])).toBeNaN();
   });
 });
 

@@ -368,8 +368,8 @@ describe('bootstrap intervals', () => {
 });
 
 describe('calibration page', () => {
-  it('sums the held-out worlds up in one line: mean and worst ECE, how many reach the target, top-90 % range', () => {
-    const world = (set: string, ece: number, topPrecision: number) => ({
+  it('sums the held-out worlds up in one line: mean and worst ECE, how many reach the target, top-90 % and AUC ranges', () => {
+    const world = (set: string, ece: number, topPrecision: number, auc = 0.7) => ({
       set,
       n: 100,
       rightRate: 0.9,
@@ -377,10 +377,15 @@ describe('calibration page', () => {
       ece,
       topPrecision,
       keptAtPrecision: 0,
+      auc,
     });
-    const [line] = heldOutSummary([world('a', 0.02, 0.95), world('b', 0.05, 0.9), world('c', 0.03, 0.99)]);
+    const [line] = heldOutSummary([
+      world('a', 0.02, 0.95, 0.64),
+      world('b', 0.05, 0.9),
+      world('c', 0.03, 0.99, NaN),
+    ]);
     expect(line).toBe(
-      'Over the 3 held-out worlds: ECE mean 0.033, worst 0.050 (b), 2 of 3 at 0.03 or less; top 90 % 90.0 % to 99.0 %.',
+      'Over the 3 held-out worlds: ECE mean 0.033, worst 0.050 (b), 2 of 3 at 0.03 or less; top 90 % 90.0 % to 99.0 %; AUC 0.64 to 0.70.',
     );
     expect(heldOutSummary([world('a', 0.02, 0.95)])).toEqual([]);
   });

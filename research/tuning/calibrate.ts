@@ -14,6 +14,7 @@ import {
   fitCalibration,
   MIN_SHAPE_WORLDS,
   reliability,
+  rankingAuc,
   selective,
   type EvidenceSet,
   type Sample,
@@ -87,6 +88,8 @@ export interface WorldCalibration {
   readonly ece: number;
   readonly topPrecision: number;
   readonly keptAtPrecision: number;
+  /** How well the confidences rank the world's repairs (rankingAuc; NaN when all are right or all wrong). */
+  readonly auc: number;
   /** The alternatives (fix 2, 3, …) of the world's repairs, when they were collected. */
   readonly alternatives?: AlternativesCalibration;
 }
@@ -151,6 +154,7 @@ export function measurePoints(
     meanConfidence: points.reduce((a, p) => a + p.confidence, 0) / Math.max(1, points.length),
     ece: reliability(points).ece,
     ...selective(points),
+    auc: rankingAuc(points),
   };
 }
 
@@ -165,11 +169,11 @@ export function calibrationOn(
 /** The table of calibration measures, one row per world (`label` heads the first column). */
 export function calibrationTable(worlds: readonly WorldCalibration[], label = 'world'): string[] {
   return [
-    `| ${label} | repairs | right | mean confidence | ECE | top 90 % | kept at 99 % |`,
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| ${label} | repairs | right | mean confidence | ECE | top 90 % | kept at 99 % | AUC |`,
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...worlds.map(
       (w) =>
-        `| ${w.set} | ${w.n} | ${pct(w.rightRate)} | ${w.meanConfidence.toFixed(3)} | ${w.ece.toFixed(3)} | ${pct(w.topPrecision)} | ${pct(w.keptAtPrecision)} |`,
+        `| ${w.set} | ${w.n} | ${pct(w.rightRate)} | ${w.meanConfidence.toFixed(3)} | ${w.ece.toFixed(3)} | ${pct(w.topPrecision)} | ${pct(w.keptAtPrecision)} | ${Number.isNaN(w.auc) ? '–' : w.auc.toFixed(3)} |`,
     ),
   ];
 }
@@ -293,9 +297,12 @@ export function heldOutSummary(worlds: readonly WorldCalibration[]): string[] {
   const mean = worlds.reduce((a, w) => a + w.ece, 0) / worlds.length;
   const within = worlds.filter((w) => w.ece <= ECE_TARGET).length;
   const tops = worlds.map((w) => w.topPrecision);
+  const aucs = worlds.map((w) => w.auc).filter((a) => !Number.isNaN(a));
+  const auc =
+    aucs.length === 0 ? '' : `; AUC ${Math.min(...aucs).toFixed(2)} to ${Math.max(...aucs).toFixed(2)}`;
   return [
     `Over the ${worlds.length} held-out worlds: ECE mean ${mean.toFixed(3)}, worst ${worst.ece.toFixed(3)} (${worst.set}), ` +
-      `${within} of ${worlds.length} at ${ECE_TARGET} or less; top 90 % ${pct(Math.min(...tops))} to ${pct(Math.max(...tops))}.`,
+      `${within} of ${worlds.length} at ${ECE_TARGET} or less; top 90 % ${pct(Math.min(...tops))} to ${pct(Math.max(...tops))}${auc}.`,
     '',
   ];
 }
@@ -323,7 +330,9 @@ export function calibrationPage(report: CalibrationReport, header: string): stri
     header,
     '',
     'Right = restored modulo unknowns. ECE over ten bins of confidence; top 90 % = precision of the 90 % most',
-    'confident repairs; kept at 99 % = the largest share of most confident repairs that is 99 % right.',
+    'confident repairs; kept at 99 % = the largest share of most confident repairs that is 99 % right; AUC = the',
+    'chance that a right repair is more confident than a wrong one (ties half): how well the confidence ranks',
+    'repairs within a world, which calibration alone does not say (0.5: no better than chance).',
     '',
     'Each world held out (the calibration fitted on the other worlds):',
     '',

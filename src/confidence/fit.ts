@@ -281,6 +281,33 @@ export function reliability(points: readonly { confidence: number; right: boolea
   return reliabilityOfBins(sums);
 }
 
+/**
+ * How well the confidences rank the points: the chance that a right point, drawn at random, is more confident
+ * than a wrong one (ties count half; the area under the ROC curve). 0.5 is no ranking at all, 1 a perfect one;
+ * calibration alone says nothing of it. Undefined (NaN) without both right and wrong points.
+ */
+export function rankingAuc(points: readonly { confidence: number; right: boolean }[]): number {
+  const sorted = [...points].sort((a, b) => a.confidence - b.confidence);
+  let wrong = 0;
+  let wins = 0;
+  for (let i = 0; i < sorted.length;) {
+    // A run of equal confidences: each right one beats the wrong ones below it and ties the run's wrong ones.
+    let j = i;
+    let runRight = 0;
+    let runWrong = 0;
+    while (j < sorted.length && sorted[j].confidence === sorted[i].confidence) {
+      if (sorted[j].right) runRight++;
+      else runWrong++;
+      j++;
+    }
+    wins += runRight * (wrong + runWrong / 2);
+    wrong += runWrong;
+    i = j;
+  }
+  const right = sorted.length - wrong;
+  return right === 0 || wrong === 0 ? NaN : wins / (right * wrong);
+}
+
 /** Precision of the most confident `share` of the points, and the share kept at `precision` or better. */
 export function selective(
   points: readonly { confidence: number; right: boolean }[],
