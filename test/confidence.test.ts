@@ -309,6 +309,11 @@ describe('a repair’s confidence (the real solver)', () => {
     expect(() => parseCostModel({ ...base, calibration: { ...shipped!, alternatives } })).toThrow(
       /^costModel\.calibration\.alternatives\.evidence\[0\]: `kind\.insertCall` is not evidence/,
     );
+    // A count of an edit kind, or a feature total, that no edit or feature of this version has.
+    for (const name of ['kind.closeMatch', 'feature.noSuchFeature']) {
+      const unknown = { ...shipped!, evidence: [...shipped!.evidence.slice(0, -1), name] };
+      expect(() => parseCostModel({ ...base, calibration: unknown })).toThrow(`\`${name}\` is not evidence`);
+    }
     // Edit counts and feature totals are evidence of the repair (`--evidence kinds|all`).
     const detailed = { ...shipped!, evidence: [...shipped!.evidence.slice(0, -1), 'kind.insertCall'] };
     expect(parseCostModel({ ...base, calibration: detailed }).calibration?.evidence).toContain(

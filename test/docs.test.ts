@@ -48,7 +48,7 @@ describe('documented examples', () => {
     expect(counts).toMatchObject({
       'README.md': 4,
       'docs/agents.md': 1,
-      'docs/cost-model.md': 12,
+      'docs/cost-model.md': 13,
       'docs/loop.md': 10,
       'docs/server.md': 7,
     });

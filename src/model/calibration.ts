@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import { canonicalJson } from './canonical.ts';
 import { hashSeed } from './prng.ts';
-import type { Json } from './types.ts';
+import { FEATURES } from './features.ts';
+import { EDIT_KINDS, type Json } from './types.ts';
 
 /** The evidence a calibration reads, besides one count per edit kind and one total per feature. */
 export const EVIDENCE = {
@@ -108,13 +109,19 @@ const sameLengths = (c: {
   c.coefficients.length === c.evidence.length;
 const SAME_LENGTHS = 'evidence, mean, scale and coefficients must have the same length';
 
+const EDIT_KIND_NAMES: ReadonlySet<string> = new Set(EDIT_KINDS);
+
+/** A count per edit kind (`kind.slotFill`) or a feature total (`feature.linkAny`) this version computes. */
+const isDetail = (name: string) =>
+  (name.startsWith(KIND_PREFIX) && EDIT_KIND_NAMES.has(name.slice(KIND_PREFIX.length))) ||
+  (name.startsWith(FEATURE_PREFIX) && name.slice(FEATURE_PREFIX.length) in FEATURES);
+
 /** An evidence name no longer (or never) computed: a calibration reading it would read 0 there, silently. */
 const unknownEvidence =
   (known: Readonly<Record<string, string>>, detail: boolean) =>
   (c: { evidence: readonly string[] }, ctx: z.RefinementCtx) => {
     c.evidence.forEach((name, i) => {
-      if (name in known || (detail && (name.startsWith(KIND_PREFIX) || name.startsWith(FEATURE_PREFIX))))
-        return;
+      if (name in known || (detail && isDetail(name))) return;
       ctx.addIssue({
         code: 'custom',
         path: ['evidence', i],

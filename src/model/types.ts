@@ -112,23 +112,27 @@ export interface Issue {
   readonly message: string;
 }
 
-export type EditKind =
-  | 'deleteStep'
-  | 'renameApi'
-  | 'renameParam'
-  | 'dropParam'
-  | 'reassign'
-  | 'newMap'
-  | 'slotFill'
-  | 'fromMemory'
-  | 'reuseLiteral'
-  | 'unreadOutput'
-  | 'insertCall'
-  | 'restoreStep'
-  | 'relabel'
-  | 'addLabel'
-  | 'moveStep'
-  | 'confirm';
+/** The kinds of edit a repair makes, each also the name of its indicator feature (FEATURES). */
+export const EDIT_KINDS = [
+  'deleteStep',
+  'renameApi',
+  'renameParam',
+  'dropParam',
+  'reassign',
+  'newMap',
+  'slotFill',
+  'fromMemory',
+  'reuseLiteral',
+  'unreadOutput',
+  'insertCall',
+  'restoreStep',
+  'relabel',
+  'addLabel',
+  'moveStep',
+  'confirm',
+] as const;
+
+export type EditKind = (typeof EDIT_KINDS)[number];
 
 /** One edit of a repair, with the cost the model charged for it. Step indexes refer to the input. */
 export interface Edit {
