@@ -34,6 +34,20 @@ const inputOf = (name: string) =>
   );
 
 describe('isotonic steps', () => {
+  it('pool on the rate they report: a few right points above many nearly all right never say less', () => {
+    // 99 of 100 right, then 2 of 2 right at higher scores: raw rates 0.99 < 1, reported (smoothed) 0.98 > 0.75.
+    const points = [
+      ...Array.from({ length: 100 }, (_, i) => ({ score: 0.5 + i / 1000, right: i !== 99 })),
+      { score: 0.9, right: true },
+      { score: 0.95, right: true },
+    ];
+    const steps = isotonicSteps(points);
+    const ps = steps.map(([, p]) => p);
+    expect(ps).toEqual([...ps].sort((a, b) => a - b));
+    expect(steps[steps.length - 1][0]).toBe(0.95);
+    expect(steps[steps.length - 1][1]).toBeGreaterThanOrEqual(100 / 102);
+  });
+
   it('are non-decreasing, pool violators and never say a certain 1 or 0', () => {
     const points = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6].map((score, i) => ({
       score,

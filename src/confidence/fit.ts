@@ -135,24 +135,50 @@ function logistic(rows: readonly number[][], labels: readonly number[], l2: numb
   return w;
 }
 
-/** Pool-adjacent-violators on (score, right) sorted by score: the isotonic steps. */
+/** A step's probability: its rate of right points, smoothed towards one half ((right + 1) / (n + 2)). */
+const stepRate = (b: { right: number; n: number }) => (b.right + 1) / (b.n + 2);
+
+interface Block {
+  upper: number;
+  right: number;
+  n: number;
+}
+
+/** Pools the last two blocks while the earlier one's `rate` is not below the later one's. */
+function poolViolators(blocks: Block[], rate: (b: Block) => number): void {
+  while (blocks.length > 1) {
+    const b = blocks[blocks.length - 1];
+    const a = blocks[blocks.length - 2];
+    if (rate(a) < rate(b)) break;
+    blocks.splice(blocks.length - 2, 2, { upper: b.upper, right: a.right + b.right, n: a.n + b.n });
+  }
+}
+
+/**
+ * Pool-adjacent-violators on (score, right) sorted by score: the isotonic steps. The points pool on their rate
+ * of right points; the blocks then pool again on the smoothed rate each step reports: a small block of right
+ * points above a large, nearly all right one (2 of 2 above 99 of 100) has the higher rate but the lower
+ * smoothed one (0.75 against 0.98), and a higher score must never say less. (Pooling the points on the smoothed
+ * rate would shrink each single point to 2/3 or 1/3 and pool nearly everything into one step.)
+ */
 export function isotonicSteps(points: readonly { score: number; right: boolean }[]): Calibration['steps'] {
   const sorted = [...points].sort((a, b) => a.score - b.score);
-  const blocks: { upper: number; right: number; n: number }[] = [];
+  const blocks: Block[] = [];
+  const raw = (b: Block) => b.right / b.n;
   for (const p of sorted) {
     const last = blocks[blocks.length - 1];
     if (last && last.upper === p.score) {
       last.right += p.right ? 1 : 0;
       last.n++;
     } else blocks.push({ upper: p.score, right: p.right ? 1 : 0, n: 1 });
-    while (blocks.length > 1) {
-      const b = blocks[blocks.length - 1];
-      const a = blocks[blocks.length - 2];
-      if (a.right / a.n < b.right / b.n) break;
-      blocks.splice(blocks.length - 2, 2, { upper: b.upper, right: a.right + b.right, n: a.n + b.n });
-    }
+    poolViolators(blocks, raw);
   }
-  return blocks.map((b) => [b.upper, (b.right + 1) / (b.n + 2)] as [number, number]);
+  const steps: Block[] = [];
+  for (const block of blocks) {
+    steps.push({ ...block });
+    poolViolators(steps, stepRate);
+  }
+  return steps.map((b) => [b.upper, stepRate(b)] as [number, number]);
 }
 
 /** The logistic score of the evidence `read` keeps, and its isotonic steps. */
