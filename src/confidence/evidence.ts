@@ -27,10 +27,11 @@ export function pointCost(plan: Plan, values: readonly number[]): number {
   return cost;
 }
 
-/** The stand-in counts of the inserted and put-back calls a point makes. */
-function chosenStandIns(plan: Plan, values: readonly number[]): number[] {
-  return plan.calls.flatMap((call) =>
-    call.standIns !== undefined && call.apis.some((choice) => values[choice.v] > 0.5) ? [call.standIns] : [],
+/** Whether a call the point puts back (or inserts) could have been more than one catalog API. */
+function guessesAnApi(plan: Plan, values: readonly number[]): boolean {
+  return plan.calls.some(
+    (call) =>
+      call.standIns !== undefined && call.standIns > 1 && call.apis.some((choice) => values[choice.v] > 0.5),
   );
 }
 
@@ -127,7 +128,7 @@ export function repairEvidence(
     edits: edits.filter((e) => e.kind !== 'slotFill' && e.kind !== 'confirm').length,
     asks,
     logMaxEdit: Math.log1p(Math.max(0, ...edits.map((e) => e.cost))),
-    guessedApi: chosenStandIns(plan, values).some((n) => n > 1) ? 1 : 0,
+    guessedApi: guessesAnApi(plan, values) ? 1 : 0,
     logSteps: Math.log(Math.max(1, plan.steps.length)),
     ...gapByGroup(plan, values, alternative, weights),
     ...planShape(plan),
