@@ -219,7 +219,9 @@ describe('refract calibrate', () => {
     expect(calibration.fitted.records).toBeGreaterThan(0);
     expect(parseCostModel(JSON.parse(readFileSync(model, 'utf8'))).calibration).toEqual(calibration);
     const page = readFileSync(report, 'utf8');
-    expect(page).toContain('| world | repairs | right | mean confidence | ECE | top 90 % | kept at 99 % |');
+    expect(page).toContain(
+      '| world | repairs | right | mean confidence | ECE | ECE if calibrated | top 90 % | kept at 99 % | AUC |',
+    );
     expect(page).toContain('(all, fitted)');
     // The page names the evidence read; records of one world do not read the input's shape (minShapeWorlds).
     const names = calibration.evidence.map((n) => `\`${n}\``).join(', ');

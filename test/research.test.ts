@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/model/errors.ts';
 import { loadSetCatalog } from '../research/bench/data.ts';
-import { heldOutSummary } from '../research/tuning/calibrate.ts';
+import { heldOutSummary, sampledEce } from '../research/tuning/calibrate.ts';
 import { CostModelSchema } from '../src/model/cost.ts';
 import { loadCostModel, withWeights } from '../src/read/cost-models.ts';
 import { compileFor } from '../src/repair/repair.ts';
@@ -375,6 +375,7 @@ describe('calibration page', () => {
       rightRate: 0.9,
       meanConfidence: 0.9,
       ece,
+      eceFloor: ece / 2,
       topPrecision,
       keptAtPrecision: 0,
       auc,
@@ -385,8 +386,19 @@ describe('calibration page', () => {
       world('c', 0.03, 0.99, NaN),
     ]);
     expect(line).toBe(
-      'Over the 3 held-out worlds: ECE mean 0.033, worst 0.050 (b), 2 of 3 at 0.03 or less; top 90 % 90.0 % to 99.0 %; AUC 0.64 to 0.70.',
+      'Over the 3 held-out worlds: ECE mean 0.033, worst 0.050 (b), 2 of 3 at 0.03 or less (0.010 to 0.025 if calibrated); top 90 % 90.0 % to 99.0 %; AUC 0.64 to 0.70.',
     );
     expect(heldOutSummary([world('a', 0.02, 0.95)])).toEqual([]);
+  });
+
+  it('says what ECE a perfectly calibrated confidence would show by sampling alone: less on more repairs', () => {
+    const points = (n: number) => Array.from({ length: n }, (_, i) => ({ confidence: 0.5 + (0.49 * i) / n }));
+    const few = sampledEce(points(100));
+    const many = sampledEce(points(10_000));
+    expect(few).toBeGreaterThan(0.02);
+    expect(many).toBeLessThan(0.01);
+    expect(sampledEce(points(100))).toBe(few);
+    // All certain: every draw is right, so no bin is off.
+    expect(sampledEce(points(50).map(() => ({ confidence: 1 })))).toBe(0);
   });
 });

@@ -23,6 +23,7 @@ import { dataFlowSignature } from '../../src/score/flow.ts';
 import type { LabelledRecord } from './dataset.ts';
 import { repairRecord, type EvalOptions } from './evaluate.ts';
 import { heldOutPlan } from './split.ts';
+import { mulberry32 } from '../../src/model/prng.ts';
 
 /** The share of gold plans held out for the held-out-records measure, and its seed. */
 export const HELD_OUT_PLANS = { fraction: 0.3, seed: 1 } as const;
@@ -86,6 +87,8 @@ export interface WorldCalibration {
   readonly rightRate: number;
   readonly meanConfidence: number;
   readonly ece: number;
+  /** The ECE a perfectly calibrated confidence would show on as many repairs (sampledEce). */
+  readonly eceFloor: number;
   readonly topPrecision: number;
   readonly keptAtPrecision: number;
   /** How well the confidences rank the world's repairs (rankingAuc; NaN when all are right or all wrong). */
@@ -142,6 +145,23 @@ function fitBoth(
   return { ...calibration, alternatives: fitAlternatives(scored, { l2, iterations, sets }) };
 }
 
+/** Draws of `sampledEce`: enough for its median to settle at three decimals on a few hundred repairs. */
+const FLOOR_DRAWS = 200;
+
+/**
+ * The ECE a perfectly calibrated confidence would show on these repairs by sampling alone: each repair drawn
+ * right with its own confidence as the chance, ten bins as `reliability`, the median over FLOOR_DRAWS seeded
+ * draws. A measured ECE near it is as calibrated as this many repairs can tell.
+ */
+export function sampledEce(points: readonly { confidence: number }[], seed = 1): number {
+  const rng = mulberry32(seed);
+  const eces = Array.from(
+    { length: FLOOR_DRAWS },
+    () => reliability(points.map((p) => ({ confidence: p.confidence, right: rng() < p.confidence }))).ece,
+  ).sort((a, b) => a - b);
+  return eces[Math.floor(eces.length / 2)];
+}
+
 /** How well the confidences of a world's repairs say which are right. */
 export function measurePoints(
   set: string,
@@ -153,6 +173,7 @@ export function measurePoints(
     rightRate: points.filter((p) => p.right).length / Math.max(1, points.length),
     meanConfidence: points.reduce((a, p) => a + p.confidence, 0) / Math.max(1, points.length),
     ece: reliability(points).ece,
+    eceFloor: sampledEce(points),
     ...selective(points),
     auc: rankingAuc(points),
   };
@@ -169,11 +190,11 @@ export function calibrationOn(
 /** The table of calibration measures, one row per world (`label` heads the first column). */
 export function calibrationTable(worlds: readonly WorldCalibration[], label = 'world'): string[] {
   return [
-    `| ${label} | repairs | right | mean confidence | ECE | top 90 % | kept at 99 % | AUC |`,
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| ${label} | repairs | right | mean confidence | ECE | ECE if calibrated | top 90 % | kept at 99 % | AUC |`,
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...worlds.map(
       (w) =>
-        `| ${w.set} | ${w.n} | ${pct(w.rightRate)} | ${w.meanConfidence.toFixed(3)} | ${w.ece.toFixed(3)} | ${pct(w.topPrecision)} | ${pct(w.keptAtPrecision)} | ${Number.isNaN(w.auc) ? '–' : w.auc.toFixed(3)} |`,
+        `| ${w.set} | ${w.n} | ${pct(w.rightRate)} | ${w.meanConfidence.toFixed(3)} | ${w.ece.toFixed(3)} | ${w.eceFloor.toFixed(3)} | ${pct(w.topPrecision)} | ${pct(w.keptAtPrecision)} | ${Number.isNaN(w.auc) ? '–' : w.auc.toFixed(3)} |`,
     ),
   ];
 }
@@ -297,12 +318,13 @@ export function heldOutSummary(worlds: readonly WorldCalibration[]): string[] {
   const mean = worlds.reduce((a, w) => a + w.ece, 0) / worlds.length;
   const within = worlds.filter((w) => w.ece <= ECE_TARGET).length;
   const tops = worlds.map((w) => w.topPrecision);
+  const floors = worlds.map((w) => w.eceFloor);
   const aucs = worlds.map((w) => w.auc).filter((a) => !Number.isNaN(a));
   const auc =
     aucs.length === 0 ? '' : `; AUC ${Math.min(...aucs).toFixed(2)} to ${Math.max(...aucs).toFixed(2)}`;
   return [
     `Over the ${worlds.length} held-out worlds: ECE mean ${mean.toFixed(3)}, worst ${worst.ece.toFixed(3)} (${worst.set}), ` +
-      `${within} of ${worlds.length} at ${ECE_TARGET} or less; top 90 % ${pct(Math.min(...tops))} to ${pct(Math.max(...tops))}${auc}.`,
+      `${within} of ${worlds.length} at ${ECE_TARGET} or less (${Math.min(...floors).toFixed(3)} to ${Math.max(...floors).toFixed(3)} if calibrated); top 90 % ${pct(Math.min(...tops))} to ${pct(Math.max(...tops))}${auc}.`,
     '',
   ];
 }
@@ -332,7 +354,9 @@ export function calibrationPage(report: CalibrationReport, header: string): stri
     'Right = restored modulo unknowns. ECE over ten bins of confidence; top 90 % = precision of the 90 % most',
     'confident repairs; kept at 99 % = the largest share of most confident repairs that is 99 % right; AUC = the',
     'chance that a right repair is more confident than a wrong one (ties half): how well the confidence ranks',
-    'repairs within a world, which calibration alone does not say (0.5: no better than chance).',
+    'repairs within a world, which calibration alone does not say (0.5: no better than chance); ECE if calibrated =',
+    'the ECE a perfectly calibrated confidence would show on as many repairs by sampling alone (the median of 200',
+    'draws, each repair right with its own confidence as the chance): an ECE near it is as good as they can tell.',
     '',
     'Each world held out (the calibration fitted on the other worlds):',
     '',
