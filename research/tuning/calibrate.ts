@@ -7,6 +7,7 @@
  */
 import type { CostModel } from '../../src/model/cost.ts';
 import { weightsDigest, type Calibration } from '../../src/model/calibration.ts';
+import { mulberry32 } from '../../src/model/prng.ts';
 import { confidenceOf } from '../../src/confidence/confidence.ts';
 import { confidenceOfFixes, logit, sameFlow } from '../../src/confidence/alternatives.ts';
 import {
@@ -23,7 +24,6 @@ import { dataFlowSignature } from '../../src/score/flow.ts';
 import type { LabelledRecord } from './dataset.ts';
 import { repairRecord, type EvalOptions } from './evaluate.ts';
 import { heldOutPlan } from './split.ts';
-import { mulberry32 } from '../../src/model/prng.ts';
 
 /** The share of gold plans held out for the held-out-records measure, and its seed. */
 export const HELD_OUT_PLANS = { fraction: 0.3, seed: 1 } as const;

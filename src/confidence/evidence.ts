@@ -10,7 +10,8 @@ import type { Plan } from '../compile/plan.ts';
 import { normalisePath } from '../read/references.ts';
 import { FEATURE_PREFIX, KIND_PREFIX, type EvidenceName } from '../model/calibration.ts';
 import { FEATURES, type FeatureName } from '../model/features.ts';
-import type { Edit } from '../model/types.ts';
+import { perObject } from '../model/memo.ts';
+import type { ApiSpec, Edit } from '../model/types.ts';
 
 /** What the solve under the cut of the chosen decisions (alternative.ts) gave. */
 export type Alternative =
@@ -67,6 +68,12 @@ function gapByGroup(
 }
 
 /**
+ * The distinct terms of an API's description, counted once per API: a long description is past the term memo's
+ * bounds and would be split again on every repair.
+ */
+const describedTermCount = perObject((api: ApiSpec): number => new Set(textTerms(api.description)).size);
+
+/**
  * How the input writes its data flow and what its APIs are like: its references per step, the share of them
  * whose field shares a word with the parameter (or answer key) it feeds, ln(1 + the mean output fields of
  * its steps' catalog APIs) and the mean distinct terms of their descriptions. Read off the input's own calls
@@ -93,7 +100,7 @@ function planShape(plan: Plan): {
     if (own) {
       apis++;
       outputs += own.outputs?.length ?? 0;
-      terms += new Set(textTerms(own.description)).size;
+      terms += describedTermCount(own);
     }
   }
   return {
