@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/model/errors.ts';
 import { loadSetCatalog } from '../research/bench/data.ts';
-import { heldOutSummary, sampledEce } from '../research/tuning/calibrate.ts';
+import { editGroups, heldOutSummary, sampledEce } from '../research/tuning/calibrate.ts';
 import { CostModelSchema } from '../src/model/cost.ts';
 import { loadCostModel, withWeights } from '../src/read/cost-models.ts';
 import { compileFor } from '../src/repair/repair.ts';
@@ -389,6 +389,34 @@ describe('calibration page', () => {
       'Over the 3 held-out worlds: ECE mean 0.033, worst 0.050 (b), 2 of 3 at 0.03 or less (0.010 to 0.025 if calibrated); top 90 % 90.0 % to 99.0 %; AUC 0.64 to 0.70.',
     );
     expect(heldOutSummary([world('a', 0.02, 0.95)])).toEqual([]);
+  });
+
+  it('splits repairs into those that fix only how calls are written and those that supply data flow', () => {
+    const sample = (evidence: Record<string, number>, right: boolean) => ({
+      id: 'r',
+      set: 'w',
+      plan: 'p',
+      evidence: { logGap: 1, ...evidence },
+      right,
+    });
+    const samples = [
+      sample({ 'kind.renameApi': 1, 'kind.relabel': 2 }, true),
+      sample({ 'kind.dropParam': 1, 'kind.confirm': 1 }, true),
+      // One link makes a repair data flow, whatever else it does.
+      sample({ 'kind.renameParam': 1, 'kind.reassign': 1 }, false),
+      sample({ 'kind.slotFill': 0, 'kind.restoreStep': 1 }, true),
+      // No edit counts (a calibration collected without them): in neither group.
+      sample({}, false),
+    ];
+    const points = [0.9, 0.7, 0.8, 0.6, 0.5].map((confidence, i) => ({
+      confidence,
+      right: samples[i].right,
+    }));
+    expect(editGroups(samples, points)).toEqual({
+      form: { n: 2, rightRate: 1, meanConfidence: 0.8 },
+      flow: { n: 2, rightRate: 0.5, meanConfidence: 0.7 },
+    });
+    expect(editGroups([samples[4]], [points[4]])).toBeUndefined();
   });
 
   it('says what ECE a perfectly calibrated confidence would show by sampling alone: less on more repairs', () => {

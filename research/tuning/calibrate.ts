@@ -6,7 +6,8 @@
  * fitted on the rest (records never seen, of worlds that were: a calibration fitted on one's own data).
  */
 import type { CostModel } from '../../src/model/cost.ts';
-import { weightsDigest, type Calibration } from '../../src/model/calibration.ts';
+import { KIND_PREFIX, weightsDigest, type Calibration } from '../../src/model/calibration.ts';
+import type { EditKind } from '../../src/model/types.ts';
 import { mulberry32 } from '../../src/model/prng.ts';
 import { confidenceOf } from '../../src/confidence/confidence.ts';
 import { confidenceOfFixes, logit, sameFlow } from '../../src/confidence/alternatives.ts';
@@ -95,6 +96,75 @@ export interface WorldCalibration {
   readonly auc: number;
   /** The alternatives (fix 2, 3, …) of the world's repairs, when they were collected. */
   readonly alternatives?: AlternativesCalibration;
+  /** The world's repairs split by what their edits do (editGroups), when the evidence names the edit kinds. */
+  readonly byEdits?: EditGroups;
+}
+
+/** Repairs of one group: how many, the share right, their mean confidence. */
+export interface GroupCalibration {
+  readonly n: number;
+  readonly rightRate: number;
+  readonly meanConfidence: number;
+}
+
+/** A world's repairs that fix only how calls are written (FORM_KINDS), and the rest. */
+export interface EditGroups {
+  readonly form: GroupCalibration;
+  readonly flow: GroupCalibration;
+}
+
+/**
+ * Edit kinds that fix how the plan's calls are written, not what flows between them: a name spelt wrong, a
+ * label missing or wrong, calls out of order, an argument the API does not take, a call repeated or one no
+ * API is close to. A repair of these alone supplies no value, call or link of its own.
+ */
+export const FORM_KINDS: ReadonlySet<EditKind> = new Set([
+  'renameApi',
+  'renameParam',
+  'dropParam',
+  'relabel',
+  'addLabel',
+  'moveStep',
+  'deleteStep',
+]);
+
+/** Whether a repair's edits (its evidence's `kind.` counts) are all FORM_KINDS; undefined without the counts. */
+function formOnly(evidence: Readonly<Record<string, number>>): boolean | undefined {
+  const kinds = Object.keys(evidence)
+    .filter((k) => k.startsWith(KIND_PREFIX) && evidence[k] > 0)
+    .map((k) => k.slice(KIND_PREFIX.length))
+    .filter((k) => k !== 'confirm');
+  if (kinds.length === 0) return undefined;
+  return kinds.every((k) => FORM_KINDS.has(k as EditKind));
+}
+
+function groupOf(points: readonly { confidence: number; right: boolean }[]): GroupCalibration {
+  return {
+    n: points.length,
+    rightRate: points.filter((p) => p.right).length / Math.max(1, points.length),
+    meanConfidence: points.reduce((a, p) => a + p.confidence, 0) / Math.max(1, points.length),
+  };
+}
+
+/**
+ * The repairs split into those whose edits are all FORM_KINDS and those that supply data flow (a link, an
+ * ask, a copied value, a put-back call, a memory item): a world's ECE can hide one group's overconfidence
+ * behind the other's underconfidence in the same bins. None when the samples carry no edit counts.
+ */
+export function editGroups(
+  samples: readonly LabelledSample[],
+  points: readonly { confidence: number; right: boolean }[],
+): EditGroups | undefined {
+  const form: { confidence: number; right: boolean }[] = [];
+  const flow: { confidence: number; right: boolean }[] = [];
+  let known = 0;
+  samples.forEach((s, i) => {
+    const only = formOnly(s.evidence);
+    if (only === undefined) return;
+    known++;
+    (only ? form : flow).push(points[i]);
+  });
+  return known === 0 ? undefined : { form: groupOf(form), flow: groupOf(flow) };
 }
 
 export interface AlternativesCalibration {
@@ -211,8 +281,10 @@ function measure(set: string, calibration: Calibration, samples: readonly Labell
         ).map((c, k) => ({ confidence: c.confidence, right: s.alternatives![k].right })),
       )
     : [];
+  const byEdits = editGroups(samples, points);
   const world: WorldCalibration = {
     ...measurePoints(set, points),
+    ...(byEdits ? { byEdits } : {}),
     ...(alternatives.length > 0
       ? {
           alternatives: {
@@ -305,6 +377,28 @@ function alternativesTable(worlds: readonly WorldCalibration[]): string[] {
   ];
 }
 
+/**
+ * Per world, the repairs that fix only how calls are written and those that supply data flow: how many, how
+ * many right, how confident (empty when no world has edit counts).
+ */
+function editGroupsTable(worlds: readonly WorldCalibration[]): string[] {
+  const rows = worlds.filter((w) => w.byEdits);
+  if (rows.length === 0) return [];
+  const cells = (g: GroupCalibration) =>
+    g.n === 0 ? '0 | – | –' : `${g.n} | ${pct(g.rightRate)} | ${g.meanConfidence.toFixed(3)}`;
+  return [
+    'The same held-out repairs by what they do: **form only**, every edit fixes how a call is written (a name,',
+    'a label, the order, an argument the API does not take, a repeated call), and **data flow**, the repair',
+    'supplies a link, an ask, a copied value, a put-back call or a memory item. A world’s ECE sums the two',
+    'groups within each bin, where one’s underconfidence can hide the other’s overconfidence:',
+    '',
+    '| world | form only | right | mean confidence | data flow | right | mean confidence |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows.map((w) => `| ${w.set} | ${cells(w.byEdits!.form)} | ${cells(w.byEdits!.flow)} |`),
+    '',
+  ];
+}
+
 /** The ECE a calibration should reach on every held-out world (issue target; the page says how many do). */
 const ECE_TARGET = 0.03;
 
@@ -363,6 +457,7 @@ export function calibrationPage(report: CalibrationReport, header: string): stri
     ...calibrationTable([...report.heldOut, report.fitted]),
     '',
     ...heldOutSummary(report.heldOut),
+    ...editGroupsTable([...report.heldOut, report.fitted]),
     ...(report.heldOutRecords.length === 0
       ? []
       : [
