@@ -16,6 +16,7 @@ import {
   rankingAuc,
   reliability,
   selective,
+  type EvidenceSet,
   type Sample,
 } from '../src/confidence/fit.ts';
 import { mulberry32 } from '../src/model/prng.ts';
@@ -143,6 +144,23 @@ describe('which edit kinds a calibration reads', () => {
     const byDefault = fitCalibration(samples, { weights: 'test' }).evidence;
     expect(byDefault.filter((name) => name.startsWith('kind.'))).toEqual([]);
   });
+
+  it('whether every edit is of form (formOnly) is read from `form` on, the counts from `kinds` on', () => {
+    const samples: Sample[] = Array.from({ length: 60 }, (_, i) => ({
+      evidence: {
+        logGap: (i % 7) / 3,
+        asks: i % 2,
+        formOnly: i % 3 === 0 ? 1 : 0,
+        'kind.renameApi': i % 3 === 0 ? 1 : 0,
+      },
+      right: i % 3 === 0 || i % 4 !== 0,
+    }));
+    const read = (evidence?: EvidenceSet) => fitCalibration(samples, { weights: 'test', evidence }).evidence;
+    expect(read()).not.toContain('formOnly');
+    expect(read('form')).toContain('formOnly');
+    expect(read('form')).not.toContain('kind.renameApi');
+    expect(read('kinds')).toEqual(expect.arrayContaining(['formOnly', 'kind.renameApi']));
+  });
 });
 
 describe('when a calibration reads the input’s shape', () => {
@@ -180,6 +198,11 @@ describe('a repair’s confidence (the real solver)', () => {
     const evidence = result.evidence!;
     expect(evidence.logGap).toBeGreaterThan(0);
     expect(evidence['kind.insertCall'] ?? evidence['kind.restoreStep']).toBeGreaterThan(0);
+    // A put-back call supplies data flow; a renamed API only fixes how a call is written.
+    expect(evidence.formOnly).toBe(0);
+    const renamed = await repair(inputOf('made-up-api'), catalog, { cost: base, confidenceEvidence: true });
+    expect(renamed.edits.map((e) => e.kind)).toEqual(['renameApi']);
+    expect(renamed.evidence!.formOnly).toBe(1);
     const skipped = await repair(inputOf('missing-step'), catalog, {
       cost: base,
       confidence: false,
@@ -328,11 +351,11 @@ describe('a repair’s confidence (the real solver)', () => {
       const unknown = { ...shipped!, evidence: [...shipped!.evidence.slice(0, -1), name] };
       expect(() => parseCostModel({ ...base, calibration: unknown })).toThrow(`\`${name}\` is not evidence`);
     }
-    // Edit counts and feature totals are evidence of the repair (`--evidence kinds|all`).
-    const detailed = { ...shipped!, evidence: [...shipped!.evidence.slice(0, -1), 'kind.insertCall'] };
-    expect(parseCostModel({ ...base, calibration: detailed }).calibration?.evidence).toContain(
-      'kind.insertCall',
-    );
+    // Edit counts, formOnly and feature totals are evidence of the repair (`--evidence kinds|all`).
+    for (const name of ['kind.insertCall', 'formOnly', 'feature.linkAny']) {
+      const detailed = { ...shipped!, evidence: [...shipped!.evidence.slice(0, -1), name] };
+      expect(parseCostModel({ ...base, calibration: detailed }).calibration?.evidence).toContain(name);
+    }
   });
 });
 

@@ -51,3 +51,19 @@ export function writeLabelled(dir: string, name = 'mine.jsonl'): string {
   );
   return path;
 }
+
+/**
+ * The records and one more whose repair supplies data flow (a lost `originSkyId` linked back): the others only
+ * rename and relabel. Written as `name` into `dir`; returns its path.
+ */
+export function writeLabelledWithFlow(dir: string, name: string): string {
+  const lost = {
+    id: 'lost',
+    kinds: ['missing_param'],
+    gold: GOLD,
+    sequence: corrupt(GOLD, 'originSkyId="$var1.skyId$", ', ''),
+  };
+  const path = join(dir, name);
+  writeFileSync(path, [...labelledRecords(), lost].map((r) => JSON.stringify(r)).join('\n') + '\n');
+  return path;
+}

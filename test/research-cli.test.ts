@@ -13,7 +13,12 @@ import {
   calibrationInForce,
   weightsDigest,
 } from '../src/model/calibration.ts';
-import { LABELLED_CATALOG as CATALOG, labelledRecords, writeLabelled } from './labelled.ts';
+import {
+  LABELLED_CATALOG as CATALOG,
+  labelledRecords,
+  writeLabelled,
+  writeLabelledWithFlow,
+} from './labelled.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'refract-research-'));
 
@@ -177,6 +182,34 @@ describe('refract fit on a labelled file of its own', () => {
     expect(page).toMatch(/\| theirs \(held-out set\) \| 4 \| \d+\.\d % \| [01]\.\d{3} \| 0\.\d{3} \|/);
   });
 
+  it('--calibration-evidence picks what the calibration of --calibrate reads; alone, or unknown, it is refused', async () => {
+    const data = writeLabelledWithFlow(dir, 'fit-flow.jsonl');
+    const out = join(dir, 'fitted-form.json');
+    const args = [
+      'fit',
+      '--data',
+      data,
+      '--catalog',
+      CATALOG,
+      '--holdout',
+      '0',
+      '--rounds',
+      '1',
+      '--out',
+      out,
+    ];
+    await run(...args, '--calibrate', '--calibration-evidence', 'form', '--report', join(dir, 'fit-form.md'));
+    expect(loadCostModel(out).calibration?.evidence).toContain('formOnly');
+    const alone = await cli(...args, '--calibration-evidence', 'form');
+    expect(alone.code).toBe(2);
+    expect(alone.err.trim()).toBe('refract: --calibration-evidence: needs --calibrate');
+    const unknown = await cli(...args, '--calibrate', '--calibration-evidence', 'shape');
+    expect(unknown.code).toBe(2);
+    expect(unknown.err.trim()).toBe(
+      'refract: --calibration-evidence: expected core or form or kinds or all, got shape',
+    );
+  });
+
   it('refuses a set that is both trained on and held out, and a set the data lacks', async () => {
     const both = await cli('fit', '--train-sets', 'sgd', '--holdout-sets', 'sgd', '--limit', '1');
     expect(both.err).toMatch(/--holdout-sets: sgd is also a training set/);
@@ -234,6 +267,25 @@ describe('refract calibrate', () => {
       expect(Object.keys(ALTERNATIVE_EVIDENCE)).toContain(name);
     expect(calibration.alternatives?.evidence).not.toContain('sameFlow');
     expect(page).toContain('| world | alternatives | right | mean confidence | ECE |');
+  });
+
+  it('reads whether every edit is of form with --evidence form, and splits the page by it', async () => {
+    // The labelled records only rename and relabel; one more loses an argument the repair links back.
+    const data = writeLabelledWithFlow(dir, 'with-flow.jsonl');
+    const [out, report] = ['calib-form.json', 'calib-form.md'].map((f) => join(dir, f));
+    const args = ['calibrate', '--data', data, '--catalog', CATALOG, '--out', out, '--alternatives', '0'];
+    await run(...args, '--evidence', 'form', '--report', report);
+    const evidence = CalibrationSchema.parse(JSON.parse(readFileSync(out, 'utf8'))).evidence;
+    expect(evidence).toContain('formOnly');
+    expect(evidence.filter((n) => n.startsWith('kind.'))).toEqual([]);
+    // Renamed parameters and APIs and relabelled steps only fix how calls are written; a linked argument is data flow.
+    expect(readFileSync(report, 'utf8')).toMatch(/\| \(all, fitted\) \| 4 \| 100\.0 % \| [\d.]+ \| 1 \| /);
+    // Read by default: not.
+    await run(...args);
+    expect(CalibrationSchema.parse(JSON.parse(readFileSync(out, 'utf8'))).evidence).not.toContain('formOnly');
+    const { code, err } = await cli(...args, '--evidence', 'shape');
+    expect(code).toBe(2);
+    expect(err.trim()).toBe('refract: --evidence: expected core or form or kinds or all, got shape');
   });
 
   it('fits no alternatives with --alternatives 0, and refuses a bad count naming the flag', async () => {

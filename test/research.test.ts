@@ -391,7 +391,7 @@ describe('calibration page', () => {
     expect(heldOutSummary([world('a', 0.02, 0.95)])).toEqual([]);
   });
 
-  it('splits repairs into those that fix only how calls are written and those that supply data flow', () => {
+  it('splits repairs by their formOnly evidence into form fixes and data flow', () => {
     const sample = (evidence: Record<string, number>, right: boolean) => ({
       id: 'r',
       set: 'w',
@@ -400,12 +400,11 @@ describe('calibration page', () => {
       right,
     });
     const samples = [
-      sample({ 'kind.renameApi': 1, 'kind.relabel': 2 }, true),
-      sample({ 'kind.dropParam': 1, 'kind.confirm': 1 }, true),
-      // One link makes a repair data flow, whatever else it does.
-      sample({ 'kind.renameParam': 1, 'kind.reassign': 1 }, false),
-      sample({ 'kind.slotFill': 0, 'kind.restoreStep': 1 }, true),
-      // No edit counts (a calibration collected without them): in neither group.
+      sample({ formOnly: 1 }, true),
+      sample({ formOnly: 1 }, true),
+      sample({ formOnly: 0 }, false),
+      sample({ formOnly: 0 }, true),
+      // Evidence read without it (a calibration collected by an older version): in neither group.
       sample({}, false),
     ];
     const points = [0.9, 0.7, 0.8, 0.6, 0.5].map((confidence, i) => ({

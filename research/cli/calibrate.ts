@@ -2,10 +2,18 @@
 import type { Command } from 'commander';
 import { machine, pageHeader } from '../bench/markdown.ts';
 import { calibrate, calibrationPage, collectSamples } from '../tuning/index.ts';
-import { addDataOptions, loadData, logger, prepareOutputs, write, type DataFlags } from './data-flags.ts';
+import {
+  addDataOptions,
+  evidenceSet,
+  loadData,
+  logger,
+  prepareOutputs,
+  write,
+  type DataFlags,
+} from './data-flags.ts';
 import { invocation } from './invocation.ts';
 import { InputError } from '../../src/model/errors.ts';
-import { EVIDENCE_SETS, type EvidenceSet } from '../../src/confidence/fit.ts';
+import { EVIDENCE_SETS } from '../../src/confidence/fit.ts';
 import { DEFAULT_ALTERNATIVES } from '../tuning/index.ts';
 
 /** The most alternatives per record a calibration collects (each is one more solve). */
@@ -31,7 +39,7 @@ export function registerCalibrate(program: Command): void {
       .option('--l2 <x>', 'L2 penalty on the standardised logistic coefficients', '1')
       .option(
         '--evidence <set>',
-        `evidence the score reads: ${EVIDENCE_SETS.join(' | ')} (kinds adds edit-kind counts, all feature totals too)`,
+        `evidence the score reads: ${EVIDENCE_SETS.join(' | ')} (form adds whether every edit is of form, kinds edit-kind counts too, all feature totals too)`,
         'core',
       )
       .option(
@@ -49,8 +57,7 @@ export function registerCalibrate(program: Command): void {
     const l2 = Number(flags.l2);
     if (!(l2 >= 0 && Number.isFinite(l2)))
       throw new InputError('--l2', `expected a number >= 0, got ${flags.l2}`);
-    if (!(EVIDENCE_SETS as readonly string[]).includes(flags.evidence))
-      throw new InputError('--evidence', `expected ${EVIDENCE_SETS.join(' or ')}, got ${flags.evidence}`);
+    const evidence = evidenceSet('--evidence', flags.evidence);
     const alternatives = Number(flags.alternatives);
     if (!(Number.isInteger(alternatives) && alternatives >= 0 && alternatives <= MAX_ALTERNATIVES))
       throw new InputError(
@@ -59,7 +66,7 @@ export function registerCalibrate(program: Command): void {
       );
     const { records, options, base } = loadData(flags);
     const samples = await collectSamples(records, base, { ...options, alternatives, log });
-    const report = calibrate(samples, base, l2, flags.evidence as EvidenceSet);
+    const report = calibrate(samples, base, l2, evidence);
     write('--out', flags.out, `${JSON.stringify(report.calibration, null, 2)}\n`, log);
     if (flags.modelOut) {
       const model = { ...base, calibration: report.calibration };

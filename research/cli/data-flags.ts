@@ -11,6 +11,7 @@ import { costModelFile, loadCostModel } from '../../src/read/cost-models.ts';
 import { prepareOutputFile, type ReadFile } from '../../src/batch/out-path.ts';
 import { SOLVER_NAMES } from '../../src/model/constants.ts';
 import { collect, integer, oneOf } from '../../src/api/flag-values.ts';
+import { EVIDENCE_SETS, type EvidenceSet } from '../../src/confidence/fit.ts';
 import {
   DEFAULT_DATA,
   loadLabelled,
@@ -93,6 +94,13 @@ export function write(flag: string, file: string, text: string, log: Log): void 
     throw new InputError(flag, `cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
   log(`wrote ${file}`);
+}
+
+/** Which evidence a calibration reads (`--evidence`, `--calibration-evidence`): one of EVIDENCE_SETS. */
+export function evidenceSet(flag: string, value: string): EvidenceSet {
+  if (!(EVIDENCE_SETS as readonly string[]).includes(value))
+    throw new InputError(flag, `expected ${EVIDENCE_SETS.join(' or ')}, got ${value}`);
+  return value as EvidenceSet;
 }
 
 /** A number in [0, hi]. */

@@ -4,6 +4,7 @@ import { InputError } from '../../src/model/errors.ts';
 import { FEATURE_NAMES, type FeatureName } from '../../src/model/features.ts';
 import { withWeights } from '../../src/read/cost-models.ts';
 import { integer, oneOf } from '../../src/api/flag-values.ts';
+import { EVIDENCE_SETS } from '../../src/confidence/fit.ts';
 import { machine, pageHeader } from '../bench/markdown.ts';
 import {
   FIT_METHODS,
@@ -23,6 +24,7 @@ import {
 } from '../tuning/index.ts';
 import {
   addDataOptions,
+  evidenceSet,
   loadData,
   logger,
   nonNegative,
@@ -56,6 +58,7 @@ interface FitFlags extends DataFlags {
   out?: string;
   report?: string;
   calibrate?: boolean;
+  calibrationEvidence?: string;
 }
 
 /** `a,b` → set names, each one a set the data has. */
@@ -127,9 +130,17 @@ export function registerFit(program: Command): void {
         '--calibrate',
         'also fit the confidence calibration of the fitted weights on the training records (as refract calibrate): --out carries it, the report measures it on the held-out records',
       )
+      .option(
+        '--calibration-evidence <set>',
+        `with --calibrate, the evidence the calibration reads: ${EVIDENCE_SETS.join(' | ')} (as refract calibrate --evidence)`,
+      )
       .option('--report <file.md>', 'markdown report (default: standard output)'),
   ).action(async (flags: FitFlags, cmd: Command) => {
     const log = logger(flags);
+    // Checked before the fit, which can take minutes.
+    if (flags.calibrationEvidence !== undefined && !flags.calibrate)
+      throw new InputError('--calibration-evidence', 'needs --calibrate');
+    const calibrationEvidence = evidenceSet('--calibration-evidence', flags.calibrationEvidence ?? 'core');
     const fraction = Number(flags.holdout);
     if (!(fraction >= 0 && fraction < 1))
       throw new InputError('--holdout', `expected a fraction in [0, 1), received ${flags.holdout}`);
@@ -198,7 +209,11 @@ export function registerFit(program: Command): void {
     let model = result.model;
     let calibrated: string[] = [];
     if (flags.calibrate) {
-      const calibration = await calibrateModel(split.train, model, { ...options, log });
+      const calibration = await calibrateModel(split.train, model, {
+        ...options,
+        log,
+        evidence: calibrationEvidence,
+      });
       if (!calibration)
         throw new InputError('--calibrate', 'no training record was repaired: nothing to calibrate on');
       model = { ...model, calibration };

@@ -6,8 +6,7 @@
  * fitted on the rest (records never seen, of worlds that were: a calibration fitted on one's own data).
  */
 import type { CostModel } from '../../src/model/cost.ts';
-import { KIND_PREFIX, weightsDigest, type Calibration } from '../../src/model/calibration.ts';
-import type { EditKind } from '../../src/model/types.ts';
+import { FORM_ONLY, weightsDigest, type Calibration } from '../../src/model/calibration.ts';
 import { mulberry32 } from '../../src/model/prng.ts';
 import { confidenceOf } from '../../src/confidence/confidence.ts';
 import { confidenceOfFixes, logit, sameFlow } from '../../src/confidence/alternatives.ts';
@@ -74,12 +73,13 @@ export async function collectSamples(
 export async function calibrateModel(
   records: readonly LabelledRecord[],
   model: CostModel,
-  options: EvalOptions & { log?: (line: string) => void } = {},
+  options: EvalOptions & { log?: (line: string) => void; evidence?: EvidenceSet } = {},
 ): Promise<Calibration | undefined> {
-  const samples = await collectSamples(records, model, { ...options, alternatives: DEFAULT_ALTERNATIVES });
+  const { evidence = 'core', ...rest } = options;
+  const samples = await collectSamples(records, model, { ...rest, alternatives: DEFAULT_ALTERNATIVES });
   if (samples.length === 0) return undefined;
   const sets = [...new Set(samples.map((s) => s.set))].sort();
-  return fitBoth(samples, { weights: weightsDigest(model.weights), l2: 1, sets });
+  return fitBoth(samples, { weights: weightsDigest(model.weights), l2: 1, sets, evidence });
 }
 
 export interface WorldCalibration {
@@ -96,7 +96,7 @@ export interface WorldCalibration {
   readonly auc: number;
   /** The alternatives (fix 2, 3, …) of the world's repairs, when they were collected. */
   readonly alternatives?: AlternativesCalibration;
-  /** The world's repairs split by what their edits do (editGroups), when the evidence names the edit kinds. */
+  /** The world's repairs split by what their edits do (editGroups), when the evidence has `formOnly`. */
   readonly byEdits?: EditGroups;
 }
 
@@ -107,35 +107,10 @@ export interface GroupCalibration {
   readonly meanConfidence: number;
 }
 
-/** A world's repairs that fix only how calls are written (FORM_KINDS), and the rest. */
+/** A world's repairs whose edits only fix how calls are written (`formOnly`: FORM_KINDS), and the rest. */
 export interface EditGroups {
   readonly form: GroupCalibration;
   readonly flow: GroupCalibration;
-}
-
-/**
- * Edit kinds that fix how the plan's calls are written, not what flows between them: a name spelt wrong, a
- * label missing or wrong, calls out of order, an argument the API does not take, a call repeated or one no
- * API is close to. A repair of these alone supplies no value, call or link of its own.
- */
-export const FORM_KINDS: ReadonlySet<EditKind> = new Set([
-  'renameApi',
-  'renameParam',
-  'dropParam',
-  'relabel',
-  'addLabel',
-  'moveStep',
-  'deleteStep',
-]);
-
-/** Whether a repair's edits (its evidence's `kind.` counts) are all FORM_KINDS; undefined without the counts. */
-function formOnly(evidence: Readonly<Record<string, number>>): boolean | undefined {
-  const kinds = Object.keys(evidence)
-    .filter((k) => k.startsWith(KIND_PREFIX) && evidence[k] > 0)
-    .map((k) => k.slice(KIND_PREFIX.length))
-    .filter((k) => k !== 'confirm');
-  if (kinds.length === 0) return undefined;
-  return kinds.every((k) => FORM_KINDS.has(k as EditKind));
 }
 
 function groupOf(points: readonly { confidence: number; right: boolean }[]): GroupCalibration {
@@ -147,9 +122,10 @@ function groupOf(points: readonly { confidence: number; right: boolean }[]): Gro
 }
 
 /**
- * The repairs split into those whose edits are all FORM_KINDS and those that supply data flow (a link, an
- * ask, a copied value, a put-back call, a memory item): a world's ECE can hide one group's overconfidence
- * behind the other's underconfidence in the same bins. None when the samples carry no edit counts.
+ * The repairs split by their `formOnly` evidence into those whose edits all fix how calls are written and
+ * those that supply data flow (a link, an ask, a copied value, a put-back call, a memory item): a world's ECE
+ * can hide one group's overconfidence behind the other's underconfidence in the same bins. None when the
+ * samples' evidence was read without it.
  */
 export function editGroups(
   samples: readonly LabelledSample[],
@@ -159,10 +135,10 @@ export function editGroups(
   const flow: { confidence: number; right: boolean }[] = [];
   let known = 0;
   samples.forEach((s, i) => {
-    const only = formOnly(s.evidence);
+    const only = s.evidence[FORM_ONLY];
     if (only === undefined) return;
     known++;
-    (only ? form : flow).push(points[i]);
+    (only > 0 ? form : flow).push(points[i]);
   });
   return known === 0 ? undefined : { form: groupOf(form), flow: groupOf(flow) };
 }
@@ -387,7 +363,7 @@ function editGroupsTable(worlds: readonly WorldCalibration[]): string[] {
   const cells = (g: GroupCalibration) =>
     g.n === 0 ? '0 | – | –' : `${g.n} | ${pct(g.rightRate)} | ${g.meanConfidence.toFixed(3)}`;
   return [
-    'The same held-out repairs by what they do: **form only**, every edit fixes how a call is written (a name,',
+    'The repairs of the table above by what they do: **form only**, every edit fixes how a call is written (a name,',
     'a label, the order, an argument the API does not take, a repeated call), and **data flow**, the repair',
     'supplies a link, an ask, a copied value, a put-back call or a memory item. A world’s ECE sums the two',
     'groups within each bin, where one’s underconfidence can hide the other’s overconfidence:',

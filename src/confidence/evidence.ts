@@ -8,10 +8,10 @@ import { shareAWord } from '../catalog/evidence.ts';
 import { textTerms } from '../catalog/text.ts';
 import type { Plan } from '../compile/plan.ts';
 import { normalisePath } from '../read/references.ts';
-import { FEATURE_PREFIX, KIND_PREFIX, type EvidenceName } from '../model/calibration.ts';
+import { FEATURE_PREFIX, FORM_ONLY, KIND_PREFIX, type EvidenceName } from '../model/calibration.ts';
 import { FEATURES, type FeatureName } from '../model/features.ts';
 import { perObject } from '../model/memo.ts';
-import type { ApiSpec, Edit } from '../model/types.ts';
+import { FORM_KINDS, type ApiSpec, type Edit } from '../model/types.ts';
 
 /** What the solve under the cut of the chosen decisions (alternative.ts) gave. */
 export type Alternative =
@@ -112,8 +112,8 @@ function planShape(plan: Plan): {
 }
 
 /**
- * The evidence of a repair: the named evidence (EVIDENCE) and, with `detail`, the edit counts by kind and the
- * feature totals, which a calibration reads only when fitted on them (`--evidence kinds|all`).
+ * The evidence of a repair: the named evidence (EVIDENCE) and, with `detail`, the edit counts by kind, whether
+ * every edit is of form (FORM_ONLY) and the feature totals, which a calibration reads only when fitted on them (`--evidence kinds|all`).
  */
 export function repairEvidence(
   plan: Plan,
@@ -143,6 +143,8 @@ export function repairEvidence(
   if (!detail) return base;
   const out: Record<string, number> = { ...base };
   for (const edit of edits) out[KIND_PREFIX + edit.kind] = (out[KIND_PREFIX + edit.kind] ?? 0) + 1;
+  const made = edits.filter((e) => e.kind !== 'confirm');
+  out[FORM_ONLY] = made.length > 0 && made.every((e) => FORM_KINDS.has(e.kind)) ? 1 : 0;
   const add = (features: Readonly<Record<string, number | undefined>>) => {
     for (const name in features) {
       const key = FEATURE_PREFIX + name;

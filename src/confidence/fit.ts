@@ -8,6 +8,7 @@
 import {
   ALTERNATIVE_EVIDENCE,
   EVIDENCE,
+  FORM_ONLY,
   KIND_PREFIX,
   SHAPE_EVIDENCE,
   type Calibration,
@@ -33,9 +34,10 @@ export interface FitCalibrationOptions {
   readonly sets?: readonly string[];
   /**
    * Which evidence the score reads: `core` (default), the second solve, the gap's parts, the edit summary and
-   * the input's shape (EVIDENCE); `kinds`, with the counts per edit kind too; or `all`, with the feature totals
-   * as well. The counts and totals fit the worlds they are fitted on and transfer worse (docs/cost-model.md
-   * has the measures).
+   * the input's shape (EVIDENCE); `form`, with `formOnly` too (whether every edit fixes how a call is written:
+   * better on the worlds it was fitted on, worse on a world it never saw); `kinds`, with the counts per edit
+   * kind as well; or `all`, with the feature totals as well. The counts and totals fit the worlds they are
+   * fitted on and transfer worse (docs/cost-model.md has the measures).
    */
   readonly evidence?: EvidenceSet;
   /**
@@ -58,7 +60,7 @@ export const MIN_KIND_RIGHT = 10;
 /** The default `minShapeWorlds`. */
 export const MIN_SHAPE_WORLDS = 2;
 
-export const EVIDENCE_SETS = ['core', 'kinds', 'all'] as const;
+export const EVIDENCE_SETS = ['core', 'form', 'kinds', 'all'] as const;
 export type EvidenceSet = (typeof EVIDENCE_SETS)[number];
 
 const CORE = new Set<string>(Object.keys(EVIDENCE));
@@ -221,7 +223,7 @@ export function fitCalibration(samples: readonly Sample[], options: FitCalibrati
   const set = options.evidence ?? 'core';
   const minRight = options.minKindRight ?? MIN_KIND_RIGHT;
   const rightWith = new Map<string, number>();
-  for (const s of set === 'core' ? [] : samples)
+  for (const s of set === 'kinds' || set === 'all' ? samples : [])
     if (s.right)
       for (const name in s.evidence)
         if (name.startsWith(KIND_PREFIX) && s.evidence[name] > 0)
@@ -230,8 +232,10 @@ export function fitCalibration(samples: readonly Sample[], options: FitCalibrati
   const shape = worlds >= (options.minShapeWorlds ?? MIN_SHAPE_WORLDS);
   const read = (name: string) =>
     name.startsWith(KIND_PREFIX)
-      ? set !== 'core' && (rightWith.get(name) ?? 0) >= minRight
-      : (set === 'all' || CORE.has(name)) && (shape || !SHAPE.has(name));
+      ? (set === 'kinds' || set === 'all') && (rightWith.get(name) ?? 0) >= minRight
+      : name === FORM_ONLY
+        ? set !== 'core'
+        : (set === 'all' || CORE.has(name)) && (shape || !SHAPE.has(name));
   const score = fitScore(samples, read, options);
   return { method: 'logistic+isotonic', weights: options.weights, ...score };
 }

@@ -75,6 +75,13 @@ export type AlternativeEvidenceName = keyof typeof ALTERNATIVE_EVIDENCE;
 export const KIND_PREFIX = 'kind.';
 export const FEATURE_PREFIX = 'feature.';
 
+/**
+ * Evidence read with the edit-kind counts (`kinds`, `all`): 1 when every edit of the repair fixes how a call is
+ * written (FORM_KINDS), 0 when it supplies data flow (a link, an ask, a copied value, a put-back call, a
+ * memory item) or makes no edit.
+ */
+export const FORM_ONLY = 'formOnly';
+
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 
 /** A logistic score of standardised evidence and the isotonic steps that map it to a probability. */
@@ -111,8 +118,9 @@ const SAME_LENGTHS = 'evidence, mean, scale and coefficients must have the same 
 
 const EDIT_KIND_NAMES: ReadonlySet<string> = new Set(EDIT_KINDS);
 
-/** A count per edit kind (`kind.slotFill`) or a feature total (`feature.linkAny`) this version computes. */
+/** A count per edit kind (`kind.slotFill`), `formOnly`, or a feature total (`feature.linkAny`) this version computes. */
 const isDetail = (name: string) =>
+  name === FORM_ONLY ||
   (name.startsWith(KIND_PREFIX) && EDIT_KIND_NAMES.has(name.slice(KIND_PREFIX.length))) ||
   (name.startsWith(FEATURE_PREFIX) && name.slice(FEATURE_PREFIX.length) in FEATURES);
 

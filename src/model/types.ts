@@ -134,6 +134,21 @@ export const EDIT_KINDS = [
 
 export type EditKind = (typeof EDIT_KINDS)[number];
 
+/**
+ * Edit kinds that fix how the plan's calls are written, not what flows between them: a name spelt wrong, a
+ * label missing or wrong, calls out of order, an argument the API does not take, a call repeated or one no
+ * API is close to. A repair of these alone supplies no value, call or link of its own.
+ */
+export const FORM_KINDS: ReadonlySet<EditKind> = new Set<EditKind>([
+  'renameApi',
+  'renameParam',
+  'dropParam',
+  'relabel',
+  'addLabel',
+  'moveStep',
+  'deleteStep',
+]);
+
 /** One edit of a repair, with the cost the model charged for it. Step indexes refer to the input. */
 export interface Edit {
   readonly kind: EditKind;
