@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/model/errors.ts';
 import { loadSetCatalog } from '../research/bench/data.ts';
 import { editGroups, heldOutSummary, sampledEce } from '../research/tuning/calibrate.ts';
+import { evidenceComparison, groupGap } from '../research/tuning/calibrate-compare.ts';
 import { CostModelSchema } from '../src/model/cost.ts';
 import { loadCostModel, withWeights } from '../src/read/cost-models.ts';
 import { compileFor } from '../src/repair/repair.ts';
@@ -416,6 +417,47 @@ describe('calibration page', () => {
       flow: { n: 2, rightRate: 0.5, meanConfidence: 0.7 },
     });
     expect(editGroups([samples[4]], [points[4]])).toBeUndefined();
+  });
+
+  it('compares two evidence sets measure by measure, and says how far each edit group is from calibrated', () => {
+    const world = (set: string, ece: number, auc: number, form: [number, number, number]) => ({
+      set,
+      n: 100,
+      rightRate: 0.9,
+      meanConfidence: 0.9,
+      ece,
+      eceFloor: 0.01,
+      topPrecision: 0.9,
+      keptAtPrecision: 0.1,
+      auc,
+      byEdits: {
+        form: { n: form[0], rightRate: form[1], meanConfidence: form[2] },
+        flow: { n: 100 - form[0], rightRate: 0.8, meanConfidence: 0.85 },
+      },
+    });
+    // 20 repairs 0.09 under, 80 repairs 0.05 over: 0.058 weighted.
+    expect(groupGap(world('a', 0.02, 0.7, [20, 0.99, 0.9]))).toBeCloseTo(0.058, 10);
+    const report = (ece: number) => ({
+      calibration: {} as never,
+      heldOut: [world('a', ece, 0.7, [20, 0.99, 0.9]), world('b', 0.05, NaN, [0, 0, 0])],
+      heldOutRecords: [],
+      ownPlans: [],
+      fitted: world('(all, fitted)', 0.002, 0.8, [20, 0.99, 0.99]),
+      points: [],
+      heldOutPoints: [],
+    });
+    const lines = evidenceComparison(
+      { name: 'core', report: report(0.02) },
+      { name: 'form', report: report(0.04) },
+    );
+    expect(lines).toContain(
+      '| each world held out | 0.035 → 0.045 | 1 of 2 → 0 of 2 | 0.700 → 0.700 | 10.0 % → 10.0 % | 5.4 → 5.4 |',
+    );
+    // No held-out records or own plans: no rows for them.
+    expect(lines.filter((l) => l.startsWith('| held-out records'))).toEqual([]);
+    expect(lines).toContain(
+      '| the mix it was fitted on | 0.002 → 0.002 | 1 of 1 → 1 of 1 | 0.800 → 0.800 | 10.0 % → 10.0 % | 4.0 → 4.0 |',
+    );
   });
 
   it('says what ECE a perfectly calibrated confidence would show by sampling alone: less on more repairs', () => {

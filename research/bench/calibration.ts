@@ -12,7 +12,13 @@ import { loadCostModel } from '../../src/read/cost-models.ts';
 import type { CostModel } from '../../src/model/cost.ts';
 import { reliability } from '../../src/confidence/fit.ts';
 import { figureFiles, VEGA_LITE_SCHEMA, type PlotSpec } from '../../src/batch/plot.ts';
-import { calibrate, calibrationPage, DEFAULT_ALTERNATIVES, collectSamples } from '../tuning/index.ts';
+import {
+  calibrate,
+  calibrationPage,
+  DEFAULT_ALTERNATIVES,
+  collectSamples,
+  evidenceComparison,
+} from '../tuning/index.ts';
 import { ROOT } from './data.ts';
 import { learningMix, MIX_WORLDS } from './records.ts';
 import { machine, pageHeader } from './markdown.ts';
@@ -85,6 +91,8 @@ export async function shipCalibration(log: (line: string) => void, l2 = SHIPPED_
   log(`calibrate: ${records.length} records`);
   const samples = await collectSamples(records, base, { log, alternatives: DEFAULT_ALTERNATIVES });
   const report = calibrate(samples, base, l2, 'core');
+  // The same repairs read with `formOnly` too, for the comparison on the page (not shipped).
+  const form = calibrate(samples, base, l2, 'form');
   const model = JSON.parse(readFileSync(MODEL_FILE, 'utf8')) as Record<string, unknown>;
   writeFileSync(MODEL_FILE, `${JSON.stringify({ ...model, calibration: report.calibration }, null, 2)}\n`);
   const files = await figureFiles('calibration-reliability', reliabilitySpec(report.heldOutPoints));
@@ -97,6 +105,10 @@ export async function shipCalibration(log: (line: string) => void, l2 = SHIPPED_
     '',
     '![reliability](calibration-reliability.svg)',
     '',
+    'The same repairs calibrated with `--evidence form` as well, which also reads whether every edit only fixes how',
+    'a call is written (`formOnly`; see [cost model](../../docs/cost-model.md#confidence)):',
+    '',
+    ...evidenceComparison({ name: 'core', report }, { name: 'form', report: form }),
   ].join('\n');
   writeFileSync(join(RESULTS, 'calibration.md'), page);
   return page;

@@ -376,7 +376,7 @@ function editGroupsTable(worlds: readonly WorldCalibration[]): string[] {
 }
 
 /** The ECE a calibration should reach on every held-out world (issue target; the page says how many do). */
-const ECE_TARGET = 0.03;
+export const ECE_TARGET = 0.03;
 
 /**
  * One line over the held-out worlds: their mean and worst ECE, how many are within ECE_TARGET, and the range of

@@ -21,3 +21,4 @@ export * from './mappings.ts';
 export * from './cross-validate.ts';
 export * from './coverage.ts';
 export * from './calibrate.ts';
+export * from './calibrate-compare.ts';
