@@ -113,6 +113,7 @@ export interface EditGroups {
   readonly flow: GroupCalibration;
 }
 
+/** How many points, the share right, their mean confidence. */
 function groupOf(points: readonly { confidence: number; right: boolean }[]): GroupCalibration {
   return {
     n: points.length,
@@ -215,9 +216,7 @@ export function measurePoints(
 ): WorldCalibration {
   return {
     set,
-    n: points.length,
-    rightRate: points.filter((p) => p.right).length / Math.max(1, points.length),
-    meanConfidence: points.reduce((a, p) => a + p.confidence, 0) / Math.max(1, points.length),
+    ...groupOf(points),
     ece: reliability(points).ece,
     eceFloor: sampledEce(points),
     ...selective(points),
@@ -355,7 +354,7 @@ function alternativesTable(worlds: readonly WorldCalibration[]): string[] {
 
 /**
  * Per world, the repairs that fix only how calls are written and those that supply data flow: how many, how
- * many right, how confident (empty when no world has edit counts).
+ * many right, how confident (empty when no world's evidence has `formOnly`).
  */
 function editGroupsTable(worlds: readonly WorldCalibration[]): string[] {
   const rows = worlds.filter((w) => w.byEdits);
