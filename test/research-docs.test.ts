@@ -12,6 +12,7 @@ import { registerFit, registerSweep } from '../research/cli/research.ts';
 import { registerExport } from '../src/cli/export.ts';
 import { registerBatch } from '../src/cli/batch.ts';
 import { runCommands } from './cli-run.ts';
+import { tableAt } from './markdown.ts';
 
 const DOC = readFileSync('docs/research.md', 'utf8');
 const DATA = ['--data', 'samples/labelled-plans.jsonl', '--catalog', 'data/nestful/executable-spec.json'];
@@ -22,15 +23,6 @@ async function run(...args: string[]): Promise<void> {
   registerSweep(program);
   registerFit(program);
   await program.parseAsync(['node', 'refract', ...args, '--quiet']);
-}
-
-/** The markdown table that starts with `head` in `text`. */
-function tableAt(text: string, head: string): string[] {
-  const lines = text.split('\n');
-  const start = lines.findIndex((l) => l.startsWith(head));
-  expect(start, `a table starting with ${head}`).toBeGreaterThanOrEqual(0);
-  const end = lines.findIndex((l, i) => i > start && !l.startsWith('|'));
-  return lines.slice(start, end === -1 ? undefined : end);
 }
 
 const withoutLastColumn = (row: string) => row.replace(/\|[^|]*\|$/, '|');
