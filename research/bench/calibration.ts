@@ -91,8 +91,14 @@ export async function shipCalibration(log: (line: string) => void, l2 = SHIPPED_
   log(`calibrate: ${records.length} records`);
   const samples = await collectSamples(records, base, { log, alternatives: DEFAULT_ALTERNATIVES });
   const report = calibrate(samples, base, l2, 'core');
-  // The same repairs read with `formOnly` too, for the comparison on the page (not shipped).
-  const form = calibrate(samples, base, l2, 'form');
+  // The same repairs read with `formOnly` too, for the comparison on the page (not shipped): fix 1's
+  // confidence alone, so without the alternatives' calibration.
+  const form = calibrate(
+    samples.map(({ alternatives: _alternatives, ...sample }) => sample),
+    base,
+    l2,
+    'form',
+  );
   const model = JSON.parse(readFileSync(MODEL_FILE, 'utf8')) as Record<string, unknown>;
   writeFileSync(MODEL_FILE, `${JSON.stringify({ ...model, calibration: report.calibration }, null, 2)}\n`);
   const files = await figureFiles('calibration-reliability', reliabilitySpec(report.heldOutPoints));

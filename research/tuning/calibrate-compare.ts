@@ -6,8 +6,7 @@
  */
 import type { CalibrationReport, WorldCalibration } from './calibrate.ts';
 import { ECE_TARGET } from './calibrate.ts';
-
-const mean = (xs: readonly number[]) => (xs.length === 0 ? NaN : xs.reduce((a, x) => a + x, 0) / xs.length);
+import { mean } from '../bench/stats.ts';
 
 /**
  * How far a world's two edit groups (form only, data flow) are from calibrated: each group's |right rate −

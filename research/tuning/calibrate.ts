@@ -134,14 +134,11 @@ export function editGroups(
 ): EditGroups | undefined {
   const form: { confidence: number; right: boolean }[] = [];
   const flow: { confidence: number; right: boolean }[] = [];
-  let known = 0;
   samples.forEach((s, i) => {
     const only = s.evidence[FORM_ONLY];
-    if (only === undefined) return;
-    known++;
-    (only > 0 ? form : flow).push(points[i]);
+    if (only !== undefined) (only > 0 ? form : flow).push(points[i]);
   });
-  return known === 0 ? undefined : { form: groupOf(form), flow: groupOf(flow) };
+  return form.length + flow.length === 0 ? undefined : { form: groupOf(form), flow: groupOf(flow) };
 }
 
 export interface AlternativesCalibration {
@@ -262,12 +259,7 @@ function measure(set: string, calibration: Calibration, samples: readonly Labell
     ...(byEdits ? { byEdits } : {}),
     ...(alternatives.length > 0
       ? {
-          alternatives: {
-            n: alternatives.length,
-            rightRate: alternatives.filter((p) => p.right).length / alternatives.length,
-            meanConfidence: alternatives.reduce((a, p) => a + p.confidence, 0) / alternatives.length,
-            ece: reliability(alternatives).ece,
-          },
+          alternatives: { ...groupOf(alternatives), ece: reliability(alternatives).ece },
         }
       : {}),
   };

@@ -113,7 +113,8 @@ function planShape(plan: Plan): {
 
 /**
  * The evidence of a repair: the named evidence (EVIDENCE) and, with `detail`, the edit counts by kind, whether
- * every edit is of form (FORM_ONLY) and the feature totals, which a calibration reads only when fitted on them (`--evidence kinds|all`).
+ * every edit is of form (FORM_ONLY) and the feature totals, which a calibration reads only when fitted on them
+ * (`--evidence form|kinds|all`).
  */
 export function repairEvidence(
   plan: Plan,

@@ -222,8 +222,10 @@ function fitScore(
 export function fitCalibration(samples: readonly Sample[], options: FitCalibrationOptions): Calibration {
   const set = options.evidence ?? 'core';
   const minRight = options.minKindRight ?? MIN_KIND_RIGHT;
+  // The edit-kind counts are read from `kinds` on; `formOnly` from `form` on.
+  const counts = set === 'kinds' || set === 'all';
   const rightWith = new Map<string, number>();
-  for (const s of set === 'kinds' || set === 'all' ? samples : [])
+  for (const s of counts ? samples : [])
     if (s.right)
       for (const name in s.evidence)
         if (name.startsWith(KIND_PREFIX) && s.evidence[name] > 0)
@@ -232,7 +234,7 @@ export function fitCalibration(samples: readonly Sample[], options: FitCalibrati
   const shape = worlds >= (options.minShapeWorlds ?? MIN_SHAPE_WORLDS);
   const read = (name: string) =>
     name.startsWith(KIND_PREFIX)
-      ? (set === 'kinds' || set === 'all') && (rightWith.get(name) ?? 0) >= minRight
+      ? counts && (rightWith.get(name) ?? 0) >= minRight
       : name === FORM_ONLY
         ? set !== 'core'
         : (set === 'all' || CORE.has(name)) && (shape || !SHAPE.has(name));

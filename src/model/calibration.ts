@@ -76,9 +76,9 @@ export const KIND_PREFIX = 'kind.';
 export const FEATURE_PREFIX = 'feature.';
 
 /**
- * Evidence read with the edit-kind counts (`kinds`, `all`): 1 when every edit of the repair fixes how a call is
- * written (FORM_KINDS), 0 when it supplies data flow (a link, an ask, a copied value, a put-back call, a
- * memory item) or makes no edit.
+ * Evidence read from the `form` set on (`form`, `kinds`, `all`): 1 when every edit of the repair fixes how a
+ * call is written (FORM_KINDS), 0 when it supplies data flow (a link, an ask, a copied value, a put-back call,
+ * a memory item) or makes no edit.
  */
 export const FORM_ONLY = 'formOnly';
 
