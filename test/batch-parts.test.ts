@@ -94,7 +94,9 @@ describe('summary', () => {
         issues: [err('unknown_label', 'Foo'), { tag: 'type_mismatch', severity: 'warning', api: 'Foo' }],
       }),
     );
-    acc.add(outcome('d', 'error', { inputLength: 0, outputLength: 0, timeMs: 0 }));
+    acc.add(
+      outcome('d', 'error', { inputLength: 0, outputLength: 0, timeMs: 0, reason: 'line 9: not JSON' }),
+    );
     const s = acc.result();
     expect(s.records).toBe(10);
     expect(s.statuses).toEqual({
@@ -121,11 +123,42 @@ describe('summary', () => {
       { id: 'a', edits: 3 },
     ]);
     expect(summaryLine(s)).toBe(
-      '10 records: 6 valid, 3 repaired, 0 partial, 0 uncertain, 0 exhausted, 0 timeout, 1 error; success 80.0%; repaired plans same length; p50 5.00 ms, p90 100 ms, p99 100 ms, max 100 ms',
+      '10 records: 6 valid, 3 repaired, 0 partial, 0 uncertain, 0 exhausted, 0 timeout, 1 error; success 80.0%; repaired plans same length; most records without a repair: 1 error, line 9: not JSON; p50 5.00 ms, p90 100 ms, p99 100 ms, max 100 ms',
     );
     const md = summaryMarkdown(s);
     expect(md).toContain('| 10 | 6 | 3 | 0 | 0 | 0 | 0 | 1 | 80.0% | 1.000 (same length) |');
     expect(md).toContain('| `Foo` | 3 | unknown_label 2, unknown_api 1 |');
+  });
+
+  it('says why records got no repair: the most frequent reasons first, the distinct ones bounded', () => {
+    const acc = new SummaryAccumulator({ top: 2, maxReasons: 2 });
+    const noCatalog = 'no catalog: pass --catalog or give the record a catalog';
+    acc.add(outcome('a', 'timeout', { reason: 'time limit of 10 ms reached' }));
+    for (const id of ['b', 'c', 'd']) acc.add(outcome(id, 'error', { reason: noCatalog }));
+    acc.add(outcome('e', 'error', { reason: 'a | b\nc' }));
+    acc.add(outcome('f', 'error', { reason: 'never seen before' }));
+    acc.add(outcome('g', 'repaired', { reason: 'not a failure' }));
+    const s = acc.result();
+    // Two distinct reasons are tracked: the two later ones are pooled, and the top two listed.
+    expect(s.failures).toEqual([
+      { status: 'error', reason: noCatalog, records: 3, first: 'b' },
+      { status: 'error', reason: '(other reasons)', records: 2, first: 'e' },
+    ]);
+    const all = new SummaryAccumulator({ maxReasons: 2 });
+    for (const id of ['a', 'b', 'c']) all.add(outcome(id, 'error', { reason: `reason ${id}` }));
+    expect(all.result().failures.map((f) => [f.reason, f.records])).toEqual([
+      ['reason a', 1],
+      ['reason b', 1],
+      ['(other reasons)', 1],
+    ]);
+    expect(summaryLine(s)).toContain(`; most records without a repair: 3 error, ${noCatalog};`);
+    const md = summaryMarkdown(new SummaryAccumulator().result());
+    expect(md).not.toContain('## Why records got no repair');
+    const piped = new SummaryAccumulator();
+    piped.add(outcome('e', 'error', { reason: 'a | b\nc' }));
+    expect(summaryMarkdown(piped.result())).toContain(
+      '## Why records got no repair\n\n| status | reason | records | first record |\n| --- | --- | --- | --- |\n| error | a \\| b c | 1 | `e` |',
+    );
   });
 
   it('keeps latency samples bounded and exact extremes', () => {
@@ -158,6 +191,12 @@ describe('summary', () => {
       timeMs: 2,
       issues: [{ tag: 'unknown_api', severity: 'error', api: 'SkyScrapperFlightSearch' }],
     });
+    // The reason is read for a record that got no repair, not for one held back or repaired.
+    const failed = { id: 'y', status: 'timeout', sequence: null, timeMs: 5, reason: 'time limit' };
+    expect(outcomeOf(record, failed).reason).toBe('time limit');
+    expect(
+      outcomeOf(record, { ...line, status: 'uncertain', reason: 'confidence 0.5' }).reason,
+    ).toBeUndefined();
   });
 });
 

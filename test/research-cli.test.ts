@@ -288,6 +288,33 @@ describe('refract calibrate', () => {
     expect(err.trim()).toBe('refract: --evidence: expected core or form or kinds or all, got shape');
   });
 
+  it('fits on the records of one plan that falls in the held-out share, leaving out the held-out-records table', async () => {
+    // The first three records of the executable set share one gold plan, which the seeded 30 % holds out.
+    const lines = readFileSync('benchmarks/data/corrupted-executable.jsonl', 'utf8').split('\n').slice(0, 3);
+    expect(new Set(lines.map((l) => JSON.stringify(JSON.parse(l).gold))).size).toBe(1);
+    const data = join(dir, 'one-plan.jsonl');
+    writeFileSync(data, lines.join('\n') + '\n');
+    const [out, report] = ['calib-one-plan.json', 'calib-one-plan.md'].map((f) => join(dir, f));
+    await run('calibrate', '--data', data, '--out', out, '--report', report, '--alternatives', '0');
+    expect(CalibrationSchema.parse(JSON.parse(readFileSync(out, 'utf8'))).fitted.records).toBe(3);
+    const page = readFileSync(report, 'utf8');
+    expect(page).toContain('(all, fitted)');
+    expect(page).not.toContain('Held-out records of every world');
+  });
+
+  it('refuses records none of which needs a repair, naming --data, and writes nothing', async () => {
+    const data = join(dir, 'all-valid.jsonl');
+    const { gold } = labelledRecords()[0];
+    writeFileSync(data, JSON.stringify({ id: 'fine', gold, sequence: gold }) + '\n');
+    const out = join(dir, 'calib-none-repaired.json');
+    const { code, err } = await cli('calibrate', '--data', data, '--catalog', CATALOG, '--out', out);
+    expect(code).toBe(2);
+    expect(err.trim()).toBe(
+      'refract: --data: no record was repaired (1 record: every input valid, or no repair found): nothing to calibrate on',
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('fits no alternatives with --alternatives 0, and refuses a bad count naming the flag', async () => {
     const out = join(dir, 'calib-none.json');
     await run(...calibrateOn(out), '--alternatives', '0');

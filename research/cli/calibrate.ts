@@ -66,6 +66,11 @@ export function registerCalibrate(program: Command): void {
       );
     const { records, options, base } = loadData(flags);
     const samples = await collectSamples(records, base, { ...options, alternatives, log });
+    if (samples.length === 0)
+      throw new InputError(
+        '--data',
+        `no record was repaired (${records.length} ${records.length === 1 ? 'record' : 'records'}: every input valid, or no repair found): nothing to calibrate on`,
+      );
     const report = calibrate(samples, base, l2, evidence);
     write('--out', flags.out, `${JSON.stringify(report.calibration, null, 2)}\n`, log);
     if (flags.modelOut) {

@@ -290,13 +290,12 @@ export function calibrate(
   const { world, points } = measure('(all, fitted)', calibration, samples);
   const isHeld = (s: LabelledSample) => heldOutPlan(s.plan, HELD_OUT_PLANS.fraction, HELD_OUT_PLANS.seed);
   const heldRecords = samples.filter(isHeld);
+  const trainRecords = samples.filter((s) => !isHeld(s));
+  // A few plans may all fall in the held-out share: nothing is left to fit on, and the table is left out.
   const onPlans =
-    heldRecords.length === 0
+    heldRecords.length === 0 || trainRecords.length === 0
       ? undefined
-      : fitBoth(
-          samples.filter((s) => !isHeld(s)),
-          { weights, l2, evidence },
-        );
+      : fitBoth(trainRecords, { weights, l2, evidence });
   const heldOutRecords = onPlans
     ? [
         ...sets.flatMap((set) => {

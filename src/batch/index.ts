@@ -3,8 +3,10 @@ export { runBatch, type BatchOptions, type BatchReport } from './run.ts';
 export { checkStepByStep, type StepByStep, type StepCheck } from './step-by-step.ts';
 export {
   CONFIDENCE_BANDS,
+  FAILED,
   SummaryAccumulator,
   outcomeOf,
+  type FailureReason,
   type Summary,
   type SummaryOptions,
 } from './summary.ts';

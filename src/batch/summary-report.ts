@@ -1,6 +1,6 @@
 /** Renderings of a batch summary: one line for the terminal and a Markdown report. */
-import type { ConfidenceSummary, Summary } from './summary.ts';
-import { code, percent, table } from './report-format.ts';
+import type { ConfidenceSummary, FailureReason, Summary } from './summary.ts';
+import { cell, code, percent, table } from './report-format.ts';
 import { scoresLine, scoresSection } from './scores-report.ts';
 
 function ms(x: number): string {
@@ -21,6 +21,7 @@ export function summaryLine(s: Summary): string {
     .join(', ');
   const parts = [`${s.records} records: ${counts}`, `success ${percent(s.successRate)}`];
   if (s.lengthRatio !== null) parts.push(`repaired plans ${lengthChange(s.lengthRatio)}`);
+  if (s.failures.length > 0) parts.push(failureLine(s.failures[0]));
   if (s.confidence) parts.push(confidenceLine(s.confidence));
   if (s.scores) parts.push(scoresLine(s.scores));
   if (s.latencyMs) {
@@ -28,6 +29,23 @@ export function summaryLine(s: Summary): string {
     parts.push(`p50 ${ms(l.p50)} ms, p90 ${ms(l.p90)} ms, p99 ${ms(l.p99)} ms, max ${ms(l.max)} ms`);
   }
   return parts.join('; ');
+}
+
+/** `most records without a repair: 60 error, no catalog: pass --catalog or give the record a catalog`. */
+export function failureLine(f: FailureReason): string {
+  return `most records without a repair: ${f.records} ${f.status}, ${f.reason}`;
+}
+
+function failureSection(failures: readonly FailureReason[]): string[] {
+  return [
+    '## Why records got no repair',
+    '',
+    ...table(
+      ['status', 'reason', 'records', 'first record'],
+      failures.map((f) => [f.status, cell(f.reason), f.records, code(f.first)]),
+    ),
+    '',
+  ];
 }
 
 /** `expected wrong 3.2 of 290 repairs (confidence [0, 0.5) 2, [0.5, 0.8) 5, …)`. */
@@ -101,6 +119,7 @@ export function summaryMarkdown(s: Summary, chart?: string): string {
     '',
     ...(l ? table(['p50', 'p90', 'p99', 'max'], [[ms(l.p50), ms(l.p90), ms(l.p99), ms(l.max)]]) : ['(none)']),
     '',
+    ...(s.failures.length > 0 ? failureSection(s.failures) : []),
     '## Input issues (errors)',
     '',
     ...table(

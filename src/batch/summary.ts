@@ -40,6 +40,19 @@ export interface BatchSummary {
   }[];
   /** The records that needed the most edits. */
   readonly mostEdits: readonly { readonly id: string; readonly edits: number }[];
+  /** Why records got no repair (FAILED statuses): the most frequent reasons, with the first record of each. */
+  readonly failures: readonly FailureReason[];
+}
+
+/** The statuses of a record that got no repair, whose line says why (`reason`). */
+export const FAILED: readonly Status[] = ['error', 'timeout', 'exhausted'];
+
+/** One reason records got no repair: their status, the reason, how many, and the first record's id. */
+export interface FailureReason {
+  readonly status: Status;
+  readonly reason: string;
+  readonly records: number;
+  readonly first: string;
 }
 
 /**
@@ -80,9 +93,12 @@ export interface SummaryOptions {
   readonly maxApis?: number;
   /** Length of the top lists. Default 10. */
   readonly top?: number;
+  /** Distinct failure reasons tracked before the rest are pooled under `(other reasons)`. Default 1,000. */
+  readonly maxReasons?: number;
 }
 
 const OTHER_API = '(other)';
+const OTHER_REASON = '(other reasons)';
 
 function bump<K>(map: Map<K, number>, key: K, by = 1): void {
   map.set(key, (map.get(key) ?? 0) + by);
@@ -101,6 +117,7 @@ export class SummaryAccumulator {
   readonly #reservoir: Float64Array;
   readonly #maxApis: number;
   readonly #top: number;
+  readonly #maxReasons: number;
   readonly #rng: Rng = mulberry32(0x5eed);
   #records = 0;
   #timed = 0;
@@ -113,6 +130,8 @@ export class SummaryAccumulator {
   readonly #warnings = new Map<string, number>();
   readonly #apis = new Map<string, Map<IssueTag, number>>();
   #mostEdits: { id: string; edits: number }[] = [];
+  /** Per `status reason`: the count and the first record (insertion order breaks ties in the top list). */
+  readonly #failures = new Map<string, { status: Status; reason: string; records: number; first: string }>();
   readonly #edits: EditStats;
   readonly #scores = new ScoreStats();
   readonly #bands: number[] = CONFIDENCE_BANDS.map(() => 0);
@@ -123,6 +142,7 @@ export class SummaryAccumulator {
     this.#reservoir = new Float64Array(options.reservoir ?? 65_536);
     this.#maxApis = options.maxApis ?? 5_000;
     this.#top = options.top ?? 10;
+    this.#maxReasons = options.maxReasons ?? 1_000;
     this.#edits = new EditStats(this.#maxApis, this.#top);
   }
 
@@ -146,6 +166,7 @@ export class SummaryAccumulator {
       if (issue.api !== undefined) this.#apiTag(issue.api, issue.tag);
     }
     if (outcome.edits > 0) this.#rankEdits(outcome.id, outcome.edits);
+    if (FAILED.includes(outcome.status)) this.#failure(outcome);
     this.#edits.add(outcome);
     this.#scores.add(outcome.score);
   }
@@ -175,6 +196,19 @@ export class SummaryAccumulator {
     let tags = this.#apis.get(key);
     if (!tags) this.#apis.set(key, (tags = new Map()));
     bump(tags, tag);
+  }
+
+  #failure(outcome: Outcome): void {
+    const status = outcome.status;
+    let reason = outcome.reason ?? '(no reason given)';
+    let key = `${status}\u0000${reason}`;
+    if (!this.#failures.has(key) && this.#failures.size >= this.#maxReasons) {
+      reason = OTHER_REASON;
+      key = `${status}\u0000${reason}`;
+    }
+    const seen = this.#failures.get(key);
+    if (seen) seen.records++;
+    else this.#failures.set(key, { status, reason, records: 1, first: outcome.id });
   }
 
   /** Keeps the top list sorted by edits, earlier records first among equals. */
@@ -219,6 +253,11 @@ export class SummaryAccumulator {
       warningTags: sortedObject(this.#warnings),
       failingApis,
       mostEdits: this.#mostEdits.map((x) => ({ ...x })),
+      // A stable sort: among equal counts, the reason seen first comes first.
+      failures: [...this.#failures.values()]
+        .sort((a, b) => b.records - a.records)
+        .slice(0, this.#top)
+        .map((x) => ({ ...x })),
       ...this.#edits.result(),
       ...(scores ? { scores } : {}),
       ...(this.#confident > 0
@@ -261,6 +300,7 @@ export function outcomeOf(
     return [typeof slot === 'string' ? slot : '(unnamed)'];
   });
   const confidence = typeof line.confidence === 'number' ? line.confidence : undefined;
+  const reason = FAILED.includes(status) && typeof line.reason === 'string' ? line.reason : undefined;
   const score = scoreDigest(record, status, line.sequence, confidence, record?.catalog ?? catalog);
   return {
     id: String(line.id),
@@ -274,6 +314,7 @@ export function outcomeOf(
     ...(confidence !== undefined ? { confidence } : {}),
     ...(score ? { score } : {}),
     timeMs: typeof line.timeMs === 'number' ? line.timeMs : 0,
+    ...(reason !== undefined ? { reason } : {}),
     issues: issues.map((x) => {
       // Result lines number steps from 1.
       const api = steps?.[x.step - 1]?.name;

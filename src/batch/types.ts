@@ -28,6 +28,8 @@ export interface Outcome {
   /** The verdict against the record's gold, when it has one. */
   readonly score?: ScoreDigest;
   readonly timeMs: number;
+  /** Why the record got no repair (`error`, `timeout`, `exhausted`), as its line says. */
+  readonly reason?: string;
   /** The input's issues, each with the API of its step when that step exists. */
   readonly issues: readonly {
     readonly tag: IssueTag;
