@@ -196,7 +196,9 @@ describe('a batch with --min-confidence', () => {
     expect(summaryLine(s)).toContain(
       `expected wrong ${c.expectedWrong} of ${c.repairs} repairs (confidence [0, 0.5) `,
     );
-    expect(summaryLine(s)).toContain(`calibration: mean confidence ${cal.meanConfidence}`);
+    expect(summaryLine(s)).toContain(
+      `calibration: mean confidence ${cal.meanConfidence} against ${(100 * cal.rightRate).toFixed(1)}% right of ${cal.repairs} repairs`,
+    );
     const md = summaryMarkdown(s);
     expect(md).toContain('## Confidence of the repairs');
     expect(md).toContain('## Calibration of the confidence');

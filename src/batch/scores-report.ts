@@ -6,7 +6,7 @@ const share = (part: number, whole: number) => (whole === 0 ? '-' : `${percent(p
 
 /**
  * `restored 68.3% (75.0% modulo asks) of 60 labelled; detected 60/60`, and with confidences `; calibration:
- * mean confidence 0.912, right 0.9 of 50 repairs, ECE 0.04`.
+ * mean confidence 0.912 against 90.0% right of 50 repairs, ECE 0.04`.
  */
 export function scoresLine(s: ScoresSummary): string {
   const o = s.overall;
@@ -24,7 +24,7 @@ function catalogLine(g: GroupScores): string {
 }
 
 function calibrationLine(c: CalibrationScores): string {
-  return `calibration: mean confidence ${c.meanConfidence}, right ${c.rightRate} of ${c.repairs} repairs, ECE ${c.ece}`;
+  return `calibration: mean confidence ${c.meanConfidence} against ${percent(c.rightRate)} right of ${c.repairs} repairs, ECE ${c.ece}`;
 }
 
 function calibrationSection(c: CalibrationScores): string[] {
@@ -32,7 +32,7 @@ function calibrationSection(c: CalibrationScores): string[] {
     '## Calibration of the confidence',
     '',
     `${c.repairs} scored repairs: mean confidence ${c.meanConfidence}, right (restored modulo unknowns) ` +
-      `${c.rightRate}, expected calibration error (10 bins) ${c.ece}.`,
+      `${percent(c.rightRate)}, expected calibration error (10 bins) ${c.ece}.`,
     '',
     ...table(
       ['confidence', 'repairs', 'mean confidence', 'right'],
