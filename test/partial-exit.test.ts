@@ -24,8 +24,10 @@ describe('partial repairs', () => {
       ['fix', '-c', CATALOG, '--format', 'json', 'samples/unknown-call.txt'],
     );
     expect(r.code).toBe(3);
-    const result = JSON.parse(r.out) as { status: string; dropped: unknown[] };
+    const result = JSON.parse(r.out) as { status: string; dropped: unknown[]; confidence: number };
     expect(result.status).toBe('partial');
+    // The repair dropped a call the user wrote: it is not their plan (a scored batch never counts it right).
+    expect(result.confidence).toBe(0);
     // Steps are numbered from 1 in what users read.
     expect(result.dropped).toEqual([
       { step: 2, name: 'FrobnicateTheWidgets', reason: 'no catalog API is close to its name' },
@@ -56,6 +58,8 @@ describe('partial repairs', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as { status: string });
     expect(lines.map((l) => l.status)).toEqual(['valid', 'partial']);
+    // Counted in the lowest confidence band, as one wrong repair to expect.
+    expect(r.err).toContain('expected wrong 1 of 1 repairs (confidence [0, 0.5) 1,');
   });
 
   it('the exit code of a batch: error over partial over exhausted over uncertain over repaired over valid', () => {

@@ -86,7 +86,9 @@ export const RepairJsonSchema = z
       .min(0)
       .max(1)
       .optional()
-      .describe('calibrated probability that the repair is the intended plan (a calibrated cost model)'),
+      .describe(
+        'calibrated probability that the repair is the intended plan (a calibrated cost model): 1 for a valid input, 0 for a partial repair',
+      ),
     model: z.object({ vars: z.number(), rows: z.number() }).optional(),
     fixes: z
       .array(

@@ -227,8 +227,11 @@ export async function repair(
   const unchanged = checked.edits.length === 0;
   const partial = checked.dropped.length > 0;
   const exhausted = overTries(checked.sequence, catalog, options);
+  // A partial repair dropped a call of the user's: it is not the plan they wrote for (the judge never counts
+  // one right), so its confidence is 0 and no second solve is spent on it unless its evidence is asked for.
   const assessed =
     unchanged ||
+    (partial && !options.confidenceEvidence) ||
     first.status !== 'optimal' ||
     options.confidence === false ||
     !(calibration || options.confidenceEvidence)
@@ -243,7 +246,8 @@ export async function repair(
           cost.weights,
           options.confidenceEvidence === true,
         );
-  const confidence = unchanged && first.status === 'optimal' && calibration ? 1 : assessed?.confidence;
+  const settled = first.status === 'optimal' && calibration !== undefined;
+  const confidence = settled && unchanged ? 1 : settled && partial ? 0 : assessed?.confidence;
   // Below `minConfidence` a repair is held back as uncertain; the worse statuses keep theirs.
   const unsure =
     options.minConfidence !== undefined && confidence !== undefined && confidence < options.minConfidence;
