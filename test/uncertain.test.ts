@@ -243,6 +243,29 @@ describe('the agent hook and the loop with minConfidence', () => {
     expect(held.feedback).toContain('repaired sequence:');
   });
 
+  it('holds back a partial repair below the threshold too: it dropped a call, its confidence is 0', async () => {
+    const unknown = [
+      call('a', 'SkyScrapperSearchAirport', { query: 'New York' }),
+      call('b', 'FrobnicateTheWidgets', { level: 3 }),
+    ];
+    const applied = await checkToolCalls(unknown, { catalog: executable });
+    expect(applied.repair?.status).toBe('partial');
+    expect(applied.repair?.confidence).toBe(0);
+    // Without a threshold every executable repair is applied, as documented.
+    expect(applied.executable).toBe(true);
+    const held = await checkToolCalls(unknown, { catalog: executable, minConfidence: 0.5 });
+    expect(held.repair?.status).toBe('partial');
+    expect(held.executable).toBe(false);
+    expect(held.calls).toEqual([]);
+    expect(held.feedback).toContain('not applied: confidence 0 is below minConfidence 0.5');
+    const fixer = milpFixer({ catalog: executable, repair: { minConfidence: 0.5 }, escalate: false });
+    const steps = parseSequenceText(
+      'var1 = SkyScrapperSearchAirport(query="New York")\nvar2 = FrobnicateTheWidgets(level=3)',
+    );
+    const proposal = await fixer.propose(steps, '', 0);
+    expect(proposal).toMatchObject({ stalled: 'optimiser unsure: confidence 0 is below minConfidence 0.5' });
+  });
+
   it('the optimiser fixer proposes no repair below the threshold', async () => {
     const fixer = milpFixer({ catalog: executable, repair: { minConfidence: 0.999 }, escalate: false });
     const proposal = await fixer.propose(missingStep, '', 0);

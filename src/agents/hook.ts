@@ -143,7 +143,7 @@ export async function checkToolCalls(
   const repaired = await repair(sequence, catalog, options);
   // A repair over the tries limit is no plan to run, nor one below `minConfidence` (status uncertain): its
   // calls go back to the model with the reason.
-  const executable = repaired.isExecutable === true && !isHeldBack(repaired.status);
+  const executable = repaired.isExecutable === true && !isHeldBack(repaired, options.minConfidence);
   const origin = executable ? originOf(sequence, repaired.sequence, repaired.edits) : [];
   const after = executable ? healAfterRepair(repaired.sequence, origin, options) : { sequence, edits: [] };
   const healEdits = [...heal, ...after.edits];

@@ -29,7 +29,9 @@ export function suggestionsText(sequence: Sequence, validation: Validation, repa
   }
   const optimal = repair.optimal ? ', optimal' : '';
   lines.push(`possible fixes (cost ${round(repair.cost, SHORT_DIGITS)}${optimal}):`);
-  if (repair.status === 'uncertain') lines.push(`not applied: ${repair.reason ?? 'uncertain'}`);
+  // Held back below the threshold: uncertain, or partial with the threshold's reason.
+  if (repair.status === 'uncertain' || (repair.status === 'partial' && repair.reason))
+    lines.push(`not applied: ${repair.reason ?? 'uncertain'}`);
   lines.push(...repair.edits.map((e) => `- ${formatEdit(e)}`));
   const { corrected, added, asked } = splitRepair(sequence, repair);
   if (corrected.length > 0) lines.push('corrected calls:', ...corrected.map((s) => `  ${formatCall(s)}`));

@@ -42,9 +42,6 @@ export interface PickOptions {
   readonly repair?: RepairOptions;
 }
 
-/** A repair that is returned but not to be run as it is: below `minConfidence`, or over `maxTries`. */
-const heldBack = (result: RepairResult): boolean => isHeldBack(result.status);
-
 /** Picks one sequence among candidates for the same request. */
 export async function pick(
   candidates: readonly Sequence[],
@@ -52,6 +49,8 @@ export async function pick(
   options: PickOptions = {},
 ): Promise<PickResult> {
   if (candidates.length === 0) throw new RangeError('pick needs at least one candidate');
+  // A repair returned but not to be run as it is: below `minConfidence`, or over `maxTries`.
+  const heldBack = (x: RepairResult) => isHeldBack(x, options.repair?.minConfidence);
   const reports: CandidateReport[] = candidates.map((c, index) => {
     const errors = validate(c, catalog, options.validate).issues.filter((i) => i.severity === 'error').length;
     return { index, valid: errors === 0, errors, signature: signature(c) };

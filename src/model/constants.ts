@@ -60,11 +60,17 @@ export const STATUSES = [
 export type Status = (typeof STATUSES)[number];
 
 /**
- * A repair that is returned but not to be run as it is: held back below `minConfidence` (uncertain), or over
- * `maxTries` (exhausted). The hook, the loop and `pick` treat both alike.
+ * A repair that is returned but not to be run as it is: held back below `minConfidence` (uncertain, or a
+ * partial repair, whose status says more), or over `maxTries` (exhausted). The hook, the loop and `pick`
+ * treat them alike.
  */
-export function isHeldBack(status: Status): boolean {
-  return status === 'uncertain' || status === 'exhausted';
+export function isHeldBack(
+  result: { readonly status: Status; readonly confidence?: number },
+  minConfidence?: number,
+): boolean {
+  if (result.status === 'uncertain' || result.status === 'exhausted') return true;
+  // A partial repair keeps its status below the threshold, and is held back all the same.
+  return minConfidence !== undefined && result.confidence !== undefined && result.confidence < minConfidence;
 }
 
 /** The statuses of a repair a confidence describes: repaired, held back as uncertain, or repaired in part. */

@@ -269,7 +269,7 @@ export async function repair(
     status,
     ...(partial ? { dropped: checked.dropped } : {}),
     ...(exhausted.length > 0 ? { exhausted, reason: exhaustedReason(exhausted[0], options.maxTries!) } : {}),
-    ...(status === 'uncertain'
+    ...(status === 'uncertain' || (status === 'partial' && unsure)
       ? { reason: `confidence ${confidence} is below minConfidence ${options.minConfidence}` }
       : {}),
     sequence: checked.sequence,

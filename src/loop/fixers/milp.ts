@@ -75,8 +75,8 @@ export function milpFixer(options: MilpFixerOptions): Fixer<Sequence> {
             return stall('optimiser found nothing to repair');
           // Below `minConfidence` or over `maxTries` the repair is not proposed: the feedback goes on to the
           // next fixer or a person.
-          if (isHeldBack(result.status)) {
-            const why = result.status === 'uncertain' ? 'unsure' : 'exhausted';
+          if (isHeldBack(result, base.minConfidence)) {
+            const why = result.status === 'exhausted' ? 'exhausted' : 'unsure';
             fallback = stall(`optimiser ${why}: ${result.reason ?? result.status}`);
             continue;
           }
