@@ -254,7 +254,8 @@ export function reassignments(
     const other = leafOf(path);
     const sibling = parent !== '' && parentOf(path) === parent ? similarity(path, norm) : 0;
     // A generic name (`result`) is no spelling of another (`results` is a list, not the result meant).
-    const spelt = other === leaf ? e.sameLeaf : generic ? 0 : similarity(other, leaf);
+    const spelt =
+      other === leaf ? (generic ? e.genericLeaf : e.sameLeaf) : generic ? 0 : similarity(other, leaf);
     const spelling = Math.max(spelt, shortened(other), sibling) - depth;
     return { m: Math.max(spelling, toParam(other) - depth, keyed(path)), spelling };
   };

@@ -45,6 +45,10 @@ const score = (value: number, meaning: string) =>
 export const EvidenceSchema = z
   .object({
     sameLeaf: score(0.99, 'a field of the broken one’s leaf under another path'),
+    genericLeaf: score(
+      0.45,
+      'the same, where that leaf is a generic name (`data`, `results`): little evidence of the field meant (`doctorId = $var2.data.data$` is `data.doctorId`, not the whole `data`); below `minSimilarity`, such a field must also fit the parameter’s declared type',
+    ),
     soleField: score(0.6, 'a producer’s only field that can feed the parameter (the label was right)'),
     alikeFeed: score(0.9, 'the field another call of the plan reads into a parameter of the same name'),
     keyedField: score(0.85, 'a top-level field the answer key reading the producer or the consumer spells'),
