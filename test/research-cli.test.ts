@@ -302,6 +302,28 @@ describe('refract calibrate', () => {
     expect(page).not.toContain('Held-out records of every world');
   });
 
+  it('scores each held-out world again under refits on resampled plans (--refits), and refuses a bad count', async () => {
+    const data = join(dir, 'two-worlds.jsonl');
+    const records = ['mine', 'theirs'].flatMap((set) =>
+      labelledRecords().map((r) => JSON.stringify({ ...r, id: `${set}-${r.id}`, set })),
+    );
+    writeFileSync(data, records.join('\n') + '\n');
+    const [out, report] = ['calib-refits.json', 'calib-refits.md'].map((f) => join(dir, f));
+    const args = ['calibrate', '--data', data, '--catalog', CATALOG, '--out', out, '--alternatives', '0'];
+    await run(...args, '--refits', '3', '--report', report);
+    const page = readFileSync(report, 'utf8');
+    expect(page).toContain('The same held-out ECE under 3 calibrations fitted on resamples');
+    expect(page).toMatch(/\| mine \| [\d.]+ \| [\d.]+ \| [\d.]+–[\d.]+ \| \d+ % \|/);
+    expect(page).toMatch(/In most refits \d of 2 worlds are at 0\.03 or less; \d in none\./);
+    await run(...args, '--refits', '0', '--report', report);
+    expect(readFileSync(report, 'utf8')).not.toContain('calibrations fitted on resamples');
+    for (const bad of ['-1', '1.5', 'some', '1001']) {
+      const { code, err } = await cli(...args, '--refits', bad);
+      expect(code).toBe(2);
+      expect(err.trim()).toBe(`refract: --refits: expected an integer from 0 to 1000, got ${bad}`);
+    }
+  });
+
   it('refuses records none of which needs a repair, naming --data, and writes nothing', async () => {
     const data = join(dir, 'all-valid.jsonl');
     const { gold } = labelledRecords()[0];

@@ -3,6 +3,8 @@ import { InputError } from '../src/model/errors.ts';
 import { loadSetCatalog } from '../research/bench/data.ts';
 import { editGroups, heldOutSummary, sampledEce } from '../research/tuning/calibrate.ts';
 import { evidenceComparison, groupGap } from '../research/tuning/calibrate-compare.ts';
+import { heldOutRefits, refitsSection } from '../research/tuning/calibrate-refits.ts';
+import { mulberry32 } from '../src/model/prng.ts';
 import { CostModelSchema } from '../src/model/cost.ts';
 import { loadCostModel, withWeights } from '../src/read/cost-models.ts';
 import { compileFor } from '../src/repair/repair.ts';
@@ -445,6 +447,7 @@ describe('calibration page', () => {
       fitted: world('(all, fitted)', 0.002, 0.8, [20, 0.99, 0.99]),
       points: [],
       heldOutPoints: [],
+      heldOutRefits: [],
     });
     const lines = evidenceComparison(
       { name: 'core', report: report(0.02) },
@@ -458,6 +461,48 @@ describe('calibration page', () => {
     expect(lines).toContain(
       '| the mix it was fitted on | 0.002 → 0.002 | 1 of 1 → 1 of 1 | 0.800 → 0.800 | 10.0 % → 10.0 % | 4.0 → 4.0 |',
     );
+  });
+
+  it('refits each held-out world on resampled plans of the others: seeded, spread around its ECE', () => {
+    // Two worlds of 40 plans each; a repair is right more often the larger its gap.
+    const rng = mulberry32(3);
+    const samples = ['a', 'b'].flatMap((set, w) =>
+      Array.from({ length: 200 }, (_, i) => {
+        const logGap = rng() * 3;
+        return {
+          set,
+          plan: `p${i % 40}`,
+          right: rng() < 0.5 + 0.15 * logGap + 0.05 * w,
+          evidence: { logGap, edits: 1 + (i % 3) },
+        };
+      }),
+    );
+    const options = { l2: 1, evidence: 'core' as const, refits: 10, target: 0.03 };
+    const refits = heldOutRefits(samples, options);
+    expect(refits.map((r) => r.set)).toEqual(['a', 'b']);
+    for (const r of refits) {
+      expect(r.refits).toBe(10);
+      expect(r.low).toBeLessThanOrEqual(r.median);
+      expect(r.median).toBeLessThanOrEqual(r.high);
+      // The plans the fit sees move the figure: resamples do not all give the ECE of the fit on every plan.
+      expect(r.high - r.low).toBeGreaterThan(0);
+      expect(r.atTarget).toBeGreaterThanOrEqual(0);
+      expect(r.atTarget).toBeLessThanOrEqual(1);
+    }
+    expect(heldOutRefits(samples, options)).toEqual(refits);
+    expect(heldOutRefits(samples, { ...options, refits: 0 })).toEqual([]);
+    expect(
+      heldOutRefits(
+        samples.filter((s) => s.set === 'a'),
+        options,
+      ),
+    ).toEqual([]);
+    const section = refitsSection(refits, 0.03);
+    expect(section).toContain('| world | ECE | refits: median | 10–90 % | refits at ≤ 0.03 |');
+    expect(
+      section.some((l) => /^In most refits \d of 2 worlds are at 0\.03 or less; \d in none\.$/.test(l)),
+    ).toBe(true);
+    expect(refitsSection([], 0.03)).toEqual([]);
   });
 
   it('says what ECE a perfectly calibrated confidence would show by sampling alone: less on more repairs', () => {

@@ -16,6 +16,7 @@ import {
   calibrate,
   calibrationPage,
   DEFAULT_ALTERNATIVES,
+  DEFAULT_REFITS,
   collectSamples,
   evidenceComparison,
 } from '../tuning/index.ts';
@@ -90,7 +91,7 @@ export async function shipCalibration(log: (line: string) => void, l2 = SHIPPED_
   const records = learningMix(MIX_WORLDS.large, MIX_WORLDS.every);
   log(`calibrate: ${records.length} records`);
   const samples = await collectSamples(records, base, { log, alternatives: DEFAULT_ALTERNATIVES });
-  const report = calibrate(samples, base, l2, 'core');
+  const report = calibrate(samples, base, l2, 'core', DEFAULT_REFITS);
   // The same repairs read with `formOnly` too, for the comparison on the page (not shipped): fix 1's
   // confidence alone, so without the alternatives' calibration.
   const form = calibrate(

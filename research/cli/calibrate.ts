@@ -14,10 +14,13 @@ import {
 import { invocation } from './invocation.ts';
 import { InputError } from '../../src/model/errors.ts';
 import { EVIDENCE_SETS } from '../../src/confidence/fit.ts';
-import { DEFAULT_ALTERNATIVES } from '../tuning/index.ts';
+import { DEFAULT_ALTERNATIVES, DEFAULT_REFITS } from '../tuning/index.ts';
 
 /** The most alternatives per record a calibration collects (each is one more solve). */
 const MAX_ALTERNATIVES = 10;
+
+/** The most refits per held-out world (each is one more fit per world). */
+const MAX_REFITS = 1000;
 
 interface CalibrateFlags extends DataFlags {
   out: string;
@@ -26,6 +29,7 @@ interface CalibrateFlags extends DataFlags {
   l2: string;
   evidence: string;
   alternatives: string;
+  refits: string;
 }
 
 export function registerCalibrate(program: Command): void {
@@ -46,6 +50,11 @@ export function registerCalibrate(program: Command): void {
         '--alternatives <k>',
         'alternatives (fix 2, 3, …) per record to fit the `fixes` confidence on; 0 fits none',
         String(DEFAULT_ALTERNATIVES),
+      )
+      .option(
+        '--refits <n>',
+        'with records of two worlds or more: each held-out world scored again under n calibrations fitted on resampled plans of the others (how far its ECE moves); 0 skips',
+        String(DEFAULT_REFITS),
       ),
   ).action(async (flags: CalibrateFlags, cmd: Command) => {
     const log = logger(flags);
@@ -64,6 +73,9 @@ export function registerCalibrate(program: Command): void {
         '--alternatives',
         `expected an integer from 0 to ${MAX_ALTERNATIVES}, got ${flags.alternatives}`,
       );
+    const refits = Number(flags.refits);
+    if (!(Number.isInteger(refits) && refits >= 0 && refits <= MAX_REFITS))
+      throw new InputError('--refits', `expected an integer from 0 to ${MAX_REFITS}, got ${flags.refits}`);
     const { records, options, base } = loadData(flags);
     const samples = await collectSamples(records, base, { ...options, alternatives, log });
     if (samples.length === 0)
@@ -71,7 +83,7 @@ export function registerCalibrate(program: Command): void {
         '--data',
         `no record was repaired (${records.length} ${records.length === 1 ? 'record' : 'records'}: every input valid, or no repair found): nothing to calibrate on`,
       );
-    const report = calibrate(samples, base, l2, evidence);
+    const report = calibrate(samples, base, l2, evidence, refits);
     write('--out', flags.out, `${JSON.stringify(report.calibration, null, 2)}\n`, log);
     if (flags.modelOut) {
       const model = { ...base, calibration: report.calibration };

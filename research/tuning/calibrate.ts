@@ -24,6 +24,7 @@ import { dataFlowSignature } from '../../src/score/flow.ts';
 import type { LabelledRecord } from './dataset.ts';
 import { repairRecord, type EvalOptions } from './evaluate.ts';
 import { heldOutPlan } from './split.ts';
+import { heldOutRefits, refitsSection, type WorldRefits } from './calibrate-refits.ts';
 
 /** The share of gold plans held out for the held-out-records measure, and its seed. */
 export const HELD_OUT_PLANS = { fraction: 0.3, seed: 1 } as const;
@@ -161,6 +162,8 @@ export interface CalibrationReport {
   readonly points: readonly { confidence: number; right: boolean }[];
   /** Each held-out world's points, under the calibration fitted without it. */
   readonly heldOutPoints: readonly { set: string; confidence: number; right: boolean }[];
+  /** Each held-out world's ECE under calibrations fitted on resampled plans of the others (none without refits). */
+  readonly heldOutRefits: readonly WorldRefits[];
 }
 
 /** The alternatives' samples, each with fix 1's confidence under `calibration` (`firstLogit`). */
@@ -271,6 +274,7 @@ export function calibrate(
   base: CostModel,
   l2 = 1,
   evidence: EvidenceSet = 'core',
+  refits = 0,
 ): CalibrationReport {
   const weights = weightsDigest(base.weights);
   const sets = [...new Set(samples.map((s) => s.set))].sort();
@@ -321,6 +325,7 @@ export function calibrate(
     fitted: world,
     points,
     heldOutPoints: held.flatMap((h) => h.points.map((p) => ({ set: h.world.set, ...p }))),
+    heldOutRefits: heldOutRefits(samples, { l2, evidence, refits, target: ECE_TARGET }),
   };
 }
 
@@ -423,6 +428,7 @@ export function calibrationPage(report: CalibrationReport, header: string): stri
     ...calibrationTable([...report.heldOut, report.fitted]),
     '',
     ...heldOutSummary(report.heldOut),
+    ...refitsSection(report.heldOutRefits, ECE_TARGET),
     ...editGroupsTable([...report.heldOut, report.fitted]),
     ...(report.heldOutRecords.length === 0
       ? []

@@ -22,3 +22,4 @@ export * from './cross-validate.ts';
 export * from './coverage.ts';
 export * from './calibrate.ts';
 export * from './calibrate-compare.ts';
+export * from './calibrate-refits.ts';
