@@ -152,6 +152,9 @@ describe('summary', () => {
       ['(other reasons)', 1],
     ]);
     expect(summaryLine(s)).toContain(`; most records without a repair: 3 error, ${noCatalog};`);
+    const long = new SummaryAccumulator();
+    long.add(outcome('l', 'error', { reason: 'x'.repeat(1000) }));
+    expect(long.result().failures[0].reason).toBe(`${'x'.repeat(299)}…`);
     const md = summaryMarkdown(new SummaryAccumulator().result());
     expect(md).not.toContain('## Why records got no repair');
     const piped = new SummaryAccumulator();

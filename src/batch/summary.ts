@@ -99,6 +99,8 @@ export interface SummaryOptions {
 
 const OTHER_API = '(other)';
 const OTHER_REASON = '(other reasons)';
+/** A failure reason is kept to this many characters (the record's own line has it whole). */
+const REASON_CHARS = 300;
 
 function bump<K>(map: Map<K, number>, key: K, by = 1): void {
   map.set(key, (map.get(key) ?? 0) + by);
@@ -200,7 +202,8 @@ export class SummaryAccumulator {
 
   #failure(outcome: Outcome): void {
     const status = outcome.status;
-    let reason = outcome.reason ?? '(no reason given)';
+    const given = outcome.reason ?? '(no reason given)';
+    let reason = given.length > REASON_CHARS ? `${given.slice(0, REASON_CHARS - 1)}…` : given;
     let key = `${status}\u0000${reason}`;
     if (!this.#failures.has(key) && this.#failures.size >= this.#maxReasons) {
       reason = OTHER_REASON;
