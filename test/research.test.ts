@@ -497,12 +497,12 @@ describe('calibration page', () => {
         options,
       ),
     ).toEqual([]);
-    const section = refitsSection(refits, 0.03);
+    const section = refitsSection(refits, new Map([['a', 0.02]]), 0.03);
     expect(section).toContain('| world | ECE | refits: median | 10–90 % | refits at ≤ 0.03 |');
     expect(
       section.some((l) => /^In most refits \d of 2 worlds are at 0\.03 or less; \d in none\.$/.test(l)),
     ).toBe(true);
-    expect(refitsSection([], 0.03)).toEqual([]);
+    expect(refitsSection([], new Map(), 0.03)).toEqual([]);
   });
 
   it('says what ECE a perfectly calibrated confidence would show by sampling alone: less on more repairs', () => {

@@ -428,7 +428,7 @@ export function calibrationPage(report: CalibrationReport, header: string): stri
     ...calibrationTable([...report.heldOut, report.fitted]),
     '',
     ...heldOutSummary(report.heldOut),
-    ...refitsSection(report.heldOutRefits, ECE_TARGET),
+    ...refitsSection(report.heldOutRefits, new Map(report.heldOut.map((w) => [w.set, w.ece])), ECE_TARGET),
     ...editGroupsTable([...report.heldOut, report.fitted]),
     ...(report.heldOutRecords.length === 0
       ? []
