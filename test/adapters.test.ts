@@ -532,6 +532,32 @@ describe('OpenAI tool_calls', () => {
     ).toHaveLength(1);
   });
 
+  it('labels a call by its id when another call refers to that id', () => {
+    const call = (id: string, name: string, args: string) => ({
+      id,
+      type: 'function',
+      function: { name, arguments: args },
+    });
+    const seq = parseSequence({
+      role: 'assistant',
+      tool_calls: [
+        call('call_1', 'get_weather', '{"city":"Paris"}'),
+        call('call_2', 'get_time', '{"city":"Paris"}'),
+        call('call-3', 'get_news', '{}'),
+        call('call_4', 'send_email', '{"body":"$call_1.summary$ at $call_2$, $call-3$"}'),
+      ],
+    });
+    // call_2 is referred to, call_4 is not; call-3 is no label (a hyphen), so its reference stays text.
+    expect(seq.map((s) => s.label)).toEqual(['call_1', 'call_2', 'var3', 'var4']);
+    // A given label wins over the id, and an id that is another call's label is not taken twice.
+    const clash = parseSequence([
+      { ...call('var1', 'a', '{}'), label: 'first' },
+      call('var2', 'b', '{}'),
+      call('x', 'c', '{"p":"$var2.v$","q":"$first$"}'),
+    ]);
+    expect(clash.map((s) => s.label)).toEqual(['first', 'var2', 'var3']);
+  });
+
   it('a malformed arguments string names the call', () => {
     const error = inputError(() =>
       parseSequence({

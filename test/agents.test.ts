@@ -35,6 +35,30 @@ describe('checkToolCalls', () => {
     expect(check.feedback).toBe('valid: 0 errors, 0 warnings');
   });
 
+  it('labels a call by its id when another call refers to it, and memory keeps its label', async () => {
+    const calls = [
+      airport('call_ny', 'New York'),
+      airport('call_ldn', 'London'),
+      call('call_f', 'SkyScrapperFlightSearch', {
+        originSkyId: '$call_ny.skyId$',
+        destinationSkyId: '$call_ldn.skyId$',
+        originEntityId: '$call_ny.entityId$',
+        destinationEntityId: '$call_ldn.entityId$',
+        date: '2024-08-15',
+      }),
+    ];
+    const check = await checkToolCalls(calls, { catalog: executable });
+    expect(check.ok).toBe(true);
+    expect(check.sequence.map((s) => s.label)).toEqual(['call_ny', 'call_ldn', 'var3']);
+    // An id already in memory is that item, not the call: the call is numbered, the reference reads memory.
+    const held = await checkToolCalls(calls.slice(1), {
+      catalog: executable,
+      memory: { call_ny: { skyId: 'JFK', entityId: '1' } },
+    });
+    expect(held.ok).toBe(true);
+    expect(held.sequence.map((s) => s.label)).toEqual(['call_ldn', 'var2']);
+  });
+
   it('heals malformed argument JSON and repairs a misnamed parameter', async () => {
     const calls = [
       call('a', 'SkyScrapperSearchAirport', '{"query": "New York"'),

@@ -1,11 +1,11 @@
 /**
  * OpenAI-style tool calls <-> `Sequence`. Calls are labelled `var1`, `var2`... by position, skipping labels
  * already taken (by a call's own `label`, by memory or by an executed call), so a reference `$var1.x$` written by the model
- * names the first call. Repaired steps map back to the input calls through their final labels.
+ * names the first call; a call whose `id` another call refers to (`$call_1.x$`) is labelled by that id. Repaired steps map back to the input calls through their final labels.
  */
 import { InputError } from '../model/errors.ts';
 import { isPlainObject, own } from '../read/json.ts';
-import { parseSequence } from '../read/sequence.ts';
+import { parseSequence, referredIds } from '../read/sequence.ts';
 import type { Catalog, Edit, Memory, Sequence, Step } from '../model/types.ts';
 import { healToolCalls } from '../heal/toolcalls.ts';
 import type { HealEdit, HealOptions } from '../heal/types.ts';
@@ -39,12 +39,16 @@ function withLabels(
     const label = isPlainObject(call) ? own(call, 'label') : undefined;
     if (typeof label === 'string') used.add(label);
   }
+  const ids = referredIds(calls, used);
+  for (const id of ids) used.add(id);
   return calls.map((call, i) => {
     // A given label (even a bad one, which the parser then reports) stays; null counts as none.
     if (!isPlainObject(call) || own(call, 'label') != null) return call;
     const fn = own(call, 'function');
     const name = isPlainObject(fn) ? own(fn, 'name') : own(call, 'name');
     if (name === resultName) return call;
+    const id = own(call, 'id');
+    if (typeof id === 'string' && ids.has(id)) return { ...call, label: id };
     let n = i + 1;
     while (used.has(`var${n}`)) n++;
     used.add(`var${n}`);

@@ -20,7 +20,7 @@ import {
 import { formatStringForm, parseStringForm } from './string-form.ts';
 import { DEFAULT_RESULT_NAME } from '../model/constants.ts';
 import { stepNumber } from '../model/numbers.ts';
-import { isLabel, notALabel, referencesProblem, referenceSites } from './references.ts';
+import { findReferences, isLabel, notALabel, referencesProblem, referenceSites } from './references.ts';
 
 export { formatStep, formatStringForm, parseStringForm } from './string-form.ts';
 
@@ -97,13 +97,40 @@ function checkSteps<S extends Sequence>(steps: S, at: FieldPath): S {
   return steps;
 }
 
-/** Parses an array whose items are NESTFUL steps or OpenAI tool calls (or a mix). */
+/**
+ * The ids of tool calls that another call refers to (`"$call_1.temp$"`), among the labels not `taken`: such a
+ * call, given no `label`, is labelled by its id. Arguments are read as written (JSON text or an object).
+ */
+export function referredIds(items: readonly unknown[], taken: ReadonlySet<string>): Set<string> {
+  const referred = new Set<string>();
+  for (const item of items) {
+    const fn = isPlainObject(item) ? own(item, 'function') : undefined;
+    const args = isPlainObject(fn) ? own(fn, 'arguments') : undefined;
+    if (args === undefined || args === null) continue;
+    const text = typeof args === 'string' ? args : JSON.stringify(args);
+    for (const found of findReferences(text)) referred.add(found.ref.label);
+  }
+  const ids = new Set<string>();
+  for (const item of items) {
+    const id = isToolCall(item) ? own(item as PlainObject, 'id') : undefined;
+    if (typeof id === 'string' && isLabel(id) && referred.has(id) && !taken.has(id)) ids.add(id);
+  }
+  return ids;
+}
+
+/**
+ * Parses an array whose items are NESTFUL steps or OpenAI tool calls (or a mix). A tool call without a
+ * `label` is labelled by its `id` when another call refers to that id (`referredIds`), else `var1`, `var2`,
+ * … by its place; the answer pseudo-step gets none.
+ */
 function parseSteps(items: readonly unknown[], at: FieldPath, resultName: string): Step[] {
   const used = new Set<string>();
   for (const item of items) {
     const label = isPlainObject(item) ? own(item, 'label') : undefined;
     if (typeof label === 'string') used.add(label);
   }
+  const ids = referredIds(items, used);
+  for (const id of ids) used.add(id);
   const steps = items.map((item, i): Step => {
     const where = [...at, i];
     if (isToolCall(item)) {
@@ -112,10 +139,13 @@ function parseSteps(items: readonly unknown[], at: FieldPath, resultName: string
       const args = parseArguments(call.function.arguments, [...where, 'function', 'arguments'], describe);
       let label = call.label ?? undefined;
       if (label === undefined && call.function.name !== resultName) {
-        let n = i + 1;
-        while (used.has(`var${n}`)) n++;
-        label = `var${n}`;
-        used.add(label);
+        if (call.id && ids.has(call.id)) label = call.id;
+        else {
+          let n = i + 1;
+          while (used.has(`var${n}`)) n++;
+          label = `var${n}`;
+          used.add(label);
+        }
       }
       return label === undefined
         ? { name: call.function.name, arguments: args }
