@@ -118,6 +118,26 @@ describe('features', () => {
     expect(features(fits, sourcesOf(fits, 'Books_Search', 'limit')[0].v).renameMisfit).toBeUndefined();
   });
 
+  it('renameShadowed: a name closer to a parameter the step passes already (and a misspelling of the target)', () => {
+    const sgd = loadCatalog('data/nestful/non-executable-sgd-spec.json');
+    const reserve = (extra: string) =>
+      compile(
+        seq(
+          `var1 = Flights.ReserveRoundtripFlights(origin_city="NYC", destination_city="LA", airlines="Delta Airlines", departure_date="2022-04-05", return_date="2022-04-12", outbound_departure_time="10:00", inbound_departure_time="18:00", ${extra})`,
+        ),
+        sgd,
+        hand,
+      ).plan;
+    const renamed = (plan: Plan, from: string) =>
+      sourcesOf(plan, 'Flights.ReserveRoundtripFlights', 'refundable').find(
+        (s) => s.kind === 'arg' && s.arg === from,
+      )!;
+    const copy = reserve('return_daate="2022-04-12"');
+    expect(features(copy, renamed(copy, 'return_daate').v).renameShadowed).toBe(1);
+    const typo = reserve('refundabel="True"');
+    expect(features(typo, renamed(typo, 'refundabel').v).renameShadowed).toBeUndefined();
+  });
+
   it('a swap of two letters is one edit, so the rename keeps the value: limti -> limit', () => {
     expect(editDistance('limti', 'limit')).toBe(1);
     expect(similarity('pgae', 'page')).toBe(0.75);

@@ -55,11 +55,19 @@ export function parameterSources(ctx: CompileContext, drops: ArgumentDrops): num
           }
           const misfit = isLiteral(value) && literalMismatch(value, p) !== null;
           if (ctx.options.strictTypes && misfit) continue;
-          // A value that does not fit the parameter's declared type is evidence against renaming it there.
-          const rename: Features = misfit
-            ? { renameParam: 1, dissimilarity: 1 - sim, renameMisfit: 1 }
-            : { renameParam: 1, dissimilarity: 1 - sim };
-          sources.push(sim === 1 ? useArg(q, NO_FEATURES) : useArg(q, rename));
+          if (sim === 1) {
+            sources.push(useArg(q, NO_FEATURES));
+            continue;
+          }
+          // A value that does not fit the parameter's declared type is evidence against renaming it there,
+          // and so is a name closer to a parameter the step already passes (a stray copy of that argument).
+          const rename: Features = {
+            renameParam: 1,
+            dissimilarity: 1 - sim,
+            ...(misfit ? { renameMisfit: 1 } : {}),
+            ...(shadowed(step!, q, sim, p.name, choice.api) ? { renameShadowed: 1 } : {}),
+          };
+          sources.push(useArg(q, rename));
         }
         const wanted = call.kind === 'inserted' ? goalValue(ctx, choice.api.name, p.name) : undefined;
         const carried = call.carried?.get(p.name);
@@ -162,6 +170,17 @@ function movable(
   if (!p.required || names.has(q) || hasArgument(step, p.name)) return false;
   if (typeof value !== 'string' || !isLiteral(value) || !fitsType(value, p.type)) return false;
   return valueReadsAs(q, value, p, api);
+}
+
+/**
+ * The argument `q` is closer in name to another parameter of the API than to `target`, and the step already
+ * passes that parameter under its own name: `return_daate` beside `return_date`, `sesionId` beside
+ * `sessionId`. Renaming it to `target` keeps a stray copy as a value nobody gave.
+ */
+function shadowed(step: Step, q: string, sim: number, target: string, api: ApiSpec): boolean {
+  return api.params.some(
+    (r) => r.name !== target && r.name !== q && hasArgument(step, r.name) && similarity(q, r.name) > sim,
+  );
 }
 
 function hasArgument(step: { readonly arguments: object } | undefined, name: string): boolean {

@@ -258,6 +258,11 @@ export const FEATURES = {
     1,
     UNIT,
   ),
+  renameShadowed: evidence(
+    'a renamed argument’s name is closer to another parameter the step already passes (`return_daate` beside `return_date`): a stray copy, not a misspelt parameter',
+    1,
+    'stray-copy-is-dropped',
+  ),
   // Links by evidence alone (links.ts), and the evidence an unread output's link weighs too.
   linkAny: evidence(
     'fill a parameter without an argument from a field of another name by evidence alone (no name, mapping or unread rule)',
