@@ -43,6 +43,7 @@ export function parameterSources(ctx: CompileContext, drops: ArgumentDrops): num
         return;
       }
       const names = new Set(choice.api.params.map((p) => p.name));
+      const passed = passedLikeness(step, choice.api);
       for (const p of choice.api.params) {
         const sources: Source[] = [];
         for (const [q, value] of Object.entries(step?.arguments ?? {})) {
@@ -65,7 +66,7 @@ export function parameterSources(ctx: CompileContext, drops: ArgumentDrops): num
             renameParam: 1,
             dissimilarity: 1 - sim,
             ...(misfit ? { renameMisfit: 1 } : {}),
-            ...(shadowed(step!, q, sim, p.name, choice.api) ? { renameShadowed: 1 } : {}),
+            ...(shadowed(passed(q), sim, p.name) ? { renameShadowed: 1 } : {}),
           };
           sources.push(useArg(q, rename));
         }
@@ -173,14 +174,29 @@ function movable(
 }
 
 /**
- * The argument `q` is closer in name to another parameter of the API than to `target`, and the step already
- * passes that parameter under its own name: `return_daate` beside `return_date`, `sesionId` beside
- * `sessionId`. Renaming it to `target` keeps a stray copy as a value nobody gave.
+ * For an argument `q`, how alike its name is to each parameter of `api` the step passes under its own name
+ * (worked out once per argument and API).
  */
-function shadowed(step: Step, q: string, sim: number, target: string, api: ApiSpec): boolean {
-  return api.params.some(
-    (r) => r.name !== target && r.name !== q && hasArgument(step, r.name) && similarity(q, r.name) > sim,
-  );
+function passedLikeness(
+  step: Step | undefined,
+  api: ApiSpec,
+): (q: string) => readonly (readonly [string, number])[] {
+  const given = api.params.filter((r) => hasArgument(step, r.name)).map((r) => r.name);
+  const memo = new Map<string, (readonly [string, number])[]>();
+  return (q) => {
+    let list = memo.get(q);
+    if (!list) memo.set(q, (list = given.filter((r) => r !== q).map((r) => [r, similarity(q, r)] as const)));
+    return list;
+  };
+}
+
+/**
+ * The argument is closer in name to another parameter the step already passes than to `target`:
+ * `return_daate` beside `return_date`, `sesionId` beside `sessionId`. Renaming it to `target` keeps a stray
+ * copy as a value nobody gave.
+ */
+function shadowed(passed: readonly (readonly [string, number])[], sim: number, target: string): boolean {
+  return passed.some(([r, s]) => r !== target && s > sim);
 }
 
 function hasArgument(step: { readonly arguments: object } | undefined, name: string): boolean {
