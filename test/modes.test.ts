@@ -163,6 +163,23 @@ var9 = SkyScrapperFlightSearch(originSkyId="$var8.skyId$", destinationSkyId="$va
     expect(r.optimal).toBe(true);
   });
 
+  it('a dropped argument whose parameter is filled anew keeps its place in the call', async () => {
+    const input = seq(`var1 = SkyScrapperSearchAirport(query="New York")
+var2 = SkyScrapperSearchAirport(query="London")
+var3 = SkyScrapperFlightSearch(originSkyId="$var1.skyId$", destinationSkyId="$var2.skyId$", originEntityId="$var1.entityId$", destinationEntityId="$var2.id$", date="2024-08-15")`);
+    const result = await compress(input, executable);
+    // Compress's weights drop the broken reference and map entityId in anew (not re-point it).
+    expect(result.edits.map((e) => e.kind)).toEqual(['dropParam', 'newMap']);
+    expect(Object.keys(result.sequence[2].arguments)).toEqual([
+      'originSkyId',
+      'destinationSkyId',
+      'originEntityId',
+      'destinationEntityId',
+      'date',
+    ]);
+    expect(result.sequence[2].arguments.destinationEntityId).toBe('$var2.entityId$');
+  });
+
   it('keeps a gold sequence with an answer step whole', async () => {
     const r = await compress(seq(GOLD), executable);
     expect(text(r.sequence)).toBe(GOLD);

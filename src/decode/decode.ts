@@ -252,11 +252,14 @@ function buildStep(
     if (source.kind === 'arg') byArg.set(source.arg, { param: p.param, source });
     else filled.push({ param: p.param, source });
   }
+  // A dropped argument whose parameter is filled anew keeps its place: the diff shows one changed value.
+  const refilled = new Set(filled.map((f) => f.param));
   for (const [arg, value] of Object.entries(original?.arguments ?? {})) {
     const use = byArg.get(arg);
     if (!use) {
       const cost = dropCostOf(plan, call.origin, arg);
       edits.push({ kind: 'dropParam', step: at, param: arg, cost, detail: `drop ${arg}=${short(value)}` });
+      if (refilled.has(arg) && !Object.prototype.hasOwnProperty.call(args, arg)) setOwn(args, arg, null);
       continue;
     }
     if (use.param !== arg) {
