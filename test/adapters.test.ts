@@ -556,6 +556,19 @@ describe('OpenAI tool_calls', () => {
       call('x', 'c', '{"p":"$var2.v$","q":"$first$"}'),
     ]);
     expect(clash.map((s) => s.label)).toEqual(['first', 'var2', 'var3']);
+    // Two calls of one id: the first takes it. An id that is another call's place-name is not taken.
+    const twice = parseSequence([
+      call('c1', 'a', '{}'),
+      call('c1', 'b', '{}'),
+      call('x', 'c', '{"p":"$c1$"}'),
+    ]);
+    expect(twice.map((s) => s.label)).toEqual(['c1', 'var2', 'var3']);
+    const placed = parseSequence([
+      call('var2', 'a', '{}'),
+      call('y', 'b', '{}'),
+      call('x', 'c', '{"p":"$var2$"}'),
+    ]);
+    expect(placed.map((s) => s.label)).toEqual(['var1', 'var2', 'var3']);
   });
 
   it('a malformed arguments string names the call', () => {

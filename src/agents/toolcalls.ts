@@ -48,7 +48,7 @@ function withLabels(
     const name = isPlainObject(fn) ? own(fn, 'name') : own(call, 'name');
     if (name === resultName) return call;
     const id = own(call, 'id');
-    if (typeof id === 'string' && ids.has(id)) return { ...call, label: id };
+    if (typeof id === 'string' && ids.delete(id)) return { ...call, label: id };
     let n = i + 1;
     while (used.has(`var${n}`)) n++;
     used.add(`var${n}`);

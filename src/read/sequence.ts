@@ -99,7 +99,9 @@ function checkSteps<S extends Sequence>(steps: S, at: FieldPath): S {
 
 /**
  * The ids of tool calls that another call refers to (`"$call_1.temp$"`), among the labels not `taken`: such a
- * call, given no `label`, is labelled by its id. Arguments are read as written (JSON text or an object).
+ * call, given no `label`, is labelled by its id (the first call of that id only). An id that is another
+ * call's place-name (`var2` on the first call) is not taken: `$var2$` keeps naming the second call.
+ * Arguments are read as written (JSON text or an object).
  */
 export function referredIds(items: readonly unknown[], taken: ReadonlySet<string>): Set<string> {
   const referred = new Set<string>();
@@ -111,10 +113,13 @@ export function referredIds(items: readonly unknown[], taken: ReadonlySet<string
     for (const found of findReferences(text)) referred.add(found.ref.label);
   }
   const ids = new Set<string>();
-  for (const item of items) {
+  items.forEach((item, i) => {
     const id = isToolCall(item) ? own(item as PlainObject, 'id') : undefined;
-    if (typeof id === 'string' && isLabel(id) && referred.has(id) && !taken.has(id)) ids.add(id);
-  }
+    if (typeof id !== 'string' || !isLabel(id) || !referred.has(id) || taken.has(id)) return;
+    const place = /^var(\d+)$/.exec(id);
+    if (place && Number(place[1]) !== i + 1 && Number(place[1]) <= items.length) return;
+    ids.add(id);
+  });
   return ids;
 }
 
@@ -139,7 +144,7 @@ function parseSteps(items: readonly unknown[], at: FieldPath, resultName: string
       const args = parseArguments(call.function.arguments, [...where, 'function', 'arguments'], describe);
       let label = call.label ?? undefined;
       if (label === undefined && call.function.name !== resultName) {
-        if (call.id && ids.has(call.id)) label = call.id;
+        if (call.id && ids.delete(call.id)) label = call.id;
         else {
           let n = i + 1;
           while (used.has(`var${n}`)) n++;
