@@ -206,7 +206,7 @@ describe('refract fit on a labelled file of its own', () => {
     const unknown = await cli(...args, '--calibrate', '--calibration-evidence', 'shape');
     expect(unknown.code).toBe(2);
     expect(unknown.err.trim()).toBe(
-      'refract: --calibration-evidence: expected core or form or kinds or all, got shape',
+      'refract: --calibration-evidence: expected one of core, form, kinds, all, received "shape"',
     );
   });
 
@@ -285,7 +285,7 @@ describe('refract calibrate', () => {
     expect(CalibrationSchema.parse(JSON.parse(readFileSync(out, 'utf8'))).evidence).not.toContain('formOnly');
     const { code, err } = await cli(...args, '--evidence', 'shape');
     expect(code).toBe(2);
-    expect(err.trim()).toBe('refract: --evidence: expected core or form or kinds or all, got shape');
+    expect(err.trim()).toBe('refract: --evidence: expected one of core, form, kinds, all, received "shape"');
   });
 
   it('fits on the records of one plan that falls in the held-out share, leaving out the held-out-records table', async () => {
@@ -320,7 +320,13 @@ describe('refract calibrate', () => {
     for (const bad of ['-1', '1.5', 'some', '1001']) {
       const { code, err } = await cli(...args, '--refits', bad);
       expect(code).toBe(2);
-      expect(err.trim()).toBe(`refract: --refits: expected an integer from 0 to 1000, got ${bad}`);
+      expect(err.trim()).toBe(`refract: --refits: expected an integer in [0, 1000], received "${bad}"`);
+    }
+    // An empty or negative penalty is refused, not read as 0.
+    for (const bad of ['', '-1', 'x']) {
+      const { code, err } = await cli(...args, '--l2', bad);
+      expect(code).toBe(2);
+      expect(err.trim()).toBe(`refract: --l2: expected a number in [0, 1000000], received "${bad}"`);
     }
   });
 

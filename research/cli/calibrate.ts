@@ -6,6 +6,7 @@ import {
   addDataOptions,
   evidenceSet,
   loadData,
+  nonNegative,
   logger,
   prepareOutputs,
   write,
@@ -13,11 +14,15 @@ import {
 } from './data-flags.ts';
 import { invocation } from './invocation.ts';
 import { InputError } from '../../src/model/errors.ts';
+import { integer } from '../../src/api/flag-values.ts';
 import { EVIDENCE_SETS } from '../../src/confidence/fit.ts';
 import { DEFAULT_ALTERNATIVES, DEFAULT_REFITS } from '../tuning/index.ts';
 
 /** The most alternatives per record a calibration collects (each is one more solve). */
 const MAX_ALTERNATIVES = 10;
+
+/** The strongest L2 penalty `--l2` takes (far past any that leaves the evidence a say). */
+const MAX_L2 = 1e6;
 
 /** The most refits per held-out world (each is one more fit per world). */
 const MAX_REFITS = 1000;
@@ -63,19 +68,10 @@ export function registerCalibrate(program: Command): void {
       ['--model-out', flags.modelOut],
       ['--report', flags.report],
     ]);
-    const l2 = Number(flags.l2);
-    if (!(l2 >= 0 && Number.isFinite(l2)))
-      throw new InputError('--l2', `expected a number >= 0, got ${flags.l2}`);
+    const l2 = nonNegative('--l2', flags.l2, MAX_L2);
     const evidence = evidenceSet('--evidence', flags.evidence);
-    const alternatives = Number(flags.alternatives);
-    if (!(Number.isInteger(alternatives) && alternatives >= 0 && alternatives <= MAX_ALTERNATIVES))
-      throw new InputError(
-        '--alternatives',
-        `expected an integer from 0 to ${MAX_ALTERNATIVES}, got ${flags.alternatives}`,
-      );
-    const refits = Number(flags.refits);
-    if (!(Number.isInteger(refits) && refits >= 0 && refits <= MAX_REFITS))
-      throw new InputError('--refits', `expected an integer from 0 to ${MAX_REFITS}, got ${flags.refits}`);
+    const alternatives = integer('--alternatives', flags.alternatives, 0, MAX_ALTERNATIVES);
+    const refits = integer('--refits', flags.refits, 0, MAX_REFITS);
     const { records, options, base } = loadData(flags);
     const samples = await collectSamples(records, base, { ...options, alternatives, log });
     if (samples.length === 0)

@@ -97,11 +97,7 @@ export function write(flag: string, file: string, text: string, log: Log): void 
 }
 
 /** Which evidence a calibration reads (`--evidence`, `--calibration-evidence`): one of EVIDENCE_SETS. */
-export function evidenceSet(flag: string, value: string): EvidenceSet {
-  if (!(EVIDENCE_SETS as readonly string[]).includes(value))
-    throw new InputError(flag, `expected ${EVIDENCE_SETS.join(' or ')}, got ${value}`);
-  return value as EvidenceSet;
-}
+export const evidenceSet = (flag: string, value: string): EvidenceSet => oneOf(flag, value, EVIDENCE_SETS);
 
 /** A number in [0, hi]. */
 export function nonNegative(flag: string, value: string, hi: number): number {
