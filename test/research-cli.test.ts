@@ -216,6 +216,10 @@ describe('refract fit on a labelled file of its own', () => {
     const missing = await cli('fit', '--data', LABELLED, '--catalog', CATALOG, '--train-sets', 'theirs');
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/--train-sets: expected one of mine/);
+    // An empty share is refused, not read as 0.
+    const empty = await cli('fit', '--data', LABELLED, '--catalog', CATALOG, '--holdout', '');
+    expect(empty.code).toBe(2);
+    expect(empty.err.trim()).toBe('refract: --holdout: expected a fraction in [0, 1), received ""');
   });
 });
 

@@ -142,8 +142,11 @@ export function registerFit(program: Command): void {
       throw new InputError('--calibration-evidence', 'needs --calibrate');
     const calibrationEvidence = evidenceSet('--calibration-evidence', flags.calibrationEvidence ?? 'core');
     const fraction = Number(flags.holdout);
-    if (!(fraction >= 0 && fraction < 1))
-      throw new InputError('--holdout', `expected a fraction in [0, 1), received ${flags.holdout}`);
+    if (flags.holdout.trim() === '' || !(fraction >= 0 && fraction < 1))
+      throw new InputError(
+        '--holdout',
+        `expected a fraction in [0, 1), received ${JSON.stringify(flags.holdout)}`,
+      );
     const seed = integer('--seed', flags.seed, 0, 2 ** 32 - 1);
     const learn = flags.learn?.split(',').map((w) => oneOf('--learn', w.trim(), FEATURE_NAMES)) as
       FeatureName[] | undefined;
