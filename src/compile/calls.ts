@@ -242,7 +242,8 @@ function movedCopy(
   );
   const labels = new Set([...(keepOwn ? [own!] : []), ...lendable]);
   if (labels.size === 0) return null;
-  const first = ctx.steps.findIndex((_, k) => k < i && reads(k, labels));
+  const reader = ctx.steps.findIndex((_, k) => k < i && reads(k, labels));
+  const first = Math.min(reader, firstLacking(ctx, step, i, api, reader));
   // Variables are made only for a copy that is laid out.
   const apis = apiChoices(ctx, step, { moveStep: 1 });
   if (apis.length === 0) return null;
@@ -267,6 +268,39 @@ function movedCopy(
   });
   labelRows(ctx, copy, true);
   return copy;
+}
+
+/**
+ * The first step before `reader` that lacks a required parameter the moved step's API outputs, under its name or
+ * a mapped one (`product_id` missing at a product-offers call written before the search that outputs it), where the
+ * step reads nothing defined from there on: the copy may go before it too, so the gap can be filled from it.
+ * `reader` itself when there is none.
+ */
+function firstLacking(
+  ctx: CompileContext,
+  step: Step,
+  i: number,
+  api: ApiSpec | undefined,
+  reader: number,
+): number {
+  if (!api || reader <= 0) return reader;
+  const outputs = new Set((api.outputs ?? []).map((f) => leafOf(f.path)));
+  const read = new Set(ctx.refs[i].map((r) => r.ref.label));
+  let best = reader;
+  for (let k = reader - 1; k >= 0; k--) {
+    // The copy cannot go before a step whose label it reads.
+    const label = ctx.steps[k].label;
+    if (label !== undefined && read.has(label)) break;
+    const own = ctx.index.byName.get(ctx.steps[k].name);
+    const lacks = own?.params.some(
+      (p) =>
+        p.required &&
+        !Object.prototype.hasOwnProperty.call(ctx.steps[k].arguments, p.name) &&
+        (outputs.has(p.name) || ctx.mappedFrom(p.name).some((m) => outputs.has(m.from))),
+    );
+    if (lacks) best = k;
+  }
+  return best;
 }
 
 /** A call has one label when it must (labelled input, inserted, moved), at most one otherwise. */
