@@ -243,7 +243,7 @@ function movedCopy(
   const labels = new Set([...(keepOwn ? [own!] : []), ...lendable]);
   if (labels.size === 0) return null;
   const reader = ctx.steps.findIndex((_, k) => k < i && reads(k, labels));
-  const first = Math.min(reader, firstLacking(ctx, step, i, api, reader));
+  const first = Math.min(reader, firstLacking(ctx, i, api, reader));
   // Variables are made only for a copy that is laid out.
   const apis = apiChoices(ctx, step, { moveStep: 1 });
   if (apis.length === 0) return null;
@@ -276,13 +276,7 @@ function movedCopy(
  * step reads nothing defined from there on: the copy may go before it too, so the gap can be filled from it.
  * `reader` itself when there is none.
  */
-function firstLacking(
-  ctx: CompileContext,
-  step: Step,
-  i: number,
-  api: ApiSpec | undefined,
-  reader: number,
-): number {
+function firstLacking(ctx: CompileContext, i: number, api: ApiSpec | undefined, reader: number): number {
   if (!api || reader <= 0) return reader;
   const outputs = new Set((api.outputs ?? []).map((f) => leafOf(f.path)));
   const read = new Set(ctx.refs[i].map((r) => r.ref.label));
