@@ -15,6 +15,7 @@ import { knownLabel, type CompileContext } from './context.ts';
 import type { Call } from './plan.ts';
 import { NO_FEATURES, type Features } from '../model/features.ts';
 import { ranItems } from './memory.ts';
+import { numberedPlace } from './numbering.ts';
 
 /** What the plan already feeds from each label: in this step (`siblings`) and anywhere (`plan`). */
 export interface Feeds {
@@ -176,15 +177,26 @@ function conflict(
   specs: Map<string, ParamSpec>,
   a: Feed,
   b: Feed,
-): boolean {
+): 'role' | 'answer' | false {
   if (a.slot === b.slot || a.producer !== b.producer || (a.kept && b.kept)) return false;
-  if (a.leaf === b.leaf) return true;
+  if (a.leaf === b.leaf) return 'role';
   const sharedLabel = a.label !== '' && inputs.get(a.slot) === a.label && inputs.get(b.slot) === a.label;
   if (sharedLabel) return false;
-  if (answer) return true;
   const [x, y] = [specs.get(a.slot), specs.get(b.slot)];
   const alike = parallel(a.slot, b.slot) || (x !== undefined && y !== undefined && describedAlike(x, y));
-  return alike && !roleBound(a) && !roleBound(b);
+  if (alike && !roleBound(a) && !roleBound(b)) return 'role';
+  return answer ? 'answer' : false;
+}
+
+/**
+ * Whether the answer keys' rule may be paid rather than kept: the re-pointed key's input label (`var20`,
+ * `var3` past the count) is no place in the count, where a deleted step would stand (`var4` between var3 and
+ * var5 says a step was lost there, and the key reads it).
+ */
+function softAnswer(ctx: CompileContext, inputs: Map<string, string>, a: Feed, b: Feed): boolean {
+  const moved = a.kept ? b : a;
+  const label = inputs.get(moved.slot);
+  return label !== undefined && numberedPlace(ctx, label) === undefined;
 }
 
 /** The rows of one source per role, for every call. */
@@ -201,9 +213,25 @@ export function roleRows(ctx: CompileContext): void {
     const specs = new Map(call.apis.flatMap((c) => c.api?.params ?? []).map((p) => [p.name, p]));
     for (const group of byProducer.values()) {
       for (let x = 0; x < group.length; x++)
-        for (let y = x + 1; y < group.length; y++)
-          if (conflict(answer, inputs, specs, group[x], group[y]))
+        for (let y = x + 1; y < group.length; y++) {
+          const kind = conflict(answer, inputs, specs, group[x], group[y]);
+          if (kind === false) continue;
+          if (kind === 'role' || !softAnswer(ctx, inputs, group[x], group[y]))
             ctx.builder.atMost([group[x].v, group[y].v], 1);
+          else {
+            // Two answer keys name two results: reading one call for both costs `answerSharedProducer`.
+            const both = ctx.variable({ answerSharedProducer: 1 });
+            ctx.builder.row(
+              [
+                [group[x].v, 1],
+                [group[y].v, 1],
+                [both, -1],
+              ],
+              -Infinity,
+              1,
+            );
+          }
+        }
     }
   }
 }

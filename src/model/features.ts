@@ -258,6 +258,11 @@ export const FEATURES = {
     1,
     UNIT,
   ),
+  answerSharedProducer: evidence(
+    'two keys of the answer read one call where the input had one of them read a label that is no place in the count (`var20`, `var3` past it): each key names a result of its own, so a re-pointed key seldom joins another key’s call (a label inside the count, where a deleted step stood, keeps the keys apart whatever this weight)',
+    1000,
+    'answer-key-joins-its-call',
+  ),
   renameShadowed: evidence(
     'a renamed argument’s name is closer to another parameter the step already passes (`return_daate` beside `return_date`): a stray copy, not a misspelt parameter',
     1,
