@@ -4,8 +4,8 @@
  * names the first call; a call whose `id` another call refers to (`$call_1.x$`) is labelled by that id. Repaired steps map back to the input calls through their final labels.
  */
 import { InputError } from '../model/errors.ts';
-import { isPlainObject, own } from '../read/json.ts';
-import { parseSequence, referredIds } from '../read/sequence.ts';
+import { isPlainObject, own, type PlainObject } from '../read/json.ts';
+import { parseSequence, placeLabels } from '../read/sequence.ts';
 import type { Catalog, Edit, Memory, Sequence, Step } from '../model/types.ts';
 import { healToolCalls } from '../heal/toolcalls.ts';
 import type { HealEdit, HealOptions } from '../heal/types.ts';
@@ -26,34 +26,29 @@ export interface ExecutableCall {
   readonly function: { readonly name: string; readonly arguments: string };
 }
 
-/** Gives every unlabelled call (other than the answer step) the first free `var<n>`, n from its position. */
+/**
+ * Gives every unlabelled call (other than the answer step) a label (`placeLabels`), past those memory and
+ * the executed calls hold.
+ */
 function withLabels(
   calls: readonly unknown[],
   memory: Memory,
   executed: Sequence,
   resultName: string,
 ): unknown[] {
-  const used = new Set(Object.keys(memory));
-  for (const call of executed) if (call.label !== undefined) used.add(call.label);
-  for (const call of calls) {
-    const label = isPlainObject(call) ? own(call, 'label') : undefined;
-    if (typeof label === 'string') used.add(label);
-  }
-  const ids = referredIds(calls, used);
-  for (const id of ids) used.add(id);
-  return calls.map((call, i) => {
-    // A given label (even a bad one, which the parser then reports) stays; null counts as none.
-    if (!isPlainObject(call) || own(call, 'label') != null) return call;
+  const nameOf = (call: PlainObject) => {
     const fn = own(call, 'function');
-    const name = isPlainObject(fn) ? own(fn, 'name') : own(call, 'name');
-    if (name === resultName) return call;
-    const id = own(call, 'id');
-    if (typeof id === 'string' && ids.delete(id)) return { ...call, label: id };
-    let n = i + 1;
-    while (used.has(`var${n}`)) n++;
-    used.add(`var${n}`);
-    return { ...call, label: `var${n}` };
-  });
+    return isPlainObject(fn) ? own(fn, 'name') : own(call, 'name');
+  };
+  // A given label (even a bad one, which the parser then reports) stays; null counts as none.
+  const labels = placeLabels(
+    calls,
+    (call) => isPlainObject(call) && own(call, 'label') == null && nameOf(call) !== resultName,
+    [...Object.keys(memory), ...executed.flatMap((call) => (call.label === undefined ? [] : [call.label]))],
+  );
+  return calls.map((call, i) =>
+    labels[i] === undefined ? call : { ...(call as PlainObject), label: labels[i] },
+  );
 }
 
 export interface ParsedCalls {

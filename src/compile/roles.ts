@@ -189,14 +189,17 @@ function conflict(
 }
 
 /**
- * Whether the answer keys' rule may be paid rather than kept: the re-pointed key's input label (`var20`,
+ * Whether the answer keys' rule may be paid rather than kept: each re-pointed key's input label (`var20`,
  * `var3` past the count) is no place in the count, where a deleted step would stand (`var4` between var3 and
  * var5 says a step was lost there, and the key reads it).
  */
 function softAnswer(ctx: CompileContext, inputs: Map<string, string>, a: Feed, b: Feed): boolean {
-  const moved = a.kept ? b : a;
-  const label = inputs.get(moved.slot);
-  return label !== undefined && numberedPlace(ctx, label) === undefined;
+  return [a, b]
+    .filter((f) => !f.kept)
+    .every((f) => {
+      const label = inputs.get(f.slot);
+      return label !== undefined && numberedPlace(ctx, label) === undefined;
+    });
 }
 
 /** The rows of one source per role, for every call. */

@@ -103,7 +103,7 @@ function checkSteps<S extends Sequence>(steps: S, at: FieldPath): S {
  * call's place-name (`var2` on the first call) is not taken: `$var2$` keeps naming the second call.
  * Arguments are read as written (JSON text or an object).
  */
-export function referredIds(items: readonly unknown[], taken: ReadonlySet<string>): Set<string> {
+function referredIds(items: readonly unknown[], taken: ReadonlySet<string>): Set<string> {
   const referred = new Set<string>();
   for (const item of items) {
     const fn = isPlainObject(item) ? own(item, 'function') : undefined;
@@ -124,34 +124,52 @@ export function referredIds(items: readonly unknown[], taken: ReadonlySet<string
 }
 
 /**
- * Parses an array whose items are NESTFUL steps or OpenAI tool calls (or a mix). A tool call without a
- * `label` is labelled by its `id` when another call refers to that id (`referredIds`), else `var1`, `var2`,
- * … by its place; the answer pseudo-step gets none.
+ * The labels the items `unlabelled` picks get: a tool call's `id` when another call refers to it
+ * (`referredIds`), else the first free `var<n>`, n from the item's place (undefined for the other items).
+ * `taken`: labels in use besides the items' own (memory items, executed calls).
  */
-function parseSteps(items: readonly unknown[], at: FieldPath, resultName: string): Step[] {
-  const used = new Set<string>();
+export function placeLabels(
+  items: readonly unknown[],
+  unlabelled: (item: unknown) => boolean,
+  taken: Iterable<string> = [],
+): (string | undefined)[] {
+  const used = new Set(taken);
   for (const item of items) {
     const label = isPlainObject(item) ? own(item, 'label') : undefined;
     if (typeof label === 'string') used.add(label);
   }
   const ids = referredIds(items, used);
   for (const id of ids) used.add(id);
+  return items.map((item, i) => {
+    if (!unlabelled(item)) return undefined;
+    const id = isPlainObject(item) ? own(item, 'id') : undefined;
+    if (typeof id === 'string' && ids.delete(id)) return id;
+    let n = i + 1;
+    while (used.has(`var${n}`)) n++;
+    used.add(`var${n}`);
+    return `var${n}`;
+  });
+}
+
+/**
+ * Parses an array whose items are NESTFUL steps or OpenAI tool calls (or a mix). A tool call without a
+ * `label` gets one (`placeLabels`); the answer pseudo-step gets none.
+ */
+function parseSteps(items: readonly unknown[], at: FieldPath, resultName: string): Step[] {
+  const labels = placeLabels(
+    items,
+    (item) =>
+      isToolCall(item) &&
+      own(item as PlainObject, 'label') == null &&
+      own(own(item as PlainObject, 'function') as PlainObject, 'name') !== resultName,
+  );
   const steps = items.map((item, i): Step => {
     const where = [...at, i];
     if (isToolCall(item)) {
       const call = parseAt(toolCall, item, where);
       const describe = `call ${stepNumber(i)}${call.id ? ` (id ${JSON.stringify(call.id)})` : ''} to ${call.function.name}`;
       const args = parseArguments(call.function.arguments, [...where, 'function', 'arguments'], describe);
-      let label = call.label ?? undefined;
-      if (label === undefined && call.function.name !== resultName) {
-        if (call.id && ids.delete(call.id)) label = call.id;
-        else {
-          let n = i + 1;
-          while (used.has(`var${n}`)) n++;
-          label = `var${n}`;
-          used.add(label);
-        }
-      }
+      const label = call.label ?? labels[i];
       return label === undefined
         ? { name: call.function.name, arguments: args }
         : { name: call.function.name, arguments: args, label };
