@@ -169,9 +169,36 @@ describe('refract pick', () => {
       write('two.json', [worse, broken]),
     );
     expect(text.out.split('\n').slice(0, 2)).toEqual([
-      'winner: candidate 1 (cheapest-repair)',
+      expect.stringMatching(/^winner: candidate 1 \(cheapest-repair\): repaired, confidence 0\.\d+$/),
       expect.stringMatching(/^no candidate is valid; candidate 1 has the cheapest repair \(cost [\d.]+\)$/),
     ]);
+    expect(text.out).toMatch(/\n {2}candidate 0: \d+ error\(s\), repair cost [\d.]+, confidence 0\.\d+\n/);
+    expect(text.out).toMatch(/\nedits:\n {2}\w+ \(step \d+, [\d.]+\): /);
+  });
+
+  it('a repaired winner: its repair as refract fix prints it, each repaired candidate’s confidence', async () => {
+    const file = write('two-broken.json', [worse, broken]);
+    const { out, code } = await run('pick', '--catalog', CATALOG, file);
+    const json = JSON.parse(out);
+    expect(code).toBe(0);
+    expect(json).toMatchObject({ index: 1, by: 'cheapest-repair' });
+    expect(json.repair).toMatchObject({
+      status: 'repaired',
+      sequence: json.sequence,
+      cost: json.candidates[1].cost,
+    });
+    expect(json.repair.confidence).toBeGreaterThan(0);
+    expect(json.repair.edits.length).toBeGreaterThan(0);
+    for (const c of json.candidates)
+      expect(c).toMatchObject({ status: 'repaired', confidence: expect.any(Number) });
+    // The options of refract fix: a repair below --min-confidence is held back (exit 5, as fix gives it);
+    // --no-confidence skips the confidence.
+    const held = await run('pick', '--catalog', CATALOG, '--min-confidence', '0.9999', file);
+    expect(held.code).toBe(5);
+    expect(JSON.parse(held.out).repair.status).toBe('uncertain');
+    const bare = JSON.parse((await run('pick', '--catalog', CATALOG, '--no-confidence', file)).out);
+    expect(bare.repair.confidence).toBeUndefined();
+    expect(bare.candidates[0].confidence).toBeUndefined();
   });
 
   it('bad input: exit code 2', async () => {
@@ -180,5 +207,15 @@ describe('refract pick', () => {
       err: 'refract pick: candidates: expected at least one candidate\n',
     });
     expect((await run('pick', '--catalog', CATALOG, write('obj.json', { a: 1 }))).code).toBe(2);
+    expect(await run('pick', write('none.json', [gold]))).toMatchObject({
+      code: 2,
+      err: 'refract pick: --catalog: required: the tool catalog to check against\n',
+    });
+    expect(
+      await run('pick', '--catalog', CATALOG, '--min-confidence', '2', write('one.json', [gold])),
+    ).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/^refract pick: --min-confidence: /),
+    });
   });
 });

@@ -7,6 +7,7 @@ import type { Issue, Sequence } from '../model/types.ts';
 import type { LoopResult } from '../loop/engine.ts';
 import type { RepairResult, Validation } from '../model/options.ts';
 import { formatLoopReport, loopSummary } from '../loop/report.ts';
+import { editLine } from '../feedback/render.ts';
 import type { Answer } from './call.ts';
 import { numbered, round, SHORT_DIGITS, stepNumber } from '../model/numbers.ts';
 
@@ -90,17 +91,13 @@ export function resultText(result: RepairResult): string {
   for (const d of result.dropped ?? [])
     lines.push(`dropped: step ${stepNumber(d.step)} (${d.name}): ${d.reason}`);
   if (result.issues.length) lines.push('issues:', ...result.issues.map((x) => `  ${issueLine(x)}`));
-  if (result.edits.length)
-    lines.push(
-      'edits:',
-      ...result.edits.map((e) => `  ${e.kind} (step ${stepNumber(e.step)}, ${e.cost}): ${e.detail}`),
-    );
+  if (result.edits.length) lines.push('edits:', ...result.edits.map((e) => `  ${editLine(e)}`));
   if (result.diff) lines.push('diff:', ...result.diff.split('\n').map((l) => `  ${l}`));
   // --fixes K: the alternatives after the main repair (fix 1), each with its edits and changed lines.
   (result.fixes ?? []).slice(1).forEach((fix, k) => {
     lines.push(
       `fix ${k + 2} (cost ${fix.cost}${fix.confidence === undefined ? '' : `, confidence ${fix.confidence}`}):`,
-      ...fix.edits.map((e) => `  ${e.kind} (step ${stepNumber(e.step)}, ${e.cost}): ${e.detail}`),
+      ...fix.edits.map((e) => `  ${editLine(e)}`),
     );
   });
   return lines.join('\n');

@@ -3,20 +3,20 @@ import type { Command } from 'commander';
 import type { Catalog, Sequence } from '../model/types.ts';
 import { InputError } from '../model/errors.ts';
 import { loadCatalog } from '../read/catalog.ts';
-import { loadWith, readableFile } from '../read/files.ts';
+import { loadWith } from '../read/files.ts';
 import { parseSequenceText } from '../read/sequence.ts';
 import type { FeedbackFormat } from '../feedback/index.ts';
 import type { Fixer } from '../loop/engine.ts';
 import { commandFixer } from '../loop/fixers/command.ts';
 import { openaiFixer } from '../loop/fixers/openai.ts';
 import { readCandidates, scriptedFixer } from '../loop/fixers/scripted.ts';
-import { pick } from '../loop/pick.ts';
+import { pick, type PickResult } from '../loop/pick.ts';
 import { LOOP_PRESETS } from '../loop/presets.ts';
 import { formatPickReport } from '../loop/report.ts';
 import { makeCall, requestSettings, runCall } from '../api/call.ts';
-import { answerJson, answerText } from '../api/render.ts';
+import { answerJson, answerText, resultJson } from '../api/render.ts';
 import { oneOf, seconds } from '../api/flag-values.ts';
-import { addRequestOptions, asFlags, requestFromFlags } from './request-flags.ts';
+import { addRequestOptions, asFlags, requestFromFlags, resolveRequest } from './request-flags.ts';
 
 /** Who proposes: `milp` is the optimiser (what a server's loop runs); the others only a command line has. */
 const FIXERS = ['milp', 'command', 'openai', 'scripted'] as const;
@@ -136,26 +136,44 @@ export function registerLoop(program: Command): Command {
   ).action((file: string, flags: LoopFlags) => guarded('loop', () => runLoopCommand(file, flags)));
 }
 
+/**
+ * Exit codes of a pick: 0 a winner, 1 none, and, where the winner is a repair held back, the code `refract
+ * fix` gives it: 5 uncertain (below --min-confidence), 4 exhausted (over --max-tries).
+ */
+function pickExit(result: PickResult): number {
+  if (result.index === null) return 1;
+  const status = result.repair?.status;
+  return status === 'uncertain' ? 5 : status === 'exhausted' ? 4 : 0;
+}
+
 export function registerPick(program: Command): Command {
-  return program
-    .command('pick')
-    .description('pick one of several candidate sequences: majority of the valid ones, else cheapest repair')
-    .argument('<file>', 'JSON array of candidate sequences')
-    .option('-c, --catalog <file>', 'tool catalog')
-    .option('--format <format>', 'output: json|text', 'json')
-    .action((file: string, flags: { catalog?: string; format: string }) =>
-      guarded('pick', async () => {
-        const format = oneOf('--format', flags.format, ['json', 'text'] as const);
-        const catalog = loadCatalog(
-          readableFile('--catalog', required('--catalog', flags.catalog, 'catalog file')),
-        );
-        const candidates = readCandidates(file);
-        if (candidates.length === 0) throw new InputError('candidates', 'expected at least one candidate');
-        const result = await pick(candidates, catalog);
-        const { repair: _repair, ...summary } = result;
-        const out = format === 'json' ? JSON.stringify(summary, null, 2) : formatPickReport(result);
-        process.stdout.write(`${out}\n`);
-        if (result.index === null) process.exitCode = 1;
-      }),
-    );
+  return addRequestOptions(
+    program
+      .command('pick')
+      .description(
+        'pick one of several candidate sequences: majority of the valid ones, else cheapest repair',
+      )
+      .argument('<file>', 'JSON array of candidate sequences')
+      .option('--format <format>', 'output: json|text', 'json'),
+    'fix',
+  ).action((file: string, flags: Record<string, unknown>) =>
+    guarded('pick', async () => {
+      const format = oneOf('--format', flags.format as string, ['json', 'text'] as const);
+      // The candidates are checked and repaired with the options `refract fix` takes (memory, cost model,
+      // --min-confidence, …).
+      const { settings, catalog } = resolveRequest('fix', flags, true);
+      const candidates = readCandidates(file);
+      if (candidates.length === 0) throw new InputError('candidates', 'expected at least one candidate');
+      const result = await pick(candidates, catalog, {
+        validate: settings.options,
+        repair: settings.options,
+      });
+      const { repair, ...summary } = result;
+      const json = repair ? { ...summary, repair: resultJson(repair) } : summary;
+      process.stdout.write(
+        `${format === 'json' ? JSON.stringify(json, null, 2) : formatPickReport(result)}\n`,
+      );
+      process.exitCode = pickExit(result);
+    }),
+  );
 }

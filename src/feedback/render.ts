@@ -1,5 +1,5 @@
 /** Text rendering shared by the feedback formats: calls in the one-call-per-line form, locations, fields. */
-import type { ApiSpec, Issue, Json, Sequence, Step } from '../model/types.ts';
+import type { ApiSpec, Edit, Issue, Json, Sequence, Step } from '../model/types.ts';
 import { formatValue } from '../read/literal.ts';
 import { formatStep } from '../read/string-form.ts';
 import { stepNumber } from '../model/numbers.ts';
@@ -53,4 +53,9 @@ export function formatFields(label: string, fields: readonly string[] | null): s
   if (fields === null) return `${label} (fields undeclared)`;
   if (fields.length === 0) return `${label} (whole output only)`;
   return `${label}.{${fields.join(', ')}}`;
+}
+
+/** One edit of a repair as a text line: `relabel (step 2, 1): var20 -> var2`. */
+export function editLine(edit: Edit): string {
+  return `${edit.kind} (step ${stepNumber(edit.step)}, ${edit.cost}): ${edit.detail}`;
 }

@@ -19,6 +19,9 @@ export interface CandidateReport {
   readonly signature: string;
   /** Repair cost (only when no candidate was valid). */
   readonly cost?: number;
+  /** The repair's status and confidence (only when no candidate was valid; confidence unless skipped). */
+  readonly status?: RepairResult['status'];
+  readonly confidence?: number;
   /** Why the candidate could not be repaired. */
   readonly reason?: string;
 }
@@ -82,7 +85,12 @@ export async function pick(
         repaired.push({ ...r, reason: result.reason ?? result.status });
         continue;
       }
-      repaired.push({ ...r, cost: result.cost });
+      repaired.push({
+        ...r,
+        cost: result.cost,
+        status: result.status,
+        ...(result.confidence !== undefined ? { confidence: result.confidence } : {}),
+      });
       // A repair held back (below minConfidence, over maxTries) wins only where no other repair does.
       const rank = (x: RepairResult) => [heldBack(x) ? 1 : 0, x.cost];
       const [h, c] = rank(result);

@@ -1,6 +1,6 @@
 /** Readable reports of a loop run and of a pick. */
 import type { Issue, Sequence } from '../model/types.ts';
-import { formatCall, formatIssue } from '../feedback/render.ts';
+import { editLine, formatCall, formatIssue } from '../feedback/render.ts';
 import type { LoopResult } from './engine.ts';
 import type { PickResult } from './pick.ts';
 
@@ -19,6 +19,8 @@ export function loopSummary(result: LoopResult<Sequence, Issue>) {
     log,
   };
 }
+
+const confidence = (x: number | undefined) => (x === undefined ? '' : `, confidence ${x}`);
 
 const calls = (sequence: Sequence) =>
   sequence.length > 0 ? sequence.map((s) => `  ${formatCall(s)}`) : ['  (empty)'];
@@ -42,15 +44,22 @@ export function formatLoopReport(result: LoopResult<Sequence, Issue>): string {
 }
 
 export function formatPickReport(result: PickResult): string {
+  const repair = result.repair;
   const lines = [
-    `winner: ${result.index === null ? 'none' : `candidate ${result.index}`} (${result.by})`,
+    `winner: ${result.index === null ? 'none' : `candidate ${result.index}`} (${result.by})` +
+      (repair ? `: ${repair.status}${confidence(repair.confidence)}` : ''),
     result.reason,
   ];
   for (const c of result.candidates) {
     const cost =
-      c.cost !== undefined ? `, repair cost ${c.cost}` : c.reason ? `, not repaired: ${c.reason}` : '';
+      c.cost !== undefined
+        ? `, repair cost ${c.cost}${confidence(c.confidence)}`
+        : c.reason
+          ? `, not repaired: ${c.reason}`
+          : '';
     lines.push(`  candidate ${c.index}: ${c.valid ? 'valid' : `${c.errors} error(s)`}${cost}`);
   }
+  if (repair && repair.edits.length > 0) lines.push('edits:', ...repair.edits.map((e) => `  ${editLine(e)}`));
   if (result.sequence) lines.push('sequence:', ...calls(result.sequence));
   return lines.join('\n');
 }
