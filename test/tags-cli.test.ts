@@ -133,7 +133,11 @@ describe('all modes', () => {
     expect(noMappings.cost).toBeGreaterThan(byDefault.cost);
     expect(view.rows.every((r) => r.edits === view.results[view.rows.indexOf(r)].edits.length)).toBe(true);
     const table = formatModes(view).split('\n');
-    expect(table[0]).toMatch(/^mode +status +cost +edits +executable$/);
+    expect(table[0]).toMatch(/^mode +status +cost +edits +confidence +executable$/);
+    // Each row says how likely its repair is right, as the repair does (the default model is calibrated).
+    view.rows.forEach((r, k) => expect(r.confidence).toBe(view.results[k].confidence));
+    expect(view.rows[0].confidence).toBeGreaterThan(0);
+    expect(table[1].split(/ +/)[4]).toBe(String(view.rows[0].confidence));
     expect(table.filter((l) => !l.startsWith(' ')).map((l) => l.split(/ +/)[0])).toEqual([
       'mode',
       'default',

@@ -18,6 +18,8 @@ export interface ModeRow {
   readonly determination: boolean | null;
   readonly cost: number;
   readonly edits: number;
+  /** How likely the repair is the intended plan (1 for a valid input); none when not worked out. */
+  readonly confidence?: number;
   /** True when the result has no `ask`/`confirm` pseudo-step; null when no result was decided. */
   readonly executable: boolean | null;
   /** The diff's changed lines (`-`, `+`, `?`), without the kept ones. */
@@ -76,6 +78,7 @@ function toRow(mode: ModeName, r: RepairResult): ModeRow {
     determination: r.determination,
     cost: r.cost,
     edits: r.edits.length,
+    ...(r.confidence !== undefined ? { confidence: r.confidence } : {}),
     executable: decided ? (r.isExecutable ?? null) : null,
     changed: r.diff.split('\n').filter((line) => /^[-+?] /.test(line)),
     ...(r.reason !== undefined ? { reason: r.reason } : {}),
@@ -84,12 +87,13 @@ function toRow(mode: ModeName, r: RepairResult): ModeRow {
 
 /** A compact table: one line per mode, its changed lines indented below it. */
 export function formatModes(view: AllModes): string {
-  const head = ['mode', 'status', 'cost', 'edits', 'executable'];
+  const head = ['mode', 'status', 'cost', 'edits', 'confidence', 'executable'];
   const cells = view.rows.map((r) => [
     r.mode,
     r.status,
     String(r.cost),
     String(r.edits),
+    r.confidence === undefined ? '-' : String(r.confidence),
     r.executable === null ? '-' : r.executable ? 'yes' : 'no',
   ]);
   const widths = head.map((h, k) => Math.max(h.length, ...cells.map((c) => c[k].length)));
