@@ -129,7 +129,8 @@ export function registerExport(program: Command): void {
       manifest.push(JSON.stringify({ ...entry, ...files }));
     }
     writeFileSync(join(flags.out, 'models.jsonl'), manifest.length ? `${manifest.join('\n')}\n` : '');
-    process.stderr.write(`refract export: ${records.length} models written to ${flags.out}\n`);
+    const models = records.length === 1 ? 'model' : 'models';
+    process.stderr.write(`refract export: ${records.length} ${models} written to ${flags.out}\n`);
   });
 }
 
