@@ -173,6 +173,16 @@ describe('bad requests', () => {
     expect(ErrorSchema.parse(r.json).field).toBe(field);
   });
 
+  it('a catalog’s name where the catalog goes: says the catalog itself goes there', async () => {
+    const r = await call('POST', '/v1/fix', { sequence: gold, catalog: 'nestful' });
+    expect(r.status).toBe(400);
+    expect(r.json).toEqual({
+      error:
+        'catalog: expected an array of APIs, {"tools": [...]} or {"apis": [...]}, received string: the catalog itself, not its name or path',
+      field: 'catalog',
+    });
+  });
+
   it('answers 413 to a body over the limit', async () => {
     const r = await call('POST', '/v1/fix', { sequence: 'x'.repeat(600 * 1024), catalog });
     expect(r.status).toBe(413);

@@ -82,9 +82,11 @@ function catalogEntries(json: unknown): { raw: unknown; at: FieldPath }[] {
       return [{ raw: json, at: ['catalog'] }];
     }
   }
+  // A string is a catalog's name or path where the catalog itself goes.
+  const named = typeof json === 'string' ? ': the catalog itself, not its name or path' : '';
   throw new InputError(
     'catalog',
-    `expected an array of APIs, {"tools": [...]} or {"apis": [...]}, received ${kindOf(json)}`,
+    `expected an array of APIs, {"tools": [...]} or {"apis": [...]}, received ${kindOf(json)}${named}`,
   );
 }
 
