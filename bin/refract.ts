@@ -1,15 +1,18 @@
 #!/usr/bin/env node
 /**
- * The `refract` executable: the product's command line plus, in a clone of the repository, the research
- * commands (`bench`, `sweep`, `fit`). Those read the repository's data sets and write its result pages, so
- * the published package leaves them out (`research/` is not in its files); they are loaded only when one of
- * them is run or the help lists the commands, which keeps every other command's start-up short.
+ * The `refract` executable: the product's command line plus the research commands. `sweep`, `fit`,
+ * `coverage` and `calibrate` work on labelled records of one's own (`--data`) and ship in the package;
+ * `bench` reads the repository's data sets and writes its result pages, so it runs from a clone only (the
+ * package leaves `research/bench`'s runners out). They are loaded only when one of them is run or the help
+ * lists the commands, which keeps every other command's start-up short.
  */
 import { existsSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import type { Register } from '../src/cli/main.ts';
 
-const RESEARCH = ['bench', 'sweep', 'fit', 'coverage', 'calibrate'];
+/** Commands on labelled records (`--data`; by default the repository's benchmark): in the package too. */
+const ON_DATA = ['sweep', 'fit', 'coverage', 'calibrate'];
+const RESEARCH = ['bench', ...ON_DATA];
 /** Commands that run many solves for a long time: a batch, a server. */
 const LONG_RUNNING = ['batch', 'serve', 'mcp', ...RESEARCH];
 
@@ -37,24 +40,30 @@ if (command === 'batch') setFlagsFromString('--no-turbo-inlining');
 // at the same speed. Valid records (checked, no solve) do not change.
 if (command === 'batch') setFlagsFromString('--no-turbo-inline-array-builtins');
 
-async function researchCommands(): Promise<Register[] | undefined> {
+/** A research module, or undefined where the package leaves it out (`research/cli/bench`). */
+async function optional<T>(load: () => Promise<T>): Promise<T | undefined> {
   try {
-    const [bench, tuning] = await Promise.all([
-      import('../research/cli/bench.ts'),
-      import('../research/cli/research.ts'),
-    ]);
-    return [
-      bench.registerBench,
-      tuning.registerSweep,
-      tuning.registerFit,
-      tuning.registerCoverage,
-      tuning.registerCalibrate,
-    ];
+    return await load();
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND';
     if (missing && /[/\\]research[/\\]cli[/\\]/.test((error as Error).message)) return undefined;
     throw error;
   }
+}
+
+/** The research commands there are: the ones on labelled records always, `bench` in a clone. */
+async function researchCommands(): Promise<{ commands: Register[]; bench: boolean }> {
+  const [bench, tuning] = await Promise.all([
+    optional(() => import('../research/cli/bench.ts')),
+    optional(() => import('../research/cli/research.ts')),
+  ]);
+  const commands = [
+    ...(bench ? [bench.registerBench] : []),
+    ...(tuning
+      ? [tuning.registerSweep, tuning.registerFit, tuning.registerCoverage, tuning.registerCalibrate]
+      : []),
+  ];
+  return { commands, bench: bench !== undefined };
 }
 
 let extra: Register[] = [];
@@ -63,9 +72,9 @@ const versionOnly = command === undefined && process.argv.some((a) => a === '--v
 const research =
   (command === undefined && !versionOnly) || command === 'help' || RESEARCH.includes(command ?? '');
 if (research) {
-  const commands = await researchCommands();
-  if (commands) extra = commands;
-  else if (command !== undefined && RESEARCH.includes(command)) {
+  const found = await researchCommands();
+  extra = found.commands;
+  if (command === 'bench' && !found.bench) {
     process.stderr.write(
       `refract: ${command} is a research command: it runs from a clone of the repository, which holds the ` +
         `data sets it reads (npm install there, then npx refract ${command})\n`,

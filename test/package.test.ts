@@ -89,11 +89,18 @@ describe(`the ${name} package`, () => {
   it('holds the build (the bundled command line too), the presets and mappings, README and LICENSE; no sources, tests or benchmarks', () => {
     expect(files.length).toBeGreaterThan(100);
     const allowed =
-      /^(dist\/src\/.+\.(js|d\.ts|js\.map)|dist\/cli\/.+\.js(\.map)?|dist\/bin\/refract\.js(\.map)?|models\/.+\.json|package\.json|README\.md|LICENSE)$/;
+      /^(dist\/src\/.+\.(js|d\.ts|js\.map)|dist\/cli\/.+\.js(\.map)?|dist\/research\/(cli|tuning|bench)\/[\w-]+\.js(\.map)?|dist\/bin\/refract\.js(\.map)?|models\/.+\.json|package\.json|README\.md|LICENSE)$/;
     expect(files.filter((f) => !allowed.test(f))).toEqual([]);
-    expect(
-      files.filter((f) => /(^|\/)(test|tests|benchmarks|research|data|scripts)\/|\.test\./.test(f)),
-    ).toEqual([]);
+    expect(files.filter((f) => /(^|\/)(test|tests|benchmarks|data|scripts)\/|\.test\./.test(f))).toEqual([]);
+    // The research commands on labelled records ship (sweep, fit, coverage, calibrate); `bench`'s runners,
+    // which read the repository's data sets, do not.
+    const research = files.filter((f) => f.startsWith('dist/research/') && f.endsWith('.js'));
+    expect(research).toContain('dist/research/cli/calibrate.js');
+    expect(research).toContain('dist/research/tuning/fit.js');
+    expect(research.filter((f) => f.startsWith('dist/research/bench/')).sort()).toEqual(
+      ['context', 'data', 'evaluate', 'markdown', 'stats'].map((m) => `dist/research/bench/${m}.js`),
+    );
+    expect(research).not.toContain('dist/research/cli/bench.js');
     for (const f of [
       'dist/src/index.js',
       'dist/src/index.d.ts',
@@ -186,7 +193,7 @@ console.log(typeof buildServer, typeof serveStdio, options);
     expect(bad.stdout).toMatch(/^bad\.ts\(6,\d+\): error TS2322: /);
   });
 
-  it('runs the refract bin from the project: version, fix, batch in worker threads, research commands absent', () => {
+  it('runs the refract bin from the project: version, fix, batch in worker threads; bench, the repository’s, absent', () => {
     const bin = join(project, 'node_modules/.bin/refract');
     expect(ok(run(bin, ['--version'])).trim()).toBe(version);
     const fix = run(bin, ['fix', '--catalog', CATALOG, join(ROOT, 'samples/broken-flight.txt')]);
@@ -213,5 +220,32 @@ console.log(typeof buildServer, typeof serveStdio, options);
     expect(bench.stderr).toMatch(
       /^refract: bench is a research command: it runs from a clone of the repository/,
     );
+  });
+
+  it('calibrates on labelled records of one’s own from the package (no clone), and says --data is needed without them', () => {
+    const bin = join(project, 'node_modules/.bin/refract');
+    const out = join(dir, 'calib.json');
+    const calibrate = run(bin, [
+      'calibrate',
+      '--data',
+      join(ROOT, 'samples/labelled-plans.jsonl'),
+      '--catalog',
+      CATALOG,
+      '--alternatives',
+      '0',
+      '--refits',
+      '0',
+      '--quiet',
+      '--out',
+      out,
+    ]);
+    expect(calibrate.stderr).toBe('');
+    expect(calibrate.status).toBe(0);
+    const calibration = JSON.parse(readFileSync(out, 'utf8')) as { evidence: string[]; samples: number };
+    expect(calibration.evidence.length).toBeGreaterThan(0);
+    expect(ok(run(bin, ['--help']))).toMatch(/\n {2}calibrate \[options\]/);
+    const noData = run(bin, ['fit', '--out', join(dir, 'fitted.json')]);
+    expect(noData.status).toBe(2);
+    expect(noData.stderr).toMatch(/^refract: --data: required: the labelled records to work on/);
   });
 });

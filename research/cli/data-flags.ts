@@ -3,7 +3,7 @@
  * `--limit`, `--kinds`), the base cost model, the mapping tables and the solver; and their loading.
  */
 import type { Command } from 'commander';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { InputError } from '../../src/model/errors.ts';
 import { loadCatalog } from '../../src/read/catalog.ts';
 import { readableFile } from '../../src/read/files.ts';
@@ -35,7 +35,7 @@ export function addDataOptions(cmd: Command): Command {
   return cmd
     .option(
       '--data <file>',
-      'labelled JSONL {id, sequence, gold, catalog?, set?, kind?} (repeatable; default: the shipped corrupted sets)',
+      'labelled JSONL {id, sequence, gold, catalog?, set?, kind?} (repeatable; default, in a clone of the repository: the benchmark’s corrupted sets)',
       collect,
     )
     .option('-c, --catalog <file>', 'catalog of the records that bring none of their own')
@@ -47,6 +47,20 @@ export function addDataOptions(cmd: Command): Command {
     .option('--quiet', 'no progress lines on standard error');
 }
 
+/**
+ * The records files a command reads: `--data`, else the benchmark's corrupted sets, which a clone of the
+ * repository holds and the package does not (there, `--data` is required).
+ */
+export function dataFiles(flags: DataFlags): readonly string[] {
+  if (flags.data !== undefined) return flags.data;
+  if (!DEFAULT_DATA.every((file) => existsSync(file)))
+    throw new InputError(
+      '--data',
+      'required: the labelled records to work on (the default, the benchmark’s corrupted sets, is in a clone of the repository only)',
+    );
+  return DEFAULT_DATA;
+}
+
 /** The selected records, the evaluation options and the base cost model; bad flags are InputErrors. */
 export function loadData(flags: DataFlags, sets?: readonly string[]) {
   const options: EvalOptions = {
@@ -54,7 +68,7 @@ export function loadData(flags: DataFlags, sets?: readonly string[]) {
     solver: oneOf('--solver', flags.solver, SOLVER_NAMES),
   };
   const base = loadCostModel(flags.costModel);
-  const records = loadLabelled(flags.data ?? DEFAULT_DATA, {
+  const records = loadLabelled(dataFiles(flags), {
     catalog: flags.catalog ? loadCatalog(readableFile('--catalog', flags.catalog)) : undefined,
     limit: flags.limit === undefined ? undefined : integer('--limit', flags.limit, 1),
     kinds: flags.kinds?.split(',').map((k) => k.trim()),
@@ -76,7 +90,7 @@ export const logger = (flags: { quiet?: boolean }): Log =>
  */
 export function prepareOutputs(flags: DataFlags, outputs: readonly [string, string | undefined][]): void {
   const reads: ReadFile[] = [
-    ...(flags.data ?? DEFAULT_DATA).map((path) => ({ flag: '--data', path })),
+    ...dataFiles(flags).map((path) => ({ flag: '--data', path })),
     ...(flags.catalog ? [{ flag: '--catalog', path: flags.catalog }] : []),
     { flag: '--cost-model', path: costModelFile(flags.costModel) },
     ...((MAPPING_SOURCES as readonly string[]).includes(flags.mappings)

@@ -6,7 +6,6 @@ import { figureFiles, figureStem } from '../../src/batch/plot.ts';
 import { collect, integer } from '../../src/api/flag-values.ts';
 import { machine, pageHeader } from '../bench/markdown.ts';
 import {
-  DEFAULT_DATA,
   parseGridAxis,
   parseRange,
   runSweep,
@@ -17,7 +16,15 @@ import {
   sweepSettings,
   type SweepSpec,
 } from '../tuning/index.ts';
-import { addDataOptions, loadData, logger, prepareOutputs, write, type DataFlags } from './data-flags.ts';
+import {
+  addDataOptions,
+  dataFiles,
+  loadData,
+  logger,
+  prepareOutputs,
+  write,
+  type DataFlags,
+} from './data-flags.ts';
 import { invocation } from './invocation.ts';
 
 interface SweepFlags extends DataFlags {
@@ -85,7 +92,7 @@ export function registerSweep(program: Command): void {
       records: records.length,
       limit: flags.limit,
       kinds: flags.kinds,
-      files: (flags.data ?? DEFAULT_DATA).map((f) => basename(f)),
+      files: dataFiles(flags).map((f) => basename(f)),
       base: baseName,
       mappings: flags.mappings,
       solver: flags.solver,
