@@ -30,8 +30,9 @@ import { callApis, type Call, type Source } from './plan.ts';
 
 /**
  * A link with no evidence at all: the names share no word and are not alike (`nameEvidenceSimilarity`), the
- * descriptions share no content word, the declared types agree on nothing more telling than text (a number
- * from a number is evidence), the parameter is not one for any content the call acts on (`text`, `message`:
+ * descriptions share no content word, the declared types are not one and the same type more telling than
+ * text (a number from a number is evidence; an integer count written into a number rating, as the scorer's
+ * `unsupportedWirings` judges it, is none), the parameter is not one for any content the call acts on (`text`, `message`:
  * a joke may well be a message) and the field is no content itself (`translated_text` may be a sentence to
  * check). `audience = $var2.status$`, `phone = $var2.sentiment$`, `full_name = $var2.converted_distance$`.
  */
@@ -43,7 +44,7 @@ function unsupported(
 ): boolean {
   if (namedOrDescribed(e, ctx.evidence.nameEvidenceSimilarity)) return false;
   if (payloadName(param.name) || contentName(leafOf(field.path))) return false;
-  return WEAK_TYPES.has(param.type) || !typesCompatible(field.type, param.type);
+  return WEAK_TYPES.has(param.type) || field.type !== param.type;
 }
 
 /** A field's path as segments (once per field of the catalog). */

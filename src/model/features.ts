@@ -275,7 +275,7 @@ export const FEATURES = {
     UNIT,
   ),
   linkUnsupported: evidence(
-    'a field fills a parameter (a link, or an unread output) with no evidence: no shared or alike name (see nameEvidenceSimilarity), no shared description word, no declared type more telling than text, the parameter takes no content to act on and the field is no content (`translated_text`) itself (`phone = $var2.sentiment$`)',
+    'a field fills a parameter (a link, or an unread output) with no evidence: no shared or alike name (see nameEvidenceSimilarity), no shared description word, no one declared type more telling than text (an integer count into a number rating is none), the parameter takes no content to act on and the field is no content (`translated_text`) itself (`phone = $var2.sentiment$`)',
     1.5,
     'flat-plan-asks-for-an-unsupported-value',
   ),
