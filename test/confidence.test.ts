@@ -247,6 +247,18 @@ describe('a repair’s confidence (the real solver)', () => {
     expect((await evidenceOf('rhythm')).guessedApi).toBe(0);
   });
 
+  it('unreadLinks: the values taken from an output no other call reads, under another name', async () => {
+    const glaive = loadCatalog('data/nestful/non-executable-glaive-spec.json');
+    const unread = await repair(inputOf('unread-output-feeds-lost-argument'), glaive, {
+      cost: base,
+      confidenceEvidence: true,
+    });
+    expect(unread.edits.map((e) => e.kind)).toEqual(['unreadOutput']);
+    expect(unread.evidence!.unreadLinks).toBe(1);
+    const named = await repair(inputOf('made-up-api'), catalog, { cost: base, confidenceEvidence: true });
+    expect(named.evidence!.unreadLinks).toBe(0);
+  });
+
   it('logSteps: ln of the input’s steps, its answer step included', async () => {
     const requests = loadCatalog('test/cases/catalogs/unrelated-requests-spec.json');
     const evidenceOf = async (text: string) =>

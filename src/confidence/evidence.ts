@@ -135,6 +135,7 @@ export function repairEvidence(
     logCost: Math.log1p(Math.max(0, cost)),
     edits: edits.filter((e) => e.kind !== 'slotFill' && e.kind !== 'confirm').length,
     asks,
+    unreadLinks: edits.filter((e) => e.kind === 'unreadOutput').length,
     logMaxEdit: Math.log1p(Math.max(0, ...edits.map((e) => e.cost))),
     guessedApi: guessesAnApi(plan, values) ? 1 : 0,
     logSteps: Math.log(Math.max(1, plan.steps.length)),

@@ -21,6 +21,8 @@ export const EVIDENCE = {
   edits: 'edits of the repair, asks and confirms excluded',
   asks: 'values asked for (ask steps)',
   logMaxEdit: 'ln(1 + the costliest single edit)',
+  unreadLinks:
+    'values the repair takes from an output no other call reads, under another name (`unreadOutput`): which unread output fed a lost value is a guess the names do not back',
   guessedApi:
     'the repair inserts or puts back a call that more than one catalog API could have been: the one it picks is a guess (how many is left out: it grows with the catalog, not with the odds of a wrong pick)',
   logSteps: 'ln of the steps of the input (its answer step included): a longer plan has more to get wrong',
