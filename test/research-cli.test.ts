@@ -260,6 +260,11 @@ describe('refract calibrate', () => {
       '| world | repairs | right | mean confidence | ECE | ECE if calibrated | top 90 % | kept at 99 % | AUC |',
     );
     expect(page).toContain('(all, fitted)');
+    // One world: nothing to hold out, and the page says so rather than heading a table of none.
+    expect(page).not.toContain('Each world held out');
+    expect(page).toMatch(
+      /\nOne world \(the records’ `set`\): none to hold out, so the table has the fit on every repair alone/,
+    );
     // The page names the evidence read; records of one world do not read the input's shape (minShapeWorlds).
     const names = calibration.evidence.map((n) => `\`${n}\``).join(', ');
     expect(page).toContain(`The score reads ${calibration.evidence.length} evidence values: ${names}.`);

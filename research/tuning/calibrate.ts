@@ -423,7 +423,9 @@ export function calibrationPage(report: CalibrationReport, header: string): stri
     'the ECE a perfectly calibrated confidence would show on as many repairs by sampling alone (the median of 200',
     'draws, each repair right with its own confidence as the chance): an ECE near it is as good as they can tell.',
     '',
-    'Each world held out (the calibration fitted on the other worlds):',
+    report.heldOut.length > 0
+      ? 'Each world held out (the calibration fitted on the other worlds):'
+      : `One world (the records’ \`set\`): none to hold out, so the table has the fit on every repair alone${report.heldOutRecords.length > 0 ? '; the held-out records below measure it on plans it did not see' : ''}.`,
     '',
     ...calibrationTable([...report.heldOut, report.fitted]),
     '',
