@@ -726,6 +726,50 @@ describe('HiGHS relaxation search', () => {
     }
   });
 
+  it('bounds a branch no higher than its relaxation where the basis inverse leaves rounding (-2/3 + 2/3)', async () => {
+    // Found by the property above: x5's tableau row has x2's entry at about 1e-16 and the up branch's move
+    // ends a rounding short of done, which was charged at x2's rate (4 over 1e-16): a penalty of 6.67 for a
+    // branch that costs 2.67 more, enough to prune the branch that holds the optimum.
+    const model: MilpModel = {
+      numVars: 8,
+      cost: [0, 0, -4, 0, -3, -1, 0, 0],
+      rows: [
+        { vars: [3, 4, 2, 5, 7, 0], coefs: [1, -1, 1, -3, -1, 1], lower: -1, upper: -1 },
+        { vars: [5, 4, 3, 2, 7, 0], coefs: [3, 1, 1, -2, 2, -1], lower: 3, upper: 3 },
+      ],
+    };
+    const native = (await highsLoader()).createModel();
+    native.options.set({ output_flag: false, log_to_console: false, ...SEARCH_OPTIONS });
+    try {
+      native.passModel(toHighsData(model, false));
+      expect(native.run().modelStatus).toBe(7);
+      const parent = native.getObjectiveValue();
+      const solution = native.getSolution();
+      const x = Float64Array.from(solution.colValue);
+      expect(x[5]).toBeCloseTo(2 / 3, 9);
+      const { down, up } = penalties(
+        native,
+        nodeBasis(native, model.rows, new Uint8Array(8), solution),
+        5,
+        x[5],
+      );
+      const branch = (side: number) => {
+        native.changeColBounds(5, side, side);
+        expect(native.run().modelStatus).toBe(7);
+        const cost = native.getObjectiveValue() - parent;
+        native.changeColBounds(5, 0, 1);
+        return cost;
+      };
+      expect(branch(0)).toBeCloseTo(10 / 3, 9);
+      expect(branch(1)).toBeCloseTo(8 / 3, 9);
+      expect(down).toBeLessThanOrEqual(10 / 3);
+      expect(up).toBeLessThanOrEqual(8 / 3);
+      expect(up).toBeGreaterThan(8 / 3 - 1e-6);
+    } finally {
+      native.dispose();
+    }
+  });
+
   it('keeps its time limit per search, not over every run of its native model', async () => {
     // HiGHS reads its time limit off a clock that runs from the native model's creation, across runs. Each
     // of these models needs a branching (its relaxation takes half of one item), and 2,000 searches take

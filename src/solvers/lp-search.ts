@@ -49,6 +49,18 @@ export const BRANCH_CANDIDATES = 4;
 /** What a penalty is lessened by before it prunes: room for the rounding in the duals and the tableau row. */
 const PENALTY_SLACK = 1e-9;
 
+/**
+ * A tableau entry this small is rounding left by the basis inverse (`-2/3 + 2/3`), not a column that moves
+ * the branching one: its rate, a reduced cost over it, would be astronomical.
+ */
+const TABLEAU_ZERO = 1e-12;
+
+/**
+ * A branch's move this close to done is done: the relaxation's own primal feasibility tolerance
+ * (`SEARCH_OPTIONS`). Left over from rounding, it would be charged at the next, dearer rate.
+ */
+const MOVE_DONE = 1e-9;
+
 export type SearchOutcome =
   | {
       readonly status: 'optimal';
@@ -101,7 +113,7 @@ export function penalties(native: HighsModel, basis: NodeBasis, j: number, f: nu
   const down: Breakpoint[] = [];
   const up: Breakpoint[] = [];
   const consider = (a: number, d: number, range: number) => {
-    if (a === 0) return;
+    if (Math.abs(a) <= TABLEAU_ZERO) return;
     const point = { rate: Math.abs(d) / Math.abs(a), reach: Math.abs(a) * range };
     const rises = d >= -PENALTY_SLACK;
     const falls = d <= PENALTY_SLACK;
@@ -137,7 +149,7 @@ function cheapestMove(points: Breakpoint[], step: number): number {
     const moved = Math.min(left, reach);
     cost += moved * rate;
     left -= moved;
-    if (left <= 0) return Math.max(0, cost - PENALTY_SLACK);
+    if (left <= MOVE_DONE) return Math.max(0, cost - PENALTY_SLACK);
   }
   return 0;
 }
