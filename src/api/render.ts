@@ -7,7 +7,7 @@ import type { Issue, Sequence } from '../model/types.ts';
 import type { LoopResult } from '../loop/engine.ts';
 import type { RepairResult, Validation } from '../model/options.ts';
 import { formatLoopReport, loopSummary } from '../loop/report.ts';
-import { editLine } from '../feedback/render.ts';
+import { confidenceNote, editLine } from '../feedback/render.ts';
 import type { Answer } from './call.ts';
 import { numbered, round, SHORT_DIGITS, stepNumber } from '../model/numbers.ts';
 
@@ -96,7 +96,7 @@ export function resultText(result: RepairResult): string {
   // --fixes K: the alternatives after the main repair (fix 1), each with its edits and changed lines.
   (result.fixes ?? []).slice(1).forEach((fix, k) => {
     lines.push(
-      `fix ${k + 2} (cost ${fix.cost}${fix.confidence === undefined ? '' : `, confidence ${fix.confidence}`}):`,
+      `fix ${k + 2} (cost ${fix.cost}${confidenceNote(fix.confidence)}):`,
       ...fix.edits.map((e) => `  ${editLine(e)}`),
     );
   });

@@ -15,7 +15,15 @@ import { addRequestOptions, resolveRequest } from './request-flags.ts';
  * Exit codes: 0 valid, 1 repaired (or timed out), 3 partial (a call had to go), 4 exhausted (the tries limit),
  * 5 uncertain (below --min-confidence), 2 bad input or error.
  */
-const EXIT = { valid: 0, repaired: 1, timeout: 1, partial: 3, uncertain: 5, exhausted: 4, error: 2 } as const;
+export const EXIT = {
+  valid: 0,
+  repaired: 1,
+  timeout: 1,
+  partial: 3,
+  uncertain: 5,
+  exhausted: 4,
+  error: 2,
+} as const;
 /** Exit codes from best to worst: an error over a partial repair over a limit exhausted over an uncertain repair. */
 const EXIT_ORDER = [0, 1, 5, 4, 3, 2];
 /** The worse of two exit codes. */

@@ -17,6 +17,7 @@ import { makeCall, requestSettings, runCall } from '../api/call.ts';
 import { answerJson, answerText, resultJson } from '../api/render.ts';
 import { oneOf, seconds } from '../api/flag-values.ts';
 import { addRequestOptions, asFlags, requestFromFlags, resolveRequest } from './request-flags.ts';
+import { EXIT } from './fix.ts';
 
 /** Who proposes: `milp` is the optimiser (what a server's loop runs); the others only a command line has. */
 const FIXERS = ['milp', 'command', 'openai', 'scripted'] as const;
@@ -138,12 +139,12 @@ export function registerLoop(program: Command): Command {
 
 /**
  * Exit codes of a pick: 0 a winner, 1 none, and, where the winner is a repair held back, the code `refract
- * fix` gives it: 5 uncertain (below --min-confidence), 4 exhausted (over --max-tries).
+ * fix` gives it (`EXIT`): uncertain (below --min-confidence), exhausted (over --max-tries).
  */
 function pickExit(result: PickResult): number {
   if (result.index === null) return 1;
   const status = result.repair?.status;
-  return status === 'uncertain' ? 5 : status === 'exhausted' ? 4 : 0;
+  return status === 'uncertain' || status === 'exhausted' ? EXIT[status] : 0;
 }
 
 export function registerPick(program: Command): Command {

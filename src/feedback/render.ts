@@ -59,3 +59,8 @@ export function formatFields(label: string, fields: readonly string[] | null): s
 export function editLine(edit: Edit): string {
   return `${edit.kind} (step ${stepNumber(edit.step)}, ${edit.cost}): ${edit.detail}`;
 }
+
+/** A repair's confidence as the tail of a text line (`, confidence 0.969`); nothing when none was worked out. */
+export function confidenceNote(confidence: number | undefined): string {
+  return confidence === undefined ? '' : `, confidence ${confidence}`;
+}

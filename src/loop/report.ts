@@ -1,6 +1,6 @@
 /** Readable reports of a loop run and of a pick. */
 import type { Issue, Sequence } from '../model/types.ts';
-import { editLine, formatCall, formatIssue } from '../feedback/render.ts';
+import { confidenceNote, editLine, formatCall, formatIssue } from '../feedback/render.ts';
 import type { LoopResult } from './engine.ts';
 import type { PickResult } from './pick.ts';
 
@@ -19,8 +19,6 @@ export function loopSummary(result: LoopResult<Sequence, Issue>) {
     log,
   };
 }
-
-const confidence = (x: number | undefined) => (x === undefined ? '' : `, confidence ${x}`);
 
 const calls = (sequence: Sequence) =>
   sequence.length > 0 ? sequence.map((s) => `  ${formatCall(s)}`) : ['  (empty)'];
@@ -47,13 +45,13 @@ export function formatPickReport(result: PickResult): string {
   const repair = result.repair;
   const lines = [
     `winner: ${result.index === null ? 'none' : `candidate ${result.index}`} (${result.by})` +
-      (repair ? `: ${repair.status}${confidence(repair.confidence)}` : ''),
+      (repair ? `: ${repair.status}${confidenceNote(repair.confidence)}` : ''),
     result.reason,
   ];
   for (const c of result.candidates) {
     const cost =
       c.cost !== undefined
-        ? `, repair cost ${c.cost}${confidence(c.confidence)}`
+        ? `, repair cost ${c.cost}${confidenceNote(c.confidence)}`
         : c.reason
           ? `, not repaired: ${c.reason}`
           : '';
