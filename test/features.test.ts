@@ -228,6 +228,35 @@ describe('features', () => {
     );
   });
 
+  it('links: a field of a clashing declared type is offered at linkLooseType, and none under strict types', () => {
+    const sales = parseCatalog([
+      {
+        name: 'Sales_Summarise',
+        description: 'Summarise the sales of a year.',
+        query_parameters: { year: param('string', 'The year.') },
+        output_parameters: { peak_day: out('string', 'The day with the most sales.') },
+      },
+      {
+        name: 'Math_Gcd',
+        description: 'Greatest common divisor.',
+        query_parameters: { a: param('integer', 'The first number.') },
+        output_parameters: { gcd: out('integer', 'The divisor.') },
+      },
+    ]);
+    const text = 'var1 = Sales_Summarise(year="2023")\nvar2 = Math_Gcd()';
+    const links = (strictTypes: boolean) => {
+      const plan = compile(seq(text), sales, hand, { keepDominated: true, strictTypes }).plan;
+      return sourcesOf(plan, 'Math_Gcd', 'a')
+        .filter((s) => s.kind === 'output' && s.linked)
+        .map((s) => ({ path: s.kind === 'output' ? s.path.join('.') : '', f: features(plan, s.v) }));
+    };
+    // Text into an integer: the gold of glaive-131-4 (`num2 = $var1.peak_sales_day$`) is such a link.
+    const loose = links(false);
+    expect(loose.map((l) => l.path)).toEqual(['peak_day']);
+    expect(loose[0].f).toMatchObject({ linkAny: 1, linkLooseType: 1 });
+    expect(links(true)).toEqual([]);
+  });
+
   it('link evidence: shared words and descriptions, a field as common as every API’s, one no other has', () => {
     const index = indexCatalog(catalog);
     const ecg = catalog.apis.find((a) => a.name === 'Ecg_Get_Sample')!;

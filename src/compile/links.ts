@@ -1,12 +1,13 @@
 /**
  * Links by evidence: the generous candidates of a required parameter that has no argument. Besides the
  * sources the rest of the model offers (an output of the parameter's own name, a mapping, a name in context,
- * an unread output, a literal passed under the same name, an ask), any field of an earlier call (not inside an array)
- * whose declared type can feed the parameter, and any literal the sequence passes to a parameter of another
- * name, may fill it: each priced by its evidence (`linkAny`/`copyAny` plus how unlike the names are, whether
- * they share a word, whether the descriptions do, how common the field is in the catalog, whether the two
- * calls share a content word), so that the weights, not a filter, decide. The cheapest few per parameter
- * are offered (`linksPerParameter`, `copiesPerParameter`). Their variables come after every other one.
+ * an unread output, a literal passed under the same name, an ask), any field of an earlier call (not inside an array;
+ * of any declared type, `linkLooseType` pricing a clash, except under strict types), and any literal the sequence
+ * passes to a parameter of another name, may fill it: each priced by its evidence (`linkAny`/`copyAny` plus how
+ * unlike the names are, whether they share a word, whether the descriptions do, how common the field is in the
+ * catalog, whether the two calls share a content word), so that the weights, not a filter, decide. The cheapest
+ * few per parameter are offered (`linksPerParameter`, `copiesPerParameter`). Their variables come after every
+ * other one.
  */
 import type { ApiSpec, Json, OutputField, ParamSpec } from '../model/types.ts';
 import type { Features } from '../model/features.ts';
@@ -22,7 +23,7 @@ import {
   WEAK_TYPES,
 } from '../catalog/evidence.ts';
 import { contentName, payloadName, similarity } from '../catalog/names.ts';
-import { typesCanMatch, typesCompatible, literalMismatch } from '../validate/literals.ts';
+import { typesCompatible, literalMismatch } from '../validate/literals.ts';
 import { isLiteral } from '../validate/validate.ts';
 import { segments } from '../read/references.ts';
 import type { CompileContext } from './context.ts';
@@ -122,7 +123,8 @@ function outputLinks(
       for (const field of choice.api?.outputs ?? []) {
         if (field.path.includes('[') || seen.has(field.path) || leafOf(field.path) === p.name) continue;
         seen.add(field.path);
-        if (taken.has(`${j.id}\u0000${field.path}`) || !typesCanMatch(field.type, p.type)) continue;
+        if (taken.has(`${j.id}\u0000${field.path}`)) continue;
+        if (ctx.options.strictTypes && !typesCompatible(field.type, p.type)) continue;
         const features: Features = {
           linkAny: 1,
           ...linkFeatures(ctx, field, p, j, call),

@@ -18,6 +18,7 @@ import {
 import { normalisePath, segments } from '../read/references.ts';
 import { genericName, similarity, tieDistance, words } from '../catalog/names.ts';
 import { reusedLabel } from './executed.ts';
+import { apiProvides } from '../validate/outputs.ts';
 import { memoryApi } from './memory.ts';
 import { nameCoverage } from '../catalog/name-terms.ts';
 import { wordKeys } from '../catalog/text.ts';
@@ -58,9 +59,19 @@ function alikeFeeds(ctx: CompileContext, call: Call, arg: string, label: string)
   const own = call.origin >= 0 ? ctx.steps[call.origin].name : undefined;
   for (const { step: k, site } of ctx.wholeFeeds.get(arg) ?? []) {
     if (k === call.origin || ctx.steps[k].name === own || site.ref.label !== label) continue;
-    if (site.ref.path.length > 0 && !ctx.broken(k, site.ref)) out.add(normalisePath(site.ref.path));
+    if (site.ref.path.length === 0) continue;
+    if (!ctx.broken(k, site.ref) || restoredProvides(ctx, label, site.ref.path))
+      out.add(normalisePath(site.ref.path));
   }
   return out;
+}
+
+/**
+ * A deleted step's reference that resolves once the step is back: some API that can stand for it outputs
+ * the path (`q = $var1.location.name$` on the time zone, var1 the lost forecast).
+ */
+function restoredProvides(ctx: CompileContext, label: string, path: readonly PathSegment[]): boolean {
+  return ctx.deleted.get(label)?.standIns.some((s) => apiProvides(s.api, path) === 'yes') ?? false;
 }
 
 /**

@@ -164,9 +164,13 @@ export function standIns(ctx: CompileContext, uses: Uses): StandIn[] {
   if (candidates.some((api) => !ownReader(api))) candidates = candidates.filter((api) => !ownReader(api));
   // Nor did the step take the very value it was read for: an API that needs a `username_or_id_or_url` to
   // output the username that feeds one is asking for its consumer's value; it goes when another, named as
-  // well by the output's names, can be the step.
+  // well by the output's names, can be the step. Only a field the API outputs says so: a made-up field
+  // (`$var1.location.q$` into a weather lookup's `q`) was read from whichever API the step was.
   const circular = (api: ApiSpec) =>
-    uses.feeds.some(({ param }) => api.params.some((q) => q.required && q.name === param));
+    uses.feeds.some(
+      ({ param, path }) =>
+        outputField(api, path) !== undefined && api.params.some((q) => q.required && q.name === param),
+    );
   const covered = (api: ApiSpec) => Math.max(0, ...uses.names.map((n) => nameCoverage(n, api)));
   const circularCover = Math.max(0, ...candidates.filter(circular).map(covered));
   if (candidates.some((api) => !circular(api) && covered(api) >= circularCover))

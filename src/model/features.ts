@@ -298,7 +298,7 @@ export const FEATURES = {
     'described-source-of-a-lost-lookup',
   ),
   linkLooseType: evidence(
-    'the declared types can meet only loosely (a list or object written into text)',
+    'the declared types can meet only loosely (a list or object written into text) or not at all (text into a number: a link offered for the fit, none under strict types)',
     0,
     UNIT,
   ),
