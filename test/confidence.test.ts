@@ -259,6 +259,25 @@ describe('a repair’s confidence (the real solver)', () => {
     expect(named.evidence!.unreadLinks).toBe(0);
   });
 
+  it('asksBesideUnread: the asks made after an input call whose output no other call reads', async () => {
+    const glaive = loadCatalog('data/nestful/non-executable-glaive-spec.json');
+    const evidenceOf = async (text: string) => {
+      const fixed = await repair(parseSequenceText(text), glaive, { cost: base, confidenceEvidence: true });
+      expect(fixed.edits.map((e) => e.kind)).toEqual(['slotFill']);
+      return fixed.evidence!;
+    };
+    // The news only the answer shows comes before the conversion that lacks its amount: the amount may be
+    // read from it. Written after it, the news cannot be.
+    const after = 'var1 = get_news(category="business")\nvar2 = convert_currency(from="USD", to="EUR")';
+    const before = 'var1 = convert_currency(from="USD", to="EUR")\nvar2 = get_news(category="business")';
+    expect(
+      (await evidenceOf(`${after}\nvar_result(news="$var1$", converted="$var2$")`)).asksBesideUnread,
+    ).toBe(1);
+    expect(
+      (await evidenceOf(`${before}\nvar_result(converted="$var1$", news="$var2$")`)).asksBesideUnread,
+    ).toBe(0);
+  });
+
   it('logSteps: ln of the input’s steps, its answer step included', async () => {
     const requests = loadCatalog('test/cases/catalogs/unrelated-requests-spec.json');
     const evidenceOf = async (text: string) =>

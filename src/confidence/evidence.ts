@@ -7,7 +7,7 @@ import { leafOf } from '../catalog/catalog-index.ts';
 import { shareAWord } from '../catalog/evidence.ts';
 import { textTerms } from '../catalog/text.ts';
 import type { Plan } from '../compile/plan.ts';
-import { normalisePath } from '../read/references.ts';
+import { normalisePath, stepReferences } from '../read/references.ts';
 import { FEATURE_PREFIX, FORM_ONLY, KIND_PREFIX, type EvidenceName } from '../model/calibration.ts';
 import { FEATURES, type FeatureName } from '../model/features.ts';
 import { perObject } from '../model/memo.ts';
@@ -112,6 +112,24 @@ function planShape(plan: Plan): {
 }
 
 /**
+ * The asks of a repair made after an input call whose output no other input call reads (the answer may): the
+ * value asked for may well be that output, which a plan of this kind wires under names that say nothing
+ * (`calculate_squared(number="$var1.discount_amount$")`), and asking leaves it unread.
+ */
+function asksBesideUnread(plan: Plan, edits: readonly Edit[]): number {
+  const answer = plan.calls.find((call) => call.kind === 'result')?.origin;
+  const read = new Set<string>();
+  plan.steps.forEach((step, i) => {
+    if (i !== answer) for (const site of stepReferences(step.arguments)) read.add(site.ref.label);
+  });
+  const firstUnread = plan.steps.findIndex(
+    (step, i) => i !== answer && step.label !== undefined && !read.has(step.label),
+  );
+  if (firstUnread < 0) return 0;
+  return edits.filter((e) => e.kind === 'slotFill' && e.step > firstUnread).length;
+}
+
+/**
  * The evidence of a repair: the named evidence (EVIDENCE) and, with `detail`, the edit counts by kind, whether
  * every edit is of form (FORM_ONLY) and the feature totals, which a calibration reads only when fitted on them
  * (`--evidence form|kinds|all`).
@@ -136,6 +154,7 @@ export function repairEvidence(
     edits: edits.filter((e) => e.kind !== 'slotFill' && e.kind !== 'confirm').length,
     asks,
     unreadLinks: edits.filter((e) => e.kind === 'unreadOutput').length,
+    asksBesideUnread: asksBesideUnread(plan, edits),
     logMaxEdit: Math.log1p(Math.max(0, ...edits.map((e) => e.cost))),
     guessedApi: guessesAnApi(plan, values) ? 1 : 0,
     logSteps: Math.log(Math.max(1, plan.steps.length)),
