@@ -259,23 +259,38 @@ describe('a repair’s confidence (the real solver)', () => {
     expect(named.evidence!.unreadLinks).toBe(0);
   });
 
-  it('asksBesideUnread: the asks made after an input call whose output no other call reads', async () => {
+  it('guessesBesideUnread: the asks and copied values made after an input call whose output no other call reads', async () => {
     const glaive = loadCatalog('data/nestful/non-executable-glaive-spec.json');
-    const evidenceOf = async (text: string) => {
-      const fixed = await repair(parseSequenceText(text), glaive, { cost: base, confidenceEvidence: true });
-      expect(fixed.edits.map((e) => e.kind)).toEqual(['slotFill']);
-      return fixed.evidence!;
+    const evidenceOf = async (text: string, from = glaive) => {
+      const fixed = await repair(parseSequenceText(text), from, { cost: base, confidenceEvidence: true });
+      return { kinds: fixed.edits.map((e) => e.kind), count: fixed.evidence!.guessesBesideUnread };
     };
     // The news only the answer shows comes before the conversion that lacks its amount: the amount may be
     // read from it. Written after it, the news cannot be.
     const after = 'var1 = get_news(category="business")\nvar2 = convert_currency(from="USD", to="EUR")';
     const before = 'var1 = convert_currency(from="USD", to="EUR")\nvar2 = get_news(category="business")';
+    expect(await evidenceOf(`${after}\nvar_result(news="$var1$", converted="$var2$")`)).toEqual({
+      kinds: ['slotFill'],
+      count: 1,
+    });
+    expect(await evidenceOf(`${before}\nvar_result(converted="$var1$", news="$var2$")`)).toEqual({
+      kinds: ['slotFill'],
+      count: 0,
+    });
+    // A copied value counts as well: the realtime lookup copies the forecast's q where the plan may have read
+    // back $var1.location.name$; once another call reads the forecast, it is no unread output.
+    const forecast = 'var1 = WeatherAPI.com_Forecast_Weather_API(q="Paris", days=3)';
+    const realtime = 'var2 = WeatherAPI.com_Realtime_Weather_Api()';
+    expect(await evidenceOf(`${forecast}\n${realtime}\nvar_result(f="$var1$", r="$var2$")`, catalog)).toEqual(
+      {
+        kinds: ['reuseLiteral'],
+        count: 1,
+      },
+    );
+    const zone = 'var3 = WeatherAPI.com_Time_Zone_API(q="$var1.location.name$")';
     expect(
-      (await evidenceOf(`${after}\nvar_result(news="$var1$", converted="$var2$")`)).asksBesideUnread,
-    ).toBe(1);
-    expect(
-      (await evidenceOf(`${before}\nvar_result(converted="$var1$", news="$var2$")`)).asksBesideUnread,
-    ).toBe(0);
+      await evidenceOf(`${forecast}\n${realtime}\n${zone}\nvar_result(r="$var2$", z="$var3$")`, catalog),
+    ).toEqual({ kinds: ['reuseLiteral'], count: 0 });
   });
 
   it('logSteps: ln of the input’s steps, its answer step included', async () => {

@@ -111,12 +111,16 @@ function planShape(plan: Plan): {
   };
 }
 
+/** The edits that guess a lost value: an ask, a value copied from another call that passes it (`reuseLiteral`). */
+const GUESSES: ReadonlySet<Edit['kind']> = new Set(['slotFill', 'reuseLiteral']);
+
 /**
- * The asks of a repair made after an input call whose output no other input call reads (the answer may): the
- * value asked for may well be that output, which a plan of this kind wires under names that say nothing
- * (`calculate_squared(number="$var1.discount_amount$")`), and asking leaves it unread.
+ * The guesses of a repair (GUESSES) made after an input call whose output no other input call reads (the answer
+ * may): the lost value may well be that output, which a plan of this kind wires under names that say nothing
+ * (`calculate_squared(number="$var1.discount_amount$")`) or reads back from the call it passed it to
+ * (`q="$var1.location.name$"` where the repair copies `q="Paris"`), and the guess leaves it unread.
  */
-function asksBesideUnread(plan: Plan, edits: readonly Edit[]): number {
+function guessesBesideUnread(plan: Plan, edits: readonly Edit[]): number {
   const answer = plan.calls.find((call) => call.kind === 'result')?.origin;
   const read = new Set<string>();
   plan.steps.forEach((step, i) => {
@@ -126,7 +130,7 @@ function asksBesideUnread(plan: Plan, edits: readonly Edit[]): number {
     (step, i) => i !== answer && step.label !== undefined && !read.has(step.label),
   );
   if (firstUnread < 0) return 0;
-  return edits.filter((e) => e.kind === 'slotFill' && e.step > firstUnread).length;
+  return edits.filter((e) => GUESSES.has(e.kind) && e.step > firstUnread).length;
 }
 
 /**
@@ -154,7 +158,7 @@ export function repairEvidence(
     edits: edits.filter((e) => e.kind !== 'slotFill' && e.kind !== 'confirm').length,
     asks,
     unreadLinks: edits.filter((e) => e.kind === 'unreadOutput').length,
-    asksBesideUnread: asksBesideUnread(plan, edits),
+    guessesBesideUnread: guessesBesideUnread(plan, edits),
     logMaxEdit: Math.log1p(Math.max(0, ...edits.map((e) => e.cost))),
     guessedApi: guessesAnApi(plan, values) ? 1 : 0,
     logSteps: Math.log(Math.max(1, plan.steps.length)),

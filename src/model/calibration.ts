@@ -23,8 +23,8 @@ export const EVIDENCE = {
   logMaxEdit: 'ln(1 + the costliest single edit)',
   unreadLinks:
     'values the repair takes from an output no other call reads, under another name (`unreadOutput`): which unread output fed a lost value is a guess the names do not back',
-  asksBesideUnread:
-    'values asked for after an input call whose output no other input call reads: the value may be that output, wired under names that say nothing',
+  guessesBesideUnread:
+    'values the repair asks for or copies from another call that passes them (`reuseLiteral`), after an input call whose output no other input call reads: the value may be that output, wired under names that say nothing or read back from the call it was passed to',
   guessedApi:
     'the repair inserts or puts back a call that more than one catalog API could have been: the one it picks is a guess (how many is left out: it grows with the catalog, not with the odds of a wrong pick)',
   logSteps: 'ln of the steps of the input (its answer step included): a longer plan has more to get wrong',
