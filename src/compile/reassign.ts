@@ -51,8 +51,9 @@ function soleField(api: ApiSpec, param: ParamSpec | undefined, generic: boolean)
 
 /**
  * The fields of `label` that other calls of other APIs read whole into a parameter named `arg`, as written
- * and resolving (`location = $var1.short_name$` on the news, for the stats' broken `$var1.result$`): how the
- * plan feeds that parameter from that call.
+ * and resolving (`location = $var1.short_name$` on the news, for the stats' broken `$var1.result$`), or
+ * resolving once `label`'s deleted step is back (`restoredProvides`): how the plan feeds that parameter from
+ * that call.
  */
 function alikeFeeds(ctx: CompileContext, call: Call, arg: string, label: string): Set<string> {
   const out = new Set<string>();
