@@ -293,6 +293,31 @@ describe('a repair’s confidence (the real solver)', () => {
     ).toEqual({ kinds: ['reuseLiteral'], count: 0 });
   });
 
+  it('a repeated call’s deletion is no doubt: the cost and edit evidence leave it out', async () => {
+    const executed = parseSequenceText('var1 = SkyScrapperSearchAirport(query="New York")');
+    const plan = parseSequenceText(
+      'var5 = SkyScrapperSearchAirport(query="New York")\n' +
+        'var6 = SkyScrapperFlightSearch(originSkyId="$var5.skyId$", destinationSkyId="LOND", ' +
+        'originEntityId="$var5.entityId$", destinationEntityId="27544008", date="2024-08-15")',
+    );
+    const memory = { var1: { skyId: 'NYCA', entityId: '27537542' } };
+    const fixed = await repair(plan, catalog, {
+      cost: base,
+      executed,
+      memory,
+      maxTries: 1,
+      confidenceEvidence: true,
+    });
+    const deletion = fixed.edits.find((e) => e.kind === 'deleteStep');
+    expect(deletion?.step).toBe(0);
+    const rest = fixed.edits.filter((e) => e !== deletion);
+    expect(rest.length).toBeGreaterThan(0);
+    const evidence = fixed.evidence!;
+    expect(evidence.edits).toBe(rest.filter((e) => e.kind !== 'slotFill' && e.kind !== 'confirm').length);
+    expect(evidence.logMaxEdit).toBeCloseTo(Math.log1p(Math.max(...rest.map((e) => e.cost))), 9);
+    expect(evidence.logMaxEdit).toBeLessThan(Math.log1p(deletion!.cost));
+  });
+
   it('logSteps: ln of the input’s steps, its answer step included', async () => {
     const requests = loadCatalog('test/cases/catalogs/unrelated-requests-spec.json');
     const evidenceOf = async (text: string) =>

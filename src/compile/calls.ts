@@ -180,13 +180,8 @@ export function originalCalls(ctx: CompileContext, orphans: readonly string[]): 
     // The user's calls stay: in sound and valid modes a call goes only as a duplicate of an earlier one or
     // of an executed one whose result memory holds, or when no catalog API is close to its name (the result
     // is then partial), unless the cost model lets the weights decide. In optimal mode deleting is free: the arguments are refunded with it.
-    if (
-      ctx.optimal ||
-      !ctx.cost.keepCalls ||
-      call.apis.length === 0 ||
-      duplicates(ctx, i) ||
-      ctx.repeats.has(i)
-    ) {
+    call.repeat = duplicates(ctx, i) || ctx.repeats.has(i);
+    if (ctx.optimal || !ctx.cost.keepCalls || call.apis.length === 0 || call.repeat) {
       const refund = ctx.optimal ? Object.keys(step.arguments).length : 0;
       call.deleteVar = ctx.variable(refund > 0 ? { deleteStep: 1, dropParam: -refund } : { deleteStep: 1 });
     }

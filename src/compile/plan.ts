@@ -161,6 +161,11 @@ export interface Call {
   readonly apis: ApiChoice[];
   /** Deletion variable (original calls only). */
   deleteVar?: number;
+  /**
+   * The input step makes a call the plan has already made (an earlier step, or an executed call whose result
+   * memory holds): deleting it drops a repeat.
+   */
+  repeat?: boolean;
   readonly labels: LabelChoice[];
   readonly params: ParamPlan[];
   readonly tokens: TokenPlan[];

@@ -134,6 +134,17 @@ function guessesBesideUnread(plan: Plan, edits: readonly Edit[]): number {
 }
 
 /**
+ * The edits that delete a step repeating a call the plan has already made (an earlier step, an executed call
+ * whose result memory holds: `Call.repeat`). The price of such a deletion keeps the user's calls; it is no
+ * doubt about the repair (a runtime plan that repeats what ran is right as often with the deletion as without
+ * one), so the cost and edit evidence leave it out.
+ */
+function droppedRepeats(plan: Plan, edits: readonly Edit[]): ReadonlySet<Edit> {
+  const repeats = new Set(plan.calls.flatMap((call) => (call.repeat ? [call.origin] : [])));
+  return new Set(edits.filter((e) => e.kind === 'deleteStep' && repeats.has(e.step)));
+}
+
+/**
  * The evidence of a repair: the named evidence (EVIDENCE) and, with `detail`, the edit counts by kind, whether
  * every edit is of form (FORM_ONLY) and the feature totals, which a calibration reads only when fitted on them
  * (`--evidence form|kinds|all`).
@@ -149,17 +160,20 @@ export function repairEvidence(
   const cost = pointCost(plan, values);
   const gap = alternative.found === 'repair' ? Math.max(0, pointCost(plan, alternative.values) - cost) : 0;
   const asks = edits.filter((e) => e.kind === 'slotFill').length;
+  const repeats = droppedRepeats(plan, edits);
+  const weighed = edits.filter((e) => !repeats.has(e));
+  const weighedCost = Math.max(0, cost - [...repeats].reduce((sum, e) => sum + e.cost, 0));
   const base: Record<EvidenceName, number> = {
     noAlternative: alternative.found === 'none' ? 1 : 0,
     unknownAlternative: alternative.found === 'unknown' ? 1 : 0,
     logGap: Math.log1p(gap),
-    relativeGap: alternative.found === 'none' ? 1 : gap + cost > 0 ? gap / (gap + cost) : 0,
-    logCost: Math.log1p(Math.max(0, cost)),
-    edits: edits.filter((e) => e.kind !== 'slotFill' && e.kind !== 'confirm').length,
+    relativeGap: alternative.found === 'none' ? 1 : gap + weighedCost > 0 ? gap / (gap + weighedCost) : 0,
+    logCost: Math.log1p(weighedCost),
+    edits: weighed.filter((e) => e.kind !== 'slotFill' && e.kind !== 'confirm').length,
     asks,
     unreadLinks: edits.filter((e) => e.kind === 'unreadOutput').length,
     guessesBesideUnread: guessesBesideUnread(plan, edits),
-    logMaxEdit: Math.log1p(Math.max(0, ...edits.map((e) => e.cost))),
+    logMaxEdit: Math.log1p(Math.max(0, ...weighed.map((e) => e.cost))),
     guessedApi: guessesAnApi(plan, values) ? 1 : 0,
     logSteps: Math.log(Math.max(1, plan.steps.length)),
     ...gapByGroup(plan, values, alternative, weights),

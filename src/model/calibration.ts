@@ -16,11 +16,11 @@ export const EVIDENCE = {
     'no different repair exists (the second solve, with the chosen decisions cut, is infeasible)',
   unknownAlternative: 'the second solve did not finish (time limit): the gap is unknown and read as 0',
   logGap: 'ln(1 + gap): the cost of the best repair with other decisions minus this repair’s cost',
-  relativeGap: 'gap / (gap + cost): 1 when no alternative exists',
-  logCost: 'ln(1 + cost) of the repair',
-  edits: 'edits of the repair, asks and confirms excluded',
+  relativeGap: 'gap / (gap + cost), the cost as in `logCost`: 1 when no alternative exists',
+  logCost: 'ln(1 + cost) of the repair, a repeated call’s deletion excluded',
+  edits: 'edits of the repair, asks, confirms and a repeated call’s deletion excluded',
   asks: 'values asked for (ask steps)',
-  logMaxEdit: 'ln(1 + the costliest single edit)',
+  logMaxEdit: 'ln(1 + the costliest single edit, a repeated call’s deletion excluded)',
   unreadLinks:
     'values the repair takes from an output no other call reads, under another name (`unreadOutput`): which unread output fed a lost value is a guess the names do not back',
   guessesBesideUnread:
