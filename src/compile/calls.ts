@@ -2,13 +2,13 @@
  * The calls of a model: original steps (kept, renamed or deleted), moved copies of steps whose output is
  * used too early, and the answer pseudo-step; their label choices and rows (inserted candidates: inserted.ts).
  */
-import type { ApiSpec, Json, Step } from '../model/types.ts';
+import type { ApiSpec, Json, ParamSpec, Step } from '../model/types.ts';
 import { NO_FEATURES, plus, type Features } from '../model/features.ts';
 import { canonicalJson } from '../model/canonical.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
 import { tieDistance } from '../catalog/names.ts';
 import type { CompileContext } from './context.ts';
-import { inCount, numberedBelow } from './numbering.ts';
+import { countedEarlier, inCount, numberedBelow } from './numbering.ts';
 import type { ApiChoice, Call, LabelChoice } from './plan.ts';
 
 /** Labels referenced anywhere, labels produced by steps, and orphans (referenced, produced by nothing). */
@@ -236,9 +236,9 @@ function movedCopy(
     l !== own && k < i && fitsDeleted(ctx, i, l, api) ? [l] : [],
   );
   const labels = new Set([...(keepOwn ? [own!] : []), ...lendable]);
-  if (labels.size === 0) return null;
+  if (labels.size === 0) return writtenLate(ctx, step, i);
   const reader = ctx.steps.findIndex((_, k) => k < i && reads(k, labels));
-  const first = Math.min(reader, firstLacking(ctx, i, api, reader));
+  const first = Math.min(reader, firstLacking(ctx, i, api, reader), latePlace(ctx, i) ?? reader);
   // Variables are made only for a copy that is laid out.
   const apis = apiChoices(ctx, step, { moveStep: 1 });
   if (apis.length === 0) return null;
@@ -266,6 +266,44 @@ function movedCopy(
 }
 
 /**
+ * Where the count of the other steps' labels puts step i (`countedEarlier`: var2 written after var3), when a
+ * step from there on lacks a required argument and step i reads nothing defined from there on: written too
+ * late, its output could not feed that step (`generate_barcode(data=…)` written before the `calculate_pace`
+ * whose unread pace it takes). Undefined otherwise.
+ */
+function latePlace(ctx: CompileContext, i: number): number | undefined {
+  const place = countedEarlier(ctx, i);
+  if (place === undefined) return undefined;
+  const between = ctx.steps.slice(place, i);
+  const lacks = between.some((_, k) => lacksRequired(ctx, place + k));
+  const later = new Set(between.flatMap((s) => (s.label === undefined ? [] : [s.label])));
+  return lacks && !ctx.refs[i].some((site) => later.has(site.ref.label)) ? place : undefined;
+}
+
+/**
+ * A copy of step i where the count puts it (`latePlace`), when no earlier step reads a label it may end with
+ * (`movedCopy`): it keeps its label and costs as the step does, plus `moveStep`.
+ */
+function writtenLate(ctx: CompileContext, step: Step, i: number): Call | null {
+  const own = step.label;
+  const place = latePlace(ctx, i);
+  if (own === undefined || place === undefined) return null;
+  const apis = apiChoices(ctx, step, { moveStep: 1 });
+  if (apis.length === 0) return null;
+  const copy = newCall(ctx, {
+    kind: 'moved',
+    origin: i,
+    pos: place - 0.5,
+    depth: 0,
+    apis,
+    labels: [labelChoice(ctx, own, NO_FEATURES)],
+    moveCost: ctx.price({ moveStep: 1 }),
+  });
+  labelRows(ctx, copy, true);
+  return copy;
+}
+
+/**
  * The first step before `reader` that lacks a required parameter the moved step's API outputs, under its name or
  * a mapped one (`product_id` missing at a product-offers call written before the search that outputs it), where the
  * step reads nothing defined from there on: the copy may go before it too, so the gap can be filled from it.
@@ -280,16 +318,30 @@ function firstLacking(ctx: CompileContext, i: number, api: ApiSpec | undefined, 
     // The copy cannot go before a step whose label it reads.
     const label = ctx.steps[k].label;
     if (label !== undefined && read.has(label)) break;
-    const own = ctx.index.byName.get(ctx.steps[k].name);
-    const lacks = own?.params.some(
-      (p) =>
-        p.required &&
-        !Object.prototype.hasOwnProperty.call(ctx.steps[k].arguments, p.name) &&
-        (outputs.has(p.name) || ctx.mappedFrom(p.name).some((m) => outputs.has(m.from))),
+    const lacks = lacksRequired(
+      ctx,
+      k,
+      (p) => outputs.has(p.name) || ctx.mappedFrom(p.name).some((m) => outputs.has(m.from)),
     );
     if (lacks) best = k;
   }
   return best;
+}
+
+/** Whether input step k lacks a required argument of its API (one `which` picks, by default any). */
+function lacksRequired(
+  ctx: CompileContext,
+  k: number,
+  which: (p: ParamSpec) => boolean = () => true,
+): boolean {
+  const step = ctx.steps[k];
+  return (
+    ctx.index.byName
+      .get(step.name)
+      ?.params.some(
+        (p) => p.required && !Object.prototype.hasOwnProperty.call(step.arguments, p.name) && which(p),
+      ) ?? false
+  );
 }
 
 /** A call has one label when it must (labelled input, inserted, moved), at most one otherwise. */

@@ -76,6 +76,18 @@ export function inCount(ctx: CompileContext, i: number): boolean {
 }
 
 /**
+ * Where the count puts step `i` when it was written too late: the first earlier step numbered above its
+ * label, the other steps' labels counting up under its prefix (`var2` written after var3: var3's index).
+ * Undefined when they do not count up, or no earlier step is numbered above it.
+ */
+export function countedEarlier(ctx: CompileContext, i: number): number | undefined {
+  const label = ctx.steps[i].label;
+  const own = label === undefined ? undefined : numbered(label);
+  const steps = own && count(ctx, own.prefix, i);
+  return steps?.find((s) => s.i >= 0 && s.i < i && s.n > own!.n)?.i;
+}
+
+/**
  * The input step numbered right below a deleted step's label (`var2` for `var3`), when the input's labels
  * count up under its prefix: the step the deleted one ran after.
  */
