@@ -26,12 +26,14 @@ interface Counted {
  * so far is the count's start (var1 executed, the plan's first step var3: var2 is skipped), when their
  * numbers count up and stay below the steps'. A step repeating an executed call counts as that call.
  */
-function count(ctx: CompileContext, prefix: string, skip = -1): Counted[] | undefined {
+function count(ctx: CompileContext, prefix: string, skip = -1, slips = false): Counted[] | undefined {
   const out: Counted[] = [];
   for (const [i, step] of ctx.steps.entries()) {
     // A repeat of an executed call is counted as that call, where the run is (below).
     if (i === skip || step.label === undefined || ctx.repeats.has(i)) continue;
     const m = numbered(step.label);
+    // With `slips`, a label under another prefix that no step reads is left out (`result3` among var2, var1).
+    if (slips && (!m || m.prefix !== prefix) && !readLabel(ctx, step.label)) continue;
     if (!m || m.prefix !== prefix || (out.length > 0 && m.n <= out[out.length - 1].n)) return undefined;
     out.push({ i, n: m.n });
   }
@@ -75,15 +77,21 @@ export function inCount(ctx: CompileContext, i: number): boolean {
   );
 }
 
+/** Whether some step reads `label`. */
+function readLabel(ctx: CompileContext, label: string): boolean {
+  return ctx.refs.some((sites) => sites.some((s) => s.ref.label === label));
+}
+
 /**
  * Where the count puts step `i` when it was written too late: the first earlier step numbered above its
  * label, the other steps' labels counting up under its prefix (`var2` written after var3: var3's index).
+ * A label under another prefix that no step reads is a slip, left out of the count (`result3` among var2, var1).
  * Undefined when they do not count up, or no earlier step is numbered above it.
  */
 export function countedEarlier(ctx: CompileContext, i: number): number | undefined {
   const label = ctx.steps[i].label;
   const own = label === undefined ? undefined : numbered(label);
-  const steps = own && count(ctx, own.prefix, i);
+  const steps = own && count(ctx, own.prefix, i, true);
   return steps?.find((s) => s.i >= 0 && s.i < i && s.n > own!.n)?.i;
 }
 
