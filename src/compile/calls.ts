@@ -208,7 +208,8 @@ function duplicates(ctx: CompileContext, i: number): boolean {
 /**
  * A copy of step i placed just before the first earlier step that reads a label it may end with: its own, or
  * one that no step defines (`orphanReads`: the step lost its label, or was given another), so that a step written
- * too late can be moved instead of deleted and re-inserted. The copy has the step's API choices (a misspelt
+ * too late can be moved instead of deleted and re-inserted; or, with its own label, where the count of labels
+ * puts it when nothing earlier reads it (`latePlace`). The copy has the step's API choices (a misspelt
  * name is renamed as the step itself would be) and those labels; each costs as on the step, plus `moveStep`.
  */
 function movedCopy(
@@ -235,10 +236,13 @@ function movedCopy(
   const lendable = [...orphanReads].flatMap(([l, k]) =>
     l !== own && k < i && fitsDeleted(ctx, i, l, api) ? [l] : [],
   );
-  const labels = new Set([...(keepOwn ? [own!] : []), ...lendable]);
-  if (labels.size === 0) return writtenLate(ctx, step, i);
+  // Written too late where nothing earlier reads it, the step keeps its own label where the count puts it.
+  const late = latePlace(ctx, i);
+  const mine = keepOwn || (ownFirst < 0 && lendable.length === 0 && own !== undefined && late !== undefined);
+  const labels = new Set([...(mine ? [own!] : []), ...lendable]);
+  if (labels.size === 0) return null;
   const reader = ctx.steps.findIndex((_, k) => k < i && reads(k, labels));
-  const first = Math.min(reader, firstLacking(ctx, i, api, reader), latePlace(ctx, i) ?? reader);
+  const first = reader < 0 ? late! : Math.min(reader, firstLacking(ctx, i, api, reader), late ?? reader);
   // Variables are made only for a copy that is laid out.
   const apis = apiChoices(ctx, step, { moveStep: 1 });
   if (apis.length === 0) return null;
@@ -249,7 +253,7 @@ function movedCopy(
     ...(own !== undefined && inCount(ctx, i) ? { moveCounted: 1 } : {}),
   };
   const choices = [
-    ...(keepOwn ? [labelChoice(ctx, own!, NO_FEATURES)] : []),
+    ...(mine ? [labelChoice(ctx, own!, NO_FEATURES)] : []),
     ...lendable.map((l) => labelChoice(ctx, l, change)),
   ];
   const copy = newCall(ctx, {
@@ -278,29 +282,6 @@ function latePlace(ctx: CompileContext, i: number): number | undefined {
   const lacks = between.some((_, k) => lacksRequired(ctx, place + k));
   const later = new Set(between.flatMap((s) => (s.label === undefined ? [] : [s.label])));
   return lacks && !ctx.refs[i].some((site) => later.has(site.ref.label)) ? place : undefined;
-}
-
-/**
- * A copy of step i where the count puts it (`latePlace`), when no earlier step reads a label it may end with
- * (`movedCopy`): it keeps its label and costs as the step does, plus `moveStep`.
- */
-function writtenLate(ctx: CompileContext, step: Step, i: number): Call | null {
-  const own = step.label;
-  const place = latePlace(ctx, i);
-  if (own === undefined || place === undefined) return null;
-  const apis = apiChoices(ctx, step, { moveStep: 1 });
-  if (apis.length === 0) return null;
-  const copy = newCall(ctx, {
-    kind: 'moved',
-    origin: i,
-    pos: place - 0.5,
-    depth: 0,
-    apis,
-    labels: [labelChoice(ctx, own, NO_FEATURES)],
-    moveCost: ctx.price({ moveStep: 1 }),
-  });
-  labelRows(ctx, copy, true);
-  return copy;
 }
 
 /**

@@ -9,7 +9,7 @@ import { apiProvides } from '../validate/outputs.ts';
 import { NO_FEATURES, type Features } from '../model/features.ts';
 import type { CompileContext } from './context.ts';
 import { callApis, type Call, type StandIn } from './plan.ts';
-import { numberedBelow, numberedPlace, ranBelow } from './numbering.ts';
+import { numberedBelow, numberedPlace, ranBelow, readLabel } from './numbering.ts';
 
 /**
  * A deleted step's reference that resolves once the step is back: some API that can stand for it outputs
@@ -97,7 +97,7 @@ export function feedsNamedStep(ctx: CompileContext, label: string, j: Call): boo
 export function unreadStep(ctx: CompileContext, j: Call): boolean {
   if (j.origin < 0) return false;
   const own = ctx.steps[j.origin].label;
-  return own === undefined || !ctx.refs.some((sites) => sites.some((s) => s.ref.label === own));
+  return own === undefined || !readLabel(ctx, own);
 }
 
 /** The likeliest API for the deleted step under `label` (its stand-ins come best first), if it is one. */

@@ -78,7 +78,7 @@ export function inCount(ctx: CompileContext, i: number): boolean {
 }
 
 /** Whether some step reads `label`. */
-function readLabel(ctx: CompileContext, label: string): boolean {
+export function readLabel(ctx: CompileContext, label: string): boolean {
   return ctx.refs.some((sites) => sites.some((s) => s.ref.label === label));
 }
 
@@ -159,7 +159,7 @@ export function gapBefore(ctx: CompileContext, i: number): string | undefined {
   const below = k > 0 ? steps[k - 1].n : 0;
   if (below !== own.n - 2) return undefined;
   const gap = `${own.prefix}${own.n - 1}`;
-  return ctx.refs.some((sites) => sites.some((s) => s.ref.label === gap)) ? undefined : gap;
+  return readLabel(ctx, gap) ? undefined : gap;
 }
 
 /**
@@ -169,7 +169,7 @@ export function gapBefore(ctx: CompileContext, i: number): string | undefined {
 export function slippedLabel(ctx: CompileContext, i: number): boolean {
   const label = ctx.steps[i].label;
   if (label === undefined) return true;
-  if (ctx.refs.some((sites) => sites.some((s) => s.ref.label === label))) return false;
+  if (readLabel(ctx, label)) return false;
   // A repeat of an executed call goes under that call's label: the run, not a slip, numbered it.
   if (ctx.repeats.has(i)) return false;
   // The prefix of the count: another step's label, else an executed call's (the run is the count's start).
