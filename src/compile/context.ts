@@ -106,6 +106,12 @@ export class CompileContext {
   readonly premiums = new Map<string, Features>();
   /** Dangling labels that some catalog API can stand for: the deleted steps a repair may put back. */
   readonly restorable = new Set<string>();
+  /**
+   * Restorable labels that only strangers can stand for (every stand-in pays `insertUnrelated`): in a large
+   * catalog some API outputs nearly any name, so the label may as well be a misspelt one (`$var10.gwpa$` for
+   * `$var1.gpa$`) and its reference may move as an orphan's does.
+   */
+  readonly strangeDeleted = new Set<string>();
   /** Dangling labels read as deleted steps, with the APIs that can stand for them (`deletedSteps`). */
   readonly deleted = new Map<string, DeletedStep>();
   /** The input steps whose output no other call reads (see `unread.ts`), computed on first use. */

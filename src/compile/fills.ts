@@ -19,6 +19,7 @@ import { callApis, type Call, type Source } from './plan.ts';
 import { affinity, FILL_AFFINITY, recency, roleRank, siblingFeeds } from './roles.ts';
 import { NO_FEATURES, plus, type Features } from '../model/features.ts';
 import { otherThanDescribed } from '../catalog/evidence.ts';
+import { nameCoverage } from '../catalog/name-terms.ts';
 
 /** How a field can feed a parameter: its own name (`reassign`) or a mapping of `score` (`newMap`). */
 interface FieldCost {
@@ -91,8 +92,13 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
       const features = plus(plus(fc.features, near(label)), {
         // A mapping between two calls of a plan of unrelated requests is a coincidence of names, not a flow
         // (a doctor's name for a student's full_name); a put-back call's inputs are the chain it restores.
-        mapIncoherent:
-          fc.mapped && j.kind !== 'inserted' && call.kind !== 'inserted' && ctx.incoherent() ? 1 : 0,
+        ...incoherentLink(
+          ctx,
+          fc,
+          field.path,
+          callApis(j),
+          j.kind !== 'inserted' && call.kind !== 'inserted',
+        ),
         feedOtherThanDescribed: described,
         closeDepth: path.length - 1,
         closeLabelName: tieDistance(p.name, label),
@@ -132,7 +138,7 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
         // As for a planned call: a parallel role fed elsewhere is another trip's (`near`).
         ...near(label),
         // As between two planned calls: in a plan of unrelated requests a mapping is a coincidence of names.
-        mapIncoherent: fc.mapped && call.kind !== 'inserted' && ctx.incoherent() ? 1 : 0,
+        ...incoherentLink(ctx, fc, mp, [memoryApi(ctx, label)], call.kind !== 'inserted'),
         closeDepth: path.length - 1,
         closeLabelName: tieDistance(p.name, label),
         closeRoleOrder: (rank ?? 0) * itemOrder(ctx, label),
@@ -173,6 +179,26 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
   sources.push({ kind: 'ask', v, cost });
   registerSlotAsk(ctx, { call, api: api.name, param: p.name, v, cost });
   return sources;
+}
+
+/**
+ * A link between two calls of a plan of unrelated requests (neither put in by the repair) is a coincidence of
+ * names, not a flow: `mapIncoherent` for a mapped field (a doctor's `name` for a student's `full_name`),
+ * `reassignIncoherent` for one of the parameter's own name (in a large catalog, a book search's `title` for an
+ * assignment check's `title`) unless it is its API's headline result (the `distance` of calculate_distance,
+ * see headlineCoverage), which is what the call is made for.
+ */
+function incoherentLink(
+  ctx: CompileContext,
+  fc: FieldCost,
+  path: string,
+  producers: readonly ApiSpec[],
+  between: boolean,
+): Features {
+  if (!between || !ctx.incoherent()) return NO_FEATURES;
+  if (fc.mapped) return { mapIncoherent: 1 };
+  const headline = producers.some((api) => nameCoverage(leafOf(path), api) >= ctx.evidence.headlineCoverage);
+  return headline ? NO_FEATURES : { reassignIncoherent: 1 };
 }
 
 /**

@@ -192,7 +192,8 @@ export function reassignments(
     !param || spelling >= min || typesCanMatch(type, param.type);
   // A memory item's label is no made-up one: its item exists.
   const orphan = !ctx.steps.some((s) => s.label === label) && !ctx.inMemory(label);
-  const restorable = ctx.restorable.has(label);
+  // A label only strangers can stand for moves as an orphan's may (see `strangeDeleted`).
+  const restorable = ctx.restorable.has(label) && !ctx.strangeDeleted.has(label);
   const feeds = siblingFeeds(ctx, call.origin);
   // Moving to another label: free for a label no step defines (a misspelt one) or for a reference that
   // resolves as written (it moves only because its producer goes, in optimal mode); half a unit of

@@ -296,6 +296,7 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
       deleted.standIns.map((stand) => [stand, strangerWeight(ctx, stand.api, uses)]),
     );
     const isRelated = (stand: StandIn) => !strangeness.get(stand);
+    if (!deleted.standIns.some(isRelated)) ctx.strangeDeleted.add(label);
     // Of two stand-ins its uses name alike, one related to the plan (sharing a content word with it or with
     // what the uses read) is the closer: a stranger is not the likelier for needing fewer inputs, nor for a
     // name written like the plan's calls (`calculate_route` for a lost `distance` among `calculate_*` calls).

@@ -194,6 +194,11 @@ export const FEATURES = {
     2,
     'flat-plan-asks-rather-than-map',
   ),
+  reassignIncoherent: evidence(
+    'an output of the parameter’s own name, of one call of a plan of unrelated requests, fills a parameter of another (`title = $var1.title$` from a book search for an assignment check): in a large catalog a common name matches by chance',
+    0,
+    'flat-plan-asks-rather-than-reassign',
+  ),
   insertUnrelated: evidence(
     'an inserted or put-back API shares no content word with the plan nor with what it is inserted or read for (a stranger; a name written like the plan’s calls, `get_player` among `get_grades` calls, is no kinship), valued at how common what it is inserted for is (see linkCommonField; for a parameter no API outputs under its name, `recipient_user_id`, by the APIs that produce it through a mapping): the one API that outputs a rare field is evidence, one of many a guess',
     0,
