@@ -107,9 +107,11 @@ export class CompileContext {
   /** Dangling labels that some catalog API can stand for: the deleted steps a repair may put back. */
   readonly restorable = new Set<string>();
   /**
-   * Restorable labels that only strangers can stand for (every stand-in pays `insertUnrelated`): in a large
-   * catalog some API outputs nearly any name, so the label may as well be a misspelt one (`$var10.gwpa$` for
-   * `$var1.gpa$`) and its reference may move as an orphan's does.
+   * Restorable labels that only strangers can stand for (every stand-in pays `insertUnrelated`; set by
+   * `restoredCalls`, before the references' options are laid out): in a large catalog some API outputs nearly
+   * any name, so the step is no firm one and its reference may move as an orphan's does (a balance query's
+   * `$var1.the_transaction_reference_for_account$`, a field only a funds transfer outputs, reads an inserted
+   * account lookup).
    */
   readonly strangeDeleted = new Set<string>();
   /** Dangling labels read as deleted steps, with the APIs that can stand for them (`deletedSteps`). */

@@ -195,7 +195,7 @@ export const FEATURES = {
     'flat-plan-asks-rather-than-map',
   ),
   reassignIncoherent: evidence(
-    'an output of the parameter’s own name, of one call of a plan of unrelated requests, fills a parameter of another (`title = $var1.title$` from a book search for an assignment check): in a large catalog a common name matches by chance',
+    'an output of the parameter’s own name, of one call of a plan of unrelated requests, fills a parameter of another (`title = $var1.title$` from a book search for an assignment check), unless it is its API’s headline result (see headlineCoverage): in a large catalog a common name matches by chance',
     0,
     'flat-plan-asks-rather-than-reassign',
   ),
