@@ -12,7 +12,7 @@ import { leafOf } from '../catalog/catalog-index.ts';
 import { genericName, namesAnother, tieDistance } from '../catalog/names.ts';
 import { apisNaming, apisOutputting, nameCoverage, nameShare } from '../catalog/name-terms.ts';
 import { nameTerms } from '../catalog/text.ts';
-import { commonness } from '../catalog/evidence.ts';
+import { commonCount, commonness } from '../catalog/evidence.ts';
 import { normalisePath } from '../read/references.ts';
 import { apiProvides, outputField } from '../validate/outputs.ts';
 import { contextMatch } from '../catalog/context-match.ts';
@@ -256,7 +256,18 @@ function strangerWeight(ctx: CompileContext, api: ApiSpec, uses: Uses): number {
   const leaves = uses.paths.map((p) => leafOf(normalisePath(p)));
   if (leaves.length === 0) return 0;
   if ([...leaves, ...uses.names].some((n) => ctx.relatedTo(api, n))) return 0;
-  return Math.min(...leaves.map((leaf) => commonness(ctx.index, leaf)));
+  // A field no API outputs as written is as common as the fields that read as it (`headlines` for a
+  // `headline`); one that nothing reads as either (made up: `$var10.gwpa$`) says nothing of which call was
+  // lost: its stand-ins are the producers of what it feeds (`message`), and a guess among them is as common.
+  const of = uses.paths.map((path, i) =>
+    ctx.index.producersOf(leaves[i]).length > 0
+      ? commonness(ctx.index, leaves[i])
+      : commonCount(ctx.index, nearProducers(ctx, path).length),
+  );
+  const read = of.filter((c) => c > 0);
+  if (read.length > 0) return Math.min(...read);
+  const fed = uses.feeds.map((feed) => commonness(ctx.index, feed.param));
+  return fed.length > 0 ? Math.min(...fed) : 0;
 }
 
 /** Restored-call candidates for every dangling label with evidence; records those labels as restorable. */
