@@ -247,24 +247,34 @@ export function deletedSteps(ctx: CompileContext, orphans: readonly string[]): v
 
 /**
  * `insertUnrelated` of a restored API: 0 when it shares a content word with the plan or with what its uses
- * read (a field, a name); else how common the rarest field read is in the catalog (the one API that outputs a
- * rare field is evidence, one of the many that output `album` a guess). A name written like the plan's calls
- * is no kinship (`get_player` among `get_grades` calls shares no word with them). A whole output read under
- * names alone: 0 (its names chose the API).
+ * read (a field, a name); else how common the lost call's reads are (`lostCommonness`: the one API that
+ * outputs a rare field is evidence, one of the many that output `album` a guess). A name written like the
+ * plan's calls is no kinship (`get_player` among `get_grades` calls shares no word with them). A whole output
+ * read under names alone: 0 (its names chose the API).
  */
-function strangerWeight(ctx: CompileContext, api: ApiSpec, uses: Uses): number {
+function strangerWeight(ctx: CompileContext, api: ApiSpec, uses: Uses, common: number): number {
   const leaves = uses.paths.map((p) => leafOf(normalisePath(p)));
   if (leaves.length === 0) return 0;
   if ([...leaves, ...uses.names].some((n) => ctx.relatedTo(api, n))) return 0;
-  // A field no API outputs as written is as common as the fields that read as it (`headlines` for a
-  // `headline`); one that nothing reads as either (made up: `$var10.gwpa$`) says nothing of which call was
-  // lost: its stand-ins are the producers of what it feeds (`message`), and a guess among them is as common.
-  const of = uses.paths.map((path, i) =>
-    ctx.index.producersOf(leaves[i]).length > 0
-      ? commonness(ctx.index, leaves[i])
-      : commonCount(ctx.index, nearProducers(ctx, path).length),
-  );
-  const read = of.filter((c) => c > 0);
+  return common;
+}
+
+/**
+ * How common the fields a lost step is read through are in the catalog, the rarest counting (once per deleted
+ * label, whichever API stands in). A field no API outputs as written is as common as the fields that read as
+ * it (`headlines` for a `headline`); one that nothing reads as either (made up: `$var10.gwpa$`) says nothing
+ * of which call was lost: its stand-ins are the producers of what it feeds (`message`), and a guess among them
+ * is as common.
+ */
+function lostCommonness(ctx: CompileContext, uses: Uses): number {
+  const read = uses.paths
+    .map((path) => {
+      const leaf = leafOf(normalisePath(path));
+      return ctx.index.producersOf(leaf).length > 0
+        ? commonness(ctx.index, leaf)
+        : commonCount(ctx.index, nearProducers(ctx, path).length);
+    })
+    .filter((c) => c > 0);
   if (read.length > 0) return Math.min(...read);
   const fed = uses.feeds.map((feed) => commonness(ctx.index, feed.param));
   return fed.length > 0 ? Math.min(...fed) : 0;
@@ -303,8 +313,9 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
       );
     // Each stand-in's `insertUnrelated`, worked out once (kinship, habit and price all read it); one that
     // pays none shares a content word with the plan or with what the uses read.
+    const common = lostCommonness(ctx, uses);
     const strangeness = new Map(
-      deleted.standIns.map((stand) => [stand, strangerWeight(ctx, stand.api, uses)]),
+      deleted.standIns.map((stand) => [stand, strangerWeight(ctx, stand.api, uses, common)]),
     );
     const isRelated = (stand: StandIn) => !strangeness.get(stand);
     if (!deleted.standIns.some(isRelated)) ctx.strangeDeleted.add(label);
