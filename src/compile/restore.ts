@@ -323,15 +323,19 @@ export function restoredCalls(ctx: CompileContext, orphans: readonly string[]): 
     // what the uses read) is the closer: a stranger is not the likelier for needing fewer inputs, nor for a
     // name written like the plan's calls (`calculate_route` for a lost `distance` among `calculate_*` calls).
     const kin = (stand: StandIn) => (isRelated(stand) ? 1 : 0);
-    const closer = (a: StandIn, b: StandIn) =>
-      b.evidence - a.evidence || b.share - a.share || kin(b) - kin(a);
-    const best = deleted.standIns.reduce((a, b) => (closer(b, a) < 0 ? b : a));
-    const pos = Math.min(uses.first, numberedPlace(ctx, label) ?? uses.first) - BEFORE_READER;
     // The plan's habit is read among the stand-ins that share a content word with it or with what the uses
     // read, where there are any: a stranger whose name starts like the plan's calls (`get_player` among
     // `get_grades` calls) makes no API named after the value (`find_student_id`) foreign.
     const related = deleted.standIns.filter(isRelated);
     const habit = ctx.outOfHabit((related.length > 0 ? related : deleted.standIns).map((stand) => stand.api));
+    // And of two still alike, one written as the plan's calls are (`search_hotels` among `find_city` and
+    // `get_weather_forecast`, not `Hotels.SearchHotel`): the others pay an ask for each input they lack
+    // against it. A first word is no such evidence: the plan's own API starts like itself.
+    const styled = (stand: StandIn) => (habit(stand.api).foreignStyle ? 0 : 1);
+    const closer = (a: StandIn, b: StandIn) =>
+      b.evidence - a.evidence || b.share - a.share || kin(b) - kin(a) || styled(b) - styled(a);
+    const best = deleted.standIns.reduce((a, b) => (closer(b, a) < 0 ? b : a));
+    const pos = Math.min(uses.first, numberedPlace(ctx, label) ?? uses.first) - BEFORE_READER;
     const featuresOf = (stand: StandIn): Features => {
       const { api, evidence, family } = stand;
       const lacks = closer(stand, best) > 0 ? Math.max(0, requiredInputs(best.api) - requiredInputs(api)) : 0;

@@ -437,7 +437,7 @@ export const FEATURES = {
     'restored-step-of-the-plans-family',
   ),
   restorePad: close(
-    'a restored API needing fewer inputs than the best-named one (of two named alike, one related to the plan), a stranger inserted for a need with fewer inputs than its related producers, or a producer of the need under another name with fewer inputs than a related one of its very name (the inputs it lacks are charged as slotFill)',
+    'a restored API needing fewer inputs than the best-named one (of two named alike, one related to the plan; of two related alike, one written as the plan’s calls are), a stranger inserted for a need with fewer inputs than its related producers, or a producer of the need under another name with fewer inputs than a related one of its very name (the inputs it lacks are charged as slotFill)',
     0.01,
     'restored-step-closest-name',
   ),
