@@ -19,7 +19,6 @@ import { callApis, type Call, type Source } from './plan.ts';
 import { affinity, FILL_AFFINITY, recency, roleRank, siblingFeeds } from './roles.ts';
 import { NO_FEATURES, plus, type Features } from '../model/features.ts';
 import { otherThanDescribed } from '../catalog/evidence.ts';
-import { nameCoverage } from '../catalog/name-terms.ts';
 
 /** How a field can feed a parameter: its own name (`reassign`) or a mapping of `score` (`newMap`). */
 interface FieldCost {
@@ -34,7 +33,7 @@ const REUSE: Features = { reuseLiteral: 1 };
 import { askParamCost, registerSlotAsk } from './asks.ts';
 import { gapBefore } from './numbering.ts';
 import { parallelSteps, readsSibling, stepProduces } from './parallel.ts';
-import { unreadFeeds } from './unread.ts';
+import { headlineResult, unreadFeeds } from './unread.ts';
 
 interface Candidate {
   readonly features: Features;
@@ -186,7 +185,7 @@ export function fillSources(ctx: CompileContext, call: Call, api: ApiSpec, p: Pa
  * names, not a flow: `mapIncoherent` for a mapped field (a doctor's `name` for a student's `full_name`),
  * `reassignIncoherent` for one of the parameter's own name (in a large catalog, a book search's `title` for an
  * assignment check's `title`) unless it is its API's headline result (the `distance` of calculate_distance,
- * see headlineCoverage), which is what the call is made for.
+ * `headlineResult`), which is what the call is made for.
  */
 function incoherentLink(
   ctx: CompileContext,
@@ -197,7 +196,7 @@ function incoherentLink(
 ): Features {
   if (!between || !ctx.incoherent()) return NO_FEATURES;
   if (fc.mapped) return { mapIncoherent: 1 };
-  const headline = producers.some((api) => nameCoverage(leafOf(path), api) >= ctx.evidence.headlineCoverage);
+  const headline = producers.some((api) => headlineResult(ctx, leafOf(path), api));
   return headline ? NO_FEATURES : { reassignIncoherent: 1 };
 }
 

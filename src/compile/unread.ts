@@ -190,10 +190,18 @@ function incoherentFeed(
 ): IncoherentFeed | undefined {
   if (!ctx.incoherent()) return undefined;
   if (payloadName(param)) return 'unreadIncoherentPayload';
-  if (api && nameCoverage(field, api) >= ctx.evidence.headlineCoverage) return 'unreadIncoherentHeadline';
+  if (api && headlineResult(ctx, field, api)) return 'unreadIncoherentHeadline';
   if (keyed) return 'unreadIncoherentKeyed';
   if (genericName(field)) return 'unreadIncoherentGeneric';
   return 'unreadIncoherent';
+}
+
+/**
+ * Whether `field` (a leaf) is `api`'s headline result, what the call is made for: the API's name covers
+ * `headlineCoverage` of its words (`gross_salary` of calculate_gross_salary, `distance` of calculate_distance).
+ */
+export function headlineResult(ctx: CompileContext, field: string, api: ApiSpec): boolean {
+  return nameCoverage(field, api) >= ctx.evidence.headlineCoverage;
 }
 
 /** A call or memory item whose output nothing reads, with what `computeFeeds` asks of it. */
