@@ -134,7 +134,7 @@ describe('refract fix / validate', () => {
       'samples/made-up-parameter.txt',
     ]);
     expect(badWeight.code).toBe(2);
-    expect(badWeight.stderr.trim()).toMatch(/^refract: weight\.slotFill: /);
+    expect(badWeight.stderr.trim()).toMatch(/^refract: --weight slotFill: /);
     const badSolver = await refract([
       'fix',
       '--catalog',

@@ -46,6 +46,15 @@ describe('batch progress', () => {
     expect(lines.at(-2)).toMatch(/^refract batch: 70% 7\/10 records [\d.]+ rec\/s ETA \d+:\d\d$/);
   });
 
+  it('draws nothing for a run stopped before any news (a refused --out, an empty input)', async () => {
+    for (const tty of [true, false]) {
+      const out = sink(tty);
+      createProgress(out.stream).stop();
+      await tick();
+      expect(out.text()).toBe('');
+    }
+  });
+
   it('writes nothing when quiet', async () => {
     const out = sink(true);
     const progress = createProgress(out.stream, { quiet: true });

@@ -137,7 +137,7 @@ describe('refract sweep on a labelled file of its own', () => {
     }
     const { code, err } = await cli('sweep', '--data', LABELLED, '--grid', 'slotFill=1');
     expect(code).toBe(2);
-    expect(err).toMatch(/mine\.jsonl: line 1\.catalog: required/);
+    expect(err).toMatch(/mine\.jsonl: line 1: catalog: required/);
   });
 });
 

@@ -158,7 +158,7 @@ describe('labelled data', () => {
     expect(combos.every((r) => r.kind.split('+').length === 2)).toBe(true);
     expect(() =>
       parseLabelled('{"id":"a","kind":"k","set":"nope","gold":[],"sequence":[]}', { source: 'f' }),
-    ).toThrow(/f: line 1\.catalog: required/);
+    ).toThrow(/f: line 1: catalog: required/);
     expect(() => loadLabelled(undefined, { kinds: ['param_name', 'bogus'] })).toThrow(
       /--kinds: unknown kind "bogus"/,
     );

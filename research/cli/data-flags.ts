@@ -67,7 +67,8 @@ export function loadData(flags: DataFlags, sets?: readonly string[]) {
     mappingsFor: mappingsFor(flags.mappings),
     solver: oneOf('--solver', flags.solver, SOLVER_NAMES),
   };
-  const base = loadCostModel(flags.costModel);
+  // A file's stale calibration is dropped: these commands fit or measure the weights, not that calibration.
+  const base = loadCostModel(flags.costModel, 'cost-model', 'drop');
   const records = loadLabelled(dataFiles(flags), {
     catalog: flags.catalog ? loadCatalog(readableFile('--catalog', flags.catalog)) : undefined,
     limit: flags.limit === undefined ? undefined : integer('--limit', flags.limit, 1),

@@ -74,17 +74,22 @@ export function parseLabelled(text: string, options: ParseOptions = {}): Labelle
     } catch (error) {
       throw new InputError(at, `not JSON: ${(error as Error).message}`, source);
     }
+    // A field of the line's record: `line 6: gold`, `line 6: sequence[0].name` (the line, then the path in it).
+    const within = (field: string) => (field === '' ? at : `${at}: ${field}`);
     const parsed = RecordSchema.safeParse(json);
-    if (!parsed.success) throw inputErrorFromZod(parsed.error, [at]).from(source);
+    if (!parsed.success) {
+      const error = inputErrorFromZod(parsed.error);
+      throw new InputError(within(error.field), error.problem, source);
+    }
     const r = parsed.data;
     if (r.gold === undefined && options.requireGold !== false)
-      throw new InputError(`${at}.gold`, 'required: the sequence the repair should restore', source);
+      throw new InputError(within('gold'), 'required: the sequence the repair should restore', source);
     const set = r.set ?? defaultSet;
     const field = (name: string, parse: () => unknown) => {
       try {
         return parse();
       } catch (error) {
-        if (error instanceof InputError) throw new InputError(`${at}.${error.field}`, error.problem, source);
+        if (error instanceof InputError) throw new InputError(within(error.field), error.problem, source);
         throw error;
       }
     };
@@ -98,7 +103,7 @@ export function parseLabelled(text: string, options: ParseOptions = {}): Labelle
     else if (isNestfulSet(set)) catalog = loadSetCatalog(set);
     else
       throw new InputError(
-        `${at}.catalog`,
+        within('catalog'),
         'required: give --catalog, a catalog in the record, or a NESTFUL set (executable, glaive, sgd)',
         source,
       );

@@ -72,19 +72,26 @@ export function createProgress(stream: NodeJS.WriteStream, options: { quiet?: bo
     clearOnComplete: !tty,
     hideCursor: false,
   });
-  bar.start(0, 0);
+  // Drawn from the first news of the run: a run refused before any (a bad --out, an empty input) shows none.
+  let started = false;
+  const start = () => {
+    if (!started) bar.start(total ?? 0, 0);
+    started = true;
+  };
   return {
     update(n, r) {
       processed = n;
       resumed = r;
+      start();
       bar.update(n + r);
     },
     setTotal(n) {
       total = n;
+      start();
       if (n !== undefined) bar.setTotal(n);
     },
     stop() {
-      bar.stop();
+      if (started) bar.stop();
     },
   };
 }

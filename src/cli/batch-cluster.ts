@@ -7,7 +7,14 @@
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { summaryLine } from '../batch/summary-report.ts';
-import { batchRequest, interruptible, prepareSummary, statusExitCode, writeSummary } from './batch-shared.ts';
+import {
+  batchRequest,
+  interruptible,
+  prepareSummary,
+  recordTimeoutMs,
+  statusExitCode,
+  writeSummary,
+} from './batch-shared.ts';
 import { integer, seconds } from '../api/flag-values.ts';
 import { addRequestOptions } from './request-flags.ts';
 import type { RunStatus } from '../cluster/status.ts';
@@ -40,11 +47,6 @@ const MAX_WORKERS = 256;
 const note = (quiet: boolean | undefined, line: string) => {
   if (!quiet) process.stderr.write(`refract batch: ${line}\n`);
 };
-
-function recordTimeoutMs(flags: SubmitFlags, solveSeconds: number | undefined): number {
-  if (flags.recordTimeout !== undefined) return seconds('--record-timeout', flags.recordTimeout) * 1000;
-  return Math.max(60, 3 * (solveSeconds ?? 10)) * 1000;
-}
 
 function registerSubmit(batch: Command): void {
   addRequestOptions(
@@ -79,7 +81,7 @@ function registerSubmit(batch: Command): void {
       resume: flags.resume ?? false,
       request,
       stepByStep: flags.stepByStep ?? false,
-      recordTimeoutMs: recordTimeoutMs(flags, options.timeout),
+      recordTimeoutMs: recordTimeoutMs(flags.recordTimeout, options.timeout),
       attempts: integer('--attempts', flags.attempts, 1, 100),
     });
     note(

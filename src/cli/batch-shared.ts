@@ -16,6 +16,7 @@ import type { ApiRequest } from '../api/request.ts';
 import type { Catalog } from '../model/types.ts';
 import type { Settings } from '../api/call.ts';
 import { resolveRequest } from './request-flags.ts';
+import { seconds } from '../api/flag-values.ts';
 
 /**
  * The request a batch's flags stand for, with its catalog (when `--catalog` is given) and its settings:
@@ -98,4 +99,22 @@ export function interruptible(): { signal: AbortSignal; release: () => void } {
       process.off('SIGTERM', onSignal);
     },
   };
+}
+
+/**
+ * The shortest record watchdog: it also counts a worker's start and its catalog's first reading, and each
+ * repair's deadline comes a fifth of it (up to a second) earlier, so a shorter one fails every record.
+ */
+const MIN_RECORD_TIMEOUT_S = 1;
+
+/** `--record-timeout` in ms (default `max(60, 3 × --timeout)` s): the watchdog must leave the solver its own limit. */
+export function recordTimeoutMs(given: string | undefined, solveSeconds: number | undefined): number {
+  if (given === undefined) return Math.max(60, 3 * (solveSeconds ?? 10)) * 1000;
+  const s = seconds('--record-timeout', given);
+  if (s < MIN_RECORD_TIMEOUT_S)
+    throw new InputError(
+      '--record-timeout',
+      `expected at least ${MIN_RECORD_TIMEOUT_S} s, received ${JSON.stringify(given)}: the watchdog also counts a worker's start`,
+    );
+  return s * 1000;
 }

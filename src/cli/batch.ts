@@ -13,12 +13,13 @@ import { summaryLine } from '../batch/summary-report.ts';
 import {
   batchRequest,
   interruptible,
+  recordTimeoutMs,
   prepareSummary,
   readFiles,
   statusExitCode,
   writeSummary,
 } from './batch-shared.ts';
-import { integer, seconds } from '../api/flag-values.ts';
+import { integer } from '../api/flag-values.ts';
 import { addRequestOptions } from './request-flags.ts';
 
 interface Flags extends Record<string, unknown> {
@@ -50,12 +51,6 @@ function openInput(file: string | undefined): { stream: NodeJS.ReadableStream; p
     );
   }
   return { stream: createReadStream(file), path: file };
-}
-
-/** The watchdog must leave the solver its own time limit (default 10 s) several times over. */
-function recordTimeoutMs(flags: Flags, solveSeconds: number | undefined): number {
-  if (flags.recordTimeout !== undefined) return seconds('--record-timeout', flags.recordTimeout) * 1000;
-  return Math.max(60, 3 * (solveSeconds ?? 10)) * 1000;
 }
 
 function exitCode(report: BatchReport): number {
@@ -93,7 +88,7 @@ export function registerBatch(program: Command): void {
       flags.workers === undefined
         ? availableParallelism()
         : integer('--workers', flags.workers, 1, MAX_WORKERS);
-    const timeoutMs = recordTimeoutMs(flags, options.timeout);
+    const timeoutMs = recordTimeoutMs(flags.recordTimeout, options.timeout);
     if (flags.resume && flags.overwrite)
       throw new InputError('--overwrite', 'give either --resume or --overwrite, not both');
     const input = openInput(file);

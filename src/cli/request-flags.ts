@@ -79,7 +79,16 @@ const FLAGS: readonly Flag[] = [
     flags: '-w, --weight <name=value>',
     help: 'override one weight (repeatable)',
     repeat: true,
-    value: (given) => checkWeights(parseWeightFlags(given as string[]), 'weight'),
+    value: (given) => {
+      try {
+        return checkWeights(parseWeightFlags(given as string[]), '--weight');
+      } catch (error) {
+        // `--weight slotFill: …`, the flag as typed, not a path into a document.
+        if (error instanceof InputError && error.field.startsWith('--weight.'))
+          throw new InputError(`--weight ${error.field.slice('--weight.'.length)}`, error.problem);
+        throw error;
+      }
+    },
   },
   { field: 'solver', flags: '--solver <name>' },
   { field: 'givenOnly', flags: '--given-only' },
@@ -120,7 +129,7 @@ const FLAGS: readonly Flag[] = [
   {
     field: 'confidence',
     flags: '--no-confidence',
-    help: 'skip the second solve that reads the repair’s confidence (no confidence in the result)',
+    help: 'skip the second solve that reads a repair’s confidence: a repair has none (a valid input keeps its 1, a partial repair its 0)',
   },
   { field: 'fixes', flags: '--fixes <k>' },
   {

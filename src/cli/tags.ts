@@ -79,8 +79,12 @@ export function registerModes(program: Command): void {
   ).action(async (file: string | undefined, flags: Record<string, unknown>) => {
     const format = oneOf('--format', flags.format as string, ['text', 'json'] as const);
     const { request, settings, catalog } = commandRequest('fix', flags);
-    // The compress row is priced as `refract compress` prices it (its own default cost model).
-    const compressing = asFlags(() => requestSettings('compress', request, { files: true, catalog }));
+    // The compress row is priced as `refract compress` prices it (its own default cost model). That preset
+    // carries no calibration: without a cost model of the user's, --min-confidence holds back the other rows.
+    const { minConfidence: _held, ...uncalibrated } = request;
+    void _held;
+    const compressRequest = request.costModel === undefined ? uncalibrated : request;
+    const compressing = asFlags(() => requestSettings('compress', compressRequest, { files: true, catalog }));
     const input = parseInput(readInput(file));
     let exit = 0;
     for (const record of input.records) {

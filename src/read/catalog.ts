@@ -93,7 +93,10 @@ function catalogEntries(json: unknown): { raw: unknown; at: FieldPath }[] {
 /** Parses a tool catalog in any supported format. */
 export function parseCatalog(json: unknown, options: CatalogOptions = {}): Catalog {
   const byName = new Map<string, { api: ApiSpec; at: FieldPath; key: string | null }>();
-  for (const { raw, at } of catalogEntries(json)) {
+  const entries = catalogEntries(json);
+  // Without an API every call is unknown: each would be deleted, and the repair an empty plan.
+  if (entries.length === 0) throw new InputError('catalog', 'empty: expected at least one API');
+  for (const { raw, at } of entries) {
     const api = parseEntry(raw, at, options);
     const earlier = byName.get(api.name);
     if (!earlier) {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { CostModelSchema, WeightsSchema, type CostModel, type WeightName } from '../model/cost.ts';
 import { InputError, inputErrorFromZod } from '../model/errors.ts';
+import { calibrationInForce, weightsDigest } from '../model/calibration.ts';
 import { MODELS_DIR } from './package-files.ts';
 import { FileMemo } from './file-memo.ts';
 import { loadJsonWith, naming, parseJsonFile } from './files.ts';
@@ -22,6 +23,28 @@ export function parseCostModel(json: unknown, at = 'costModel'): CostModel {
   const parsed = CostModelSchema.safeParse(json);
   if (!parsed.success) throw inputErrorFromZod(parsed.error, [at]);
   return parsed.data;
+}
+
+/**
+ * What to do with a cost-model file whose calibration was fitted for other weights than the file's own (edited
+ * after `refract calibrate`): `refuse` it (every repair would lack a confidence, silently), or `drop` the
+ * calibration (a command that fits a new one). Overrides of a loaded model's weights (`withWeights`,
+ * `--weight`) keep its calibration out of force instead: that is what an override means.
+ */
+export type StaleCalibration = 'refuse' | 'drop';
+
+function fileCalibration(model: CostModel, at: string, stale: StaleCalibration, file: string): CostModel {
+  if (!model.calibration || calibrationInForce(model)) return model;
+  if (stale === 'drop') {
+    const { calibration: _dropped, ...rest } = model;
+    void _dropped;
+    return rest;
+  }
+  throw new InputError(
+    `${at}.calibration.weights`,
+    `fitted for other weights than the file's (${model.calibration.weights}, not ${weightsDigest(model.weights)}): refit it (refract calibrate --cost-model FILE --model-out FILE) or remove it`,
+    file,
+  );
 }
 
 /** Presets read so far, by name (a handful, shipped with the package). */
@@ -44,7 +67,11 @@ export function costModelFile(nameOrPath: string): string {
  * A preset name (`default`, `prefer-maps`, …) or a path to a cost-model JSON file; `at` names the field in
  * errors (`cost-model` for the CLI flag, `costModel` for a request field).
  */
-export function loadCostModel(nameOrPath = 'default', at = 'cost-model'): CostModel {
+export function loadCostModel(
+  nameOrPath = 'default',
+  at = 'cost-model',
+  stale: StaleCalibration = 'refuse',
+): CostModel {
   const cached = presets.get(nameOrPath);
   if (cached) return cached;
   const preset = presetFile(nameOrPath);
@@ -59,7 +86,8 @@ export function loadCostModel(nameOrPath = 'default', at = 'cost-model'): CostMo
       `no preset or file named ${JSON.stringify(nameOrPath)} (presets: ${presetNames().join(', ')})`,
     );
   }
-  return naming(at, () => files.load(nameOrPath, (text) => parseCostModel(parseJsonFile(text), at)));
+  const model = naming(at, () => files.load(nameOrPath, (text) => parseCostModel(parseJsonFile(text), at)));
+  return fileCalibration(model, at, stale, nameOrPath);
 }
 
 /** Returns a copy of `model` with some weights replaced (`{ slotFill: 1 }`), validated. */
@@ -81,10 +109,11 @@ export function withWeights(model: CostModel, overrides: Partial<Record<string, 
 export function parseWeightFlags(flags: readonly string[]): Partial<Record<WeightName, number>> {
   const out: Partial<Record<WeightName, number>> = {};
   for (const flag of flags) {
-    const m = /^([A-Za-z]+)=(.+)$/.exec(flag);
+    // A decimal number, an exponent allowed (`1e-3`); not hexadecimal, binary or `Infinity` as `Number` reads them.
+    const m = /^([A-Za-z]+)=\s*([+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?)\s*$/i.exec(flag);
     const value = m ? Number(m[2]) : NaN;
     if (!m || !Number.isFinite(value))
-      throw new InputError('weight', `expected name=number, got ${JSON.stringify(flag)}`);
+      throw new InputError('--weight', `expected name=number, got ${JSON.stringify(flag)}`);
     out[m[1] as WeightName] = value;
   }
   return out;

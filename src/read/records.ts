@@ -121,9 +121,15 @@ function recordFrom(value: unknown, index: number, where?: string, options: Reco
   }
 }
 
-/** An array holding anything but steps is a list of records; anything else is one record. */
+/**
+ * An array holding a record (an object that is no step) and no step is a list of records, each read on its own
+ * (a malformed one an error item); anything else is one record: a step array, or one error (`[1, 2]` holds no
+ * record, so it is one malformed sequence, not two records).
+ */
 function isRecordList(value: unknown): value is unknown[] {
-  return Array.isArray(value) && value.length > 0 && !value.every(isStep);
+  return (
+    Array.isArray(value) && value.some((item) => isPlainObject(item) && !isStep(item)) && !value.some(isStep)
+  );
 }
 
 /**

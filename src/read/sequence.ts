@@ -233,10 +233,24 @@ export function parseSequenceText(text: string, options: SequenceOptions = {}): 
 function fromJson(json: unknown, options: SequenceOptions): Sequence {
   const root = options.root ?? 'sequence';
   const resultName = options.resultName ?? DEFAULT_RESULT_NAME;
-  if (typeof json === 'string') return fromText(json, options);
+  if (typeof json === 'string') return withinValue(root, () => fromText(json, options));
   if (Array.isArray(json)) return parseSteps(json, [root], resultName);
   if (isPlainObject(json)) return parseObject(json, root, resultName);
   throw new InputError(root, `expected an array of steps, an object or text, received ${kindOf(json)}`);
+}
+
+/**
+ * Parses text held in a JSON value at `root`: a string-form error (`line 1, column 12`) then names the value it
+ * is in (`sequence, line 1, column 12`), not a line of the file around it.
+ */
+function withinValue(root: string, parse: () => Sequence): Sequence {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof InputError && error.field.startsWith('line '))
+      throw new InputError(`${root}, ${error.field}`, error.problem);
+    throw error;
+  }
 }
 
 function fromText(text: string, options: SequenceOptions): Sequence {

@@ -93,7 +93,7 @@ export function checkMinConfidence(
       field,
       'needs a cost model with a calibration fitted for its weights (refract calibrate --model-out); ' +
         (cost.calibration
-          ? 'this one was fitted for other weights (a weight override)'
+          ? 'its calibration was fitted for other weights (a weight override changes them: refit with refract calibrate)'
           : 'this one has none'),
     );
 }

@@ -1,0 +1,119 @@
+/**
+ * Bad input found by trying the command line as a new user would: each gets one line naming the field and
+ * exit 2, before anything is drawn or written; what is well formed keeps working. Real solver and files.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseRecords } from '../src/read/records.ts';
+import { parseMappings } from '../src/read/mappings.ts';
+import { parseCatalog } from '../src/read/catalog.ts';
+import { loadCostModel } from '../src/read/cost-models.ts';
+import { parseLabelled } from '../research/tuning/dataset.ts';
+import { runRealCli, expectRefusal } from './cli-run.ts';
+import { tempDir } from './fixtures/batch/records.ts';
+
+const CATALOG = 'data/nestful/executable-spec.json';
+const tmp = tempDir();
+afterAll(() => tmp.remove());
+
+describe('records', () => {
+  it('a JSONL line holding an array with no record is one malformed record: the ids after it keep their lines', () => {
+    const text = ['{"sequence": "f()"}', '[1, 2]', '"var1 = f("', '{"sequence": "g()"}'].join('\n');
+    const items = parseRecords(text);
+    expect(items.map((i) => i.id)).toEqual(['0', '1', '2', '3']);
+    expect(items[1].error).toBe('line 2: sequence[0]: expected object, received number');
+    // A string-form error names the value it is in, after the line of the file.
+    expect(items[2].error).toMatch(/^line 3: sequence, line 1, column \d+: /);
+    expect(items[3].sequence?.[0].name).toBe('g');
+    // A line listing records still splits, a malformed one among them an error item of its own.
+    const listed = parseRecords('[{"sequence": "f()"}, 5]\n{"sequence": "g()"}');
+    expect(listed.map((i) => i.id)).toEqual(['0', '1', '2']);
+    expect(listed[1].error).toBe('line 1: expected a record object, received number');
+  });
+
+  it('a labelled file names the line, then the field in it', () => {
+    const bad = (line: string) => () => parseLabelled(`${line}\n`, { source: 'mine.jsonl' });
+    expect(bad('{"id": "a", "sequence": "f()"}')).toThrow(/^mine\.jsonl: line 1: gold: required/);
+    expect(bad('{"id": "a", "sequence": "var1 = f(", "gold": "f()", "set": "executable"}')).toThrow(
+      /^mine\.jsonl: line 1: sequence, line 1, column \d+: /,
+    );
+  });
+});
+
+describe('catalogs and mappings', () => {
+  it('an empty catalog is refused: every call would be deleted', () => {
+    expect(() => parseCatalog([])).toThrow(/^catalog: empty: expected at least one API$/);
+    expect(() => parseCatalog({ tools: [] })).toThrow(/^catalog: empty/);
+  });
+
+  it('a mapping table’s error names the entry at fault, in either form', () => {
+    expect(() => parseMappings([{ from: 5 }])).toThrow(/^mappings\[0\]\.from: /);
+    expect(() => parseMappings({ originSkyId: 5 })).toThrow(/^mappings\.originSkyId: expected an array/);
+    expect(() => parseMappings({ originSkyId: [5] })).toThrow(/^mappings\.originSkyId\[0\]: /);
+    expect(() => parseMappings({ originSkyId: { skyId: 2 } })).toThrow(
+      /^mappings\.originSkyId\.skyId: expected a score in \(0, 1\]$/,
+    );
+    expect(() => parseMappings('x')).toThrow(/^mappings: expected an array of/);
+    expect(parseMappings({ originSkyId: { skyId: 0.9 } })).toEqual([
+      { from: 'skyId', to: 'originSkyId', score: 0.9 },
+    ]);
+  });
+});
+
+describe('command line', () => {
+  it('a cost-model file whose calibration was fitted for other weights is refused; calibrate refits it', async () => {
+    const model = JSON.parse(readFileSync('models/default.json', 'utf8')) as {
+      weights: Record<string, number>;
+    };
+    model.weights.slotFill += 1;
+    const file = join(tmp.dir, 'edited.json');
+    writeFileSync(file, JSON.stringify(model));
+    expectRefusal(
+      await runRealCli(['fix', '-c', CATALOG, '--cost-model', file, 'samples/wrong-label.txt']),
+      /edited\.json: cost-model\.calibration\.weights: fitted for other weights than the file's .*refit it/,
+    );
+    // The commands that fit leave the stale calibration out.
+    expect(loadCostModel(file, 'cost-model', 'drop').calibration).toBeUndefined();
+  });
+
+  it('a --weight is a decimal number, named as the flag; a record watchdog under a second is refused', async () => {
+    const file = 'samples/wrong-label.txt';
+    expectRefusal(
+      await runRealCli(['fix', '-c', CATALOG, '-w', 'slotFill=0x10', file]),
+      /^refract: --weight: expected name=number, got "slotFill=0x10"/,
+    );
+    expectRefusal(
+      await runRealCli(['fix', '-c', CATALOG, '-w', 'slotFill=-1', file]),
+      /^refract: --weight slotFill: /,
+    );
+    expectRefusal(
+      await runRealCli(['batch', '-c', CATALOG, '--record-timeout', '0.01', 'samples/broken-nestful.jsonl']),
+      /^refract: --record-timeout: expected at least 1 s, received "0\.01"/,
+    );
+  });
+
+  it('batch refuses a bad --out or --resume in one line, with no progress drawn before it', async () => {
+    const input = 'samples/broken-nestful.jsonl';
+    expectRefusal(
+      await runRealCli(['batch', '-c', CATALOG, '--out', tmp.dir, input]),
+      /^refract: --out: .* is a directory$/m,
+    );
+    expectRefusal(await runRealCli(['batch', '-c', CATALOG, '--resume', input]), /^refract: --resume: /);
+  });
+
+  it('modes with --min-confidence holds back the calibrated rows; the compress row, whose preset has no calibration, runs', async () => {
+    const r = await runRealCli([
+      'modes',
+      '-c',
+      CATALOG,
+      '--min-confidence',
+      '0.5',
+      '--format',
+      'json',
+      'samples/lost-location.txt',
+    ]);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+  });
+});
