@@ -51,6 +51,46 @@ describe('repairToolCallsRunnable', () => {
     expect(note(out).heal).toMatchObject([{ kind: 'repairJson', step: 0 }]);
   });
 
+  it('keeps the model’s order of parsed and unparsed calls, which its labels count in', async () => {
+    const flight = {
+      originSkyId: '$var1.skyId$',
+      destinationSkyId: 'LOND',
+      originEntityId: '$var1.entityId$',
+      destinationEntityId: '1',
+      date: '2024-08-15',
+    };
+    const raw = [
+      {
+        id: 'a',
+        type: 'function',
+        function: { name: 'SkyScrapperSearchAirport', arguments: '{"query": "New York"' },
+      },
+      {
+        id: 'b',
+        type: 'function',
+        function: { name: 'SkyScrapperFlightSearch', arguments: JSON.stringify(flight) },
+      },
+    ];
+    const message = new AIMessage({
+      content: '',
+      additional_kwargs: { tool_calls: raw as never },
+      tool_calls: [{ id: 'b', name: 'SkyScrapperFlightSearch', args: flight, type: 'tool_call' }],
+      invalid_tool_calls: [
+        {
+          id: 'a',
+          name: 'SkyScrapperSearchAirport',
+          args: raw[0].function.arguments,
+          type: 'invalid_tool_call',
+        },
+      ],
+    });
+    const out = (await repairAIMessage(message, { catalog: executable })) as AIMessage;
+    // Only the JSON is healed: the flight search reads the airport search written before it.
+    expect(out.tool_calls?.map((t) => t.id)).toEqual(['a', 'b']);
+    expect(note(out)).toMatchObject({ executable: true, edits: [] });
+    expect(note(out).heal).toMatchObject([{ kind: 'repairJson', step: 0 }]);
+  });
+
   it('leaves valid messages and non-AI messages untouched', async () => {
     const valid = new AIMessage({
       content: 'x',

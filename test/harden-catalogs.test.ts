@@ -87,6 +87,21 @@ describe('registry limits', () => {
     const full = await call('PUT', '/v1/catalogs/three', ALICE, catalog);
     expect(full.status).toBe(507);
     expect(full.json).toMatchObject({ field: 'catalog', error: expect.stringMatching(/registry is full/) });
+    // One larger than the whole registry is too large, not a full registry.
+    const huge = await call(
+      'PUT',
+      '/v1/catalogs/huge',
+      ALICE,
+      [...catalog, ...catalog, ...catalog, ...catalog].map((api, i) => ({
+        ...api,
+        name: `${api.name}_${i}`,
+      })),
+    );
+    expect(huge.status).toBe(413);
+    expect(huge.json).toMatchObject({
+      field: 'catalog',
+      error: expect.stringMatching(/larger than the registry holds/),
+    });
     // Replacing one of them is no growth.
     expect((await call('PUT', '/v1/catalogs/two', ALICE, catalog)).status).toBe(200);
     const small = catalog.slice(0, 1);
@@ -124,6 +139,9 @@ describe('ownership', () => {
     const startup = await call('PUT', '/v1/catalogs/nestful', ALICE, catalog);
     expect(startup.status).toBe(403);
     expect(startup.json.error).toMatch(/belongs to the server/);
+    const removeStartup = await call('DELETE', '/v1/catalogs/nestful', ALICE);
+    expect(removeStartup.status).toBe(403);
+    expect(removeStartup.json.error).toMatch(/belongs to the server \(registered at start-up\)/);
     expect(readdirSync(dir).sort()).toEqual(expect.arrayContaining(['alices.json', 'alices.owner']));
     const again = buildServer({ workers: 1, tokens: [ALICE, BOB], catalogDir: dir });
     try {

@@ -6,8 +6,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseRecords } from '../src/read/records.ts';
-import { parseMappings } from '../src/read/mappings.ts';
-import { parseCatalog } from '../src/read/catalog.ts';
+import { loadMappings, parseMappings } from '../src/read/mappings.ts';
+import { loadCatalog, parseCatalog } from '../src/read/catalog.ts';
+import { loadSequence } from '../src/read/sequence.ts';
 import { loadCostModel } from '../src/read/cost-models.ts';
 import { parseLabelled } from '../research/tuning/dataset.ts';
 import { runRealCli, expectRefusal } from './cli-run.ts';
@@ -24,7 +25,7 @@ describe('records', () => {
     expect(items.map((i) => i.id)).toEqual(['0', '1', '2', '3']);
     expect(items[1].error).toBe('line 2: sequence[0]: expected object, received number');
     // A string-form error names the value it is in, after the line of the file.
-    expect(items[2].error).toMatch(/^line 3: sequence, line 1, column \d+: /);
+    expect(items[2].error).toMatch(/^line 3: sequence: line 1, column \d+: /);
     expect(items[3].sequence?.[0].name).toBe('g');
     // A line listing records still splits, a malformed one among them an error item of its own.
     const listed = parseRecords('[{"sequence": "f()"}, 5]\n{"sequence": "g()"}');
@@ -36,7 +37,7 @@ describe('records', () => {
     const bad = (line: string) => () => parseLabelled(`${line}\n`, { source: 'mine.jsonl' });
     expect(bad('{"id": "a", "sequence": "f()"}')).toThrow(/^mine\.jsonl: line 1: gold: required/);
     expect(bad('{"id": "a", "sequence": "var1 = f(", "gold": "f()", "set": "executable"}')).toThrow(
-      /^mine\.jsonl: line 1: sequence, line 1, column \d+: /,
+      /^mine\.jsonl: line 1: sequence: line 1, column \d+: /,
     );
   });
 });
@@ -58,6 +59,18 @@ describe('catalogs and mappings', () => {
     expect(parseMappings({ originSkyId: { skyId: 0.9 } })).toEqual([
       { from: 'skyId', to: 'originSkyId', score: 0.9 },
     ]);
+  });
+});
+
+describe('library', () => {
+  it('a file loader given anything but a path names it (a number would read a file descriptor)', () => {
+    expect(() => loadCatalog(0 as unknown as string)).toThrow(
+      /^path: expected a file path, received number$/,
+    );
+    expect(() => loadMappings({} as unknown as string)).toThrow(
+      /^path: expected a file path, received object$/,
+    );
+    expect(() => loadSequence('')).toThrow(/^path: expected a file path, received an empty string$/);
   });
 });
 

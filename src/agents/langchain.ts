@@ -41,7 +41,20 @@ function toolCallsOf(message: AIMessage): ToolCall[] {
     type: 'function' as const,
     function: { name: tc.name ?? '', arguments: tc.args ?? '' },
   }));
-  return [...valid, ...invalid];
+  // LangChain splits the calls it parsed from those it could not; the model's own order (which a label such
+  // as `$var1.skyId$` counts in) is the provider's raw list, where the message keeps one.
+  const raw = message.additional_kwargs?.tool_calls;
+  const place = new Map<string, number>();
+  if (Array.isArray(raw))
+    raw.forEach((tc: unknown, i) => {
+      const id = (tc as { id?: unknown } | null)?.id;
+      if (typeof id === 'string' && !place.has(id)) place.set(id, i);
+    });
+  const at = (call: ToolCall) => (call.id === undefined ? undefined : place.get(call.id)) ?? Infinity;
+  return [...valid, ...invalid]
+    .map((call, i) => ({ call, i }))
+    .sort((a, b) => at(a.call) - at(b.call) || a.i - b.i)
+    .map(({ call }) => call);
 }
 
 const asLangChain = (call: ExecutableCall) => ({

@@ -6,9 +6,16 @@
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { InputError } from '../model/errors.ts';
 import { decodeUtf8 } from './utf8.ts';
+import { kindOf } from './json.ts';
 
 /** The text of a file (strict UTF-8: a bad byte is an error naming its offset). */
 export function readText(path: string): string {
+  // From the library a path may be anything: a number would read a file descriptor (0: standard input).
+  if (typeof path !== 'string' || path === '')
+    throw new InputError(
+      'path',
+      `expected a file path, received ${typeof path === 'string' ? 'an empty string' : kindOf(path)}`,
+    );
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);

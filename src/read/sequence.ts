@@ -241,14 +241,14 @@ function fromJson(json: unknown, options: SequenceOptions): Sequence {
 
 /**
  * Parses text held in a JSON value at `root`: a string-form error (`line 1, column 12`) then names the value it
- * is in (`sequence, line 1, column 12`), not a line of the file around it.
+ * is in as its field (`sequence: line 1, column 12: …`), not a line of the file around it.
  */
 function withinValue(root: string, parse: () => Sequence): Sequence {
   try {
     return parse();
   } catch (error) {
     if (error instanceof InputError && error.field.startsWith('line '))
-      throw new InputError(`${root}, ${error.field}`, error.problem);
+      throw new InputError(root, `${error.field}: ${error.problem}`);
     throw error;
   }
 }

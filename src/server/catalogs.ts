@@ -105,6 +105,12 @@ export interface CatalogStoreOptions {
   readonly parser?: CatalogParser;
 }
 
+/** A client may not replace or delete a catalog another owns: the server's own (start-up) or a client's. */
+function notYours(name: string, owner: string): HttpProblem {
+  const whose = owner === SERVER_OWNER ? 'the server (registered at start-up)' : 'another client';
+  return new HttpProblem(403, 'name', `catalog ${JSON.stringify(name)} belongs to ${whose}`);
+}
+
 export class CatalogStore {
   private readonly named = new Map<string, Entry>();
   private readonly inline: LRUCache<string, { catalog: Catalog; bytes: number }>;
@@ -146,10 +152,7 @@ export class CatalogStore {
   private admit(name: string, bytes: number, owner: string): Entry | undefined {
     checkCatalogName(name);
     const earlier = this.named.get(name);
-    if (earlier && earlier.owner !== owner) {
-      const whose = earlier.owner === SERVER_OWNER ? 'the server (registered at start-up)' : 'another client';
-      throw new HttpProblem(403, 'name', `catalog ${JSON.stringify(name)} belongs to ${whose}`);
-    }
+    if (earlier && earlier.owner !== owner) throw notYours(name, earlier.owner);
     if (!earlier && this.named.size >= this.limits.maxCatalogs) {
       throw new LimitError(
         'name',
@@ -157,12 +160,18 @@ export class CatalogStore {
         'full',
       );
     }
+    if (bytes > this.limits.maxCatalogBytes)
+      throw new LimitError(
+        'catalog',
+        `${bytes} bytes: larger than the registry holds (limit ${this.limits.maxCatalogBytes})`,
+        'too-large',
+      );
     const after = this.total - (earlier?.bytes ?? 0) + bytes;
     if (after > this.limits.maxCatalogBytes) {
       throw new LimitError(
         'catalog',
         `the registry is full: ${after} bytes of catalogs with this one (limit ${this.limits.maxCatalogBytes})`,
-        bytes > this.limits.maxCatalogBytes ? 'too-large' : 'full',
+        'full',
       );
     }
     return earlier;
@@ -217,9 +226,7 @@ export class CatalogStore {
   async delete(name: string, owner = SERVER_OWNER): Promise<boolean> {
     const entry = this.named.get(name);
     if (!entry) return false;
-    if (entry.owner !== owner) {
-      throw new HttpProblem(403, 'name', `catalog ${JSON.stringify(name)} belongs to another client`);
-    }
+    if (entry.owner !== owner) throw notYours(name, entry.owner);
     this.named.delete(name);
     this.total -= entry.bytes;
     if (this.dir) {

@@ -7,7 +7,8 @@ export function literalMismatch(
   param: ParamSpec,
 ): { tag: 'type_mismatch' | 'enum_mismatch'; message: string } | null {
   if (!fitsType(value, param.type)) {
-    return { tag: 'type_mismatch', message: `${describe(value)} is not a ${param.type}` };
+    const article = /^[aeiou]/.test(param.type) ? 'an' : 'a';
+    return { tag: 'type_mismatch', message: `${describe(value)} is not ${article} ${param.type}` };
   }
   if (param.enum && param.enum.length > 0 && !param.enum.some((e) => sameLiteral(e, value))) {
     const shown = param.enum
