@@ -73,6 +73,12 @@ describe('createRepairToolCall', () => {
     expect(() => createRepairToolCall({ catalog: executable, memory: 5 as never })).toThrow(
       /^options\.memory: /,
     );
+    // Without a catalog (the tool set's, read at the first repair) all but the goals are checked when built.
+    expect(() => createRepairToolCall({ minConfidence: 5 })).toThrow(/^options\.minConfidence: /);
+    expect(() => createRepairToolCall({ minConfidence: 0.5, confidence: false })).toThrow(
+      /^options\.minConfidence: needs the confidence/,
+    );
+    expect(() => createRepairToolCall({ goals: { apis: ['SkyScrapperSearchAirport'] } })).not.toThrow();
   });
 
   it('repairs against a given catalog', async () => {

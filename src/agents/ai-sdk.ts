@@ -87,7 +87,10 @@ function repairToolCall(options: RepairToolCallOptions = {}): ToolCallRepairFunc
     }
     return checked;
   };
+  // Without a catalog, all but the goals (which name its APIs) are checked now against none: a bad threshold
+  // or cost model fails here, not as an error the model is sent at its first repair.
   if (given) optionsFor(given);
+  else checkOptions({ ...rest, goals: undefined, catalog: { apis: [] }, feedback: 'issues' });
   return async ({ toolCall, tools, inputSchema }) => {
     let catalog: Catalog;
     try {
