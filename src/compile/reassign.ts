@@ -20,7 +20,7 @@ import { genericName, similarity, tieDistance, words } from '../catalog/names.ts
 import { reusedLabel } from './executed.ts';
 import { memoryApi } from './memory.ts';
 import { nameCoverage } from '../catalog/name-terms.ts';
-import { wordKeys } from '../catalog/text.ts';
+import { nameTerms, textTerms, wordKeys } from '../catalog/text.ts';
 import { fitsType, typesCanMatch } from '../validate/literals.ts';
 import { knownLabel, type CompileContext } from './context.ts';
 import { callApis, type Call, type TokenOption } from './plan.ts';
@@ -157,6 +157,14 @@ export function reassignments(
   };
   const parent = parentOf(norm);
   const generic = genericName(leaf);
+  // The parameter's description uses a field's name (`q`: "… city name e.g.: q=Paris …" for `location.name`):
+  // among the fields beside the broken one, that is likelier the one it takes (a noisy-or with the names').
+  const told = answer || !param?.description ? undefined : new Set(textTerms(param.description));
+  const described = (path: string): number => {
+    if (!told || parentOf(path) !== parent) return 0;
+    const terms = nameTerms(leafOf(path));
+    return terms.length > 0 && terms.every((t) => told.has(t)) ? e.describedField : 0;
+  };
   const fedAlike = answer ? new Set<string>() : alikeFeeds(ctx, call, arg, label);
   // The answer's keys for the producer or for this call may spell one of the producer's fields
   // (`total_sales = $var1$`): that is the field meant among others matched alike.
@@ -185,7 +193,9 @@ export function reassignments(
     const spelt =
       other === leaf ? (generic ? e.genericLeaf : e.sameLeaf) : generic ? 0 : similarity(other, leaf);
     const spelling = Math.max(spelt, shortened(other), sibling) - depth;
-    return { m: Math.max(spelling, toParam(other) - depth, keyed(path)), spelling };
+    const m = Math.max(spelling, toParam(other) - depth, keyed(path));
+    // Described or not, the names still count: of two fields the description uses, the one named alike.
+    return { m: 1 - (1 - m) * (1 - described(path)), spelling };
   };
   // A field of another name must be able to feed the parameter (a misspelt field is judged by name alone).
   const fits = (type: ValueType, spelling: number) =>

@@ -54,6 +54,10 @@ export const EvidenceSchema = z
     keyedField: score(0.85, 'a top-level field the answer key reading the producer or the consumer spells'),
     keyNamesCall: score(0.5, 'share of an answer key’s words a call’s API name must cover to be named by it'),
     shortenedField: score(0.8, 'the broken field’s words end the field’s (`rating` for `averageRating`)'),
+    describedField: score(
+      0.8,
+      'a field beside the broken one whose name the parameter’s description uses (`location.name` for `q`, "… city name e.g.: q=Paris …")',
+    ),
     mappingCap: score(0.95, 'a mapping’s score counts at most this much as a match of the field'),
     paramSimilarity: score(
       0.85,
