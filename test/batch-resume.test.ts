@@ -71,6 +71,27 @@ describe('refract batch --resume', () => {
     expect(resumed.map(essence)).toEqual(readLines(clean).map(essence));
   });
 
+  it('takes a Ctrl-C relayed twice by a wrapper as one: the summary line is printed, exit 130', async () => {
+    const input = tmp.file('relayed.jsonl');
+    writeDataset(input, RECORDS, 100);
+    const out = tmp.file('relayed-out.jsonl');
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', CLI, 'batch', '--catalog', CATALOG, '--workers', '1', '--out', out, input],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    let err = '';
+    child.stderr!.on('data', (chunk) => (err += String(chunk)));
+    await outputBeyond(child, out, 0);
+    child.kill('SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    child.kill('SIGINT');
+    expect(await exitOf(child)).toBe(130);
+    expect(err).toMatch(/interrupted: rerun with --resume to finish/);
+  });
+
   it('refuses to resume an output written from another input', async () => {
     const input = tmp.file('other.jsonl');
     writeDataset(input, 3);

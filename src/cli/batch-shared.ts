@@ -83,11 +83,20 @@ export function statusExitCode(statuses: Summary['statuses']): number {
   return statuses.repaired + statuses.timeout > 0 ? 1 : 0;
 }
 
+/** Within this long of the first, another SIGINT or SIGTERM is the same one, relayed by a wrapper process. */
+const RELAYED_SIGNAL_MS = 250;
+
 /** First Ctrl-C or SIGTERM aborts the signal (finish what is in hand); a second one exits at once. */
 export function interruptible(): { signal: AbortSignal; release: () => void } {
   const controller = new AbortController();
+  let first = 0;
   const onSignal = () => {
-    if (controller.signal.aborted) process.exit(130);
+    // A second signal right after the first is one Ctrl-C a wrapper relayed (npm, tsx), not a second press.
+    if (controller.signal.aborted) {
+      if (performance.now() - first >= RELAYED_SIGNAL_MS) process.exit(130);
+      return;
+    }
+    first = performance.now();
     controller.abort();
   };
   process.on('SIGINT', onSignal);
