@@ -8,7 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseRecords } from '../src/read/records.ts';
 import { loadMappings, parseMappings } from '../src/read/mappings.ts';
 import { loadCatalog, parseCatalog } from '../src/read/catalog.ts';
-import { loadSequence } from '../src/read/sequence.ts';
+import { loadSequence, parseSequence } from '../src/read/sequence.ts';
+import { checkToolCalls, repair, validate } from '../src/index.ts';
 import { loadCostModel } from '../src/read/cost-models.ts';
 import { parseLabelled } from '../research/tuning/dataset.ts';
 import { runRealCli, expectRefusal } from './cli-run.ts';
@@ -71,6 +72,25 @@ describe('library', () => {
       /^path: expected a file path, received object$/,
     );
     expect(() => loadSequence('')).toThrow(/^path: expected a file path, received an empty string$/);
+  });
+});
+
+describe('library options', () => {
+  it('a key no entry point reads is refused, naming the one it may have meant', async () => {
+    const catalog = loadCatalog(CATALOG);
+    const sequence = parseSequence('var1 = SkyScrapperSearchAirport(qurey="New York")');
+    await expect(repair(sequence, catalog, { minConfidance: 0.9 } as never)).rejects.toThrow(
+      /^options\.minConfidance: unknown option \(did you mean minConfidence\?\)$/,
+    );
+    expect(() => validate(sequence, catalog, { foo: 1 } as never)).toThrow(
+      /^options\.foo: unknown option \(known: cost, /,
+    );
+    // Every option of the repair, heal and hook options is known, wherever it is given.
+    expect((await repair(sequence, catalog, { timeout: 5, memory: {}, coerce: true } as never)).status).toBe(
+      'repaired',
+    );
+    const hook = await checkToolCalls([], { catalog, feedback: 'issues', repairJson: false });
+    expect(hook.ok).toBe(true);
   });
 });
 

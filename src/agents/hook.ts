@@ -99,11 +99,14 @@ function withHealNotes(text: string, heal: readonly HealEdit[], format: Feedback
  * package's entry points run it once per call (src/library/front.ts) or once per built hook (the AI SDK and
  * LangChain adapters); the core below trusts its options.
  */
+/** The hook's own options, beside the repair and heal options `optionsArgument` knows. */
+const HOOK_OPTION_NAMES = ['catalog', 'feedback'] as const;
+
 export function checkOptions(options: unknown, name = 'options'): CheckOptions {
   if (!isPlainObject(options)) throw new InputError(name, `expected object, received ${kindOf(options)}`);
   const catalog = catalogArgument(options.catalog, `${name}.catalog`);
   parseAt(REQUEST_FIELDS.feedback, options.feedback, [name, 'feedback']);
-  return { ...optionsArgument<CheckOptions>(options, catalog, name), catalog };
+  return { ...optionsArgument<CheckOptions>(options, catalog, name, HOOK_OPTION_NAMES), catalog };
 }
 
 /** `checkOptions` as an argument check for `checked` / `checkedAsync`. */

@@ -10,6 +10,9 @@
 import { z } from 'zod';
 import type { Catalog, Memory, Sequence, Step } from '../model/types.ts';
 import type { RepairOptions } from '../model/options.ts';
+import type { CompileOptions } from '../compile/context.ts';
+import type { HealOptions } from '../heal/types.ts';
+import { editDistance } from '../catalog/names.ts';
 import { InputError, parseAt } from '../model/errors.ts';
 import { isPlainObject, kindOf } from '../read/json.ts';
 import { parseMappings } from '../read/mappings.ts';
@@ -21,6 +24,78 @@ import { checkGoals } from './goals.ts';
 import { checkMinConfidence } from '../repair/repair.ts';
 
 const count = z.number().int().positive().optional();
+
+/**
+ * Every option name the library's entry points read: repair, validate and compile options, heal options and
+ * the agent hook's. A key outside it is a typo (`minConfidance`) that would otherwise be ignored in silence,
+ * where a request over HTTP or MCP is refused for it. Each list is checked against its type below.
+ */
+const REPAIR_OPTION_NAMES = [
+  'cost',
+  'mappings',
+  'catalogMappings',
+  'solver',
+  'backend',
+  'givenOnly',
+  'timeout',
+  'deadline',
+  'signal',
+  'allowInsert',
+  'goals',
+  'mode',
+  'defensive',
+  'fixes',
+  'confidence',
+  'minConfidence',
+  'confidenceEvidence',
+  'maxModelVars',
+  'maxModelNonzeros',
+  'memory',
+  'resultName',
+  'types',
+  'pseudoSteps',
+  'executed',
+  'maxTries',
+] as const;
+const COMPILE_OPTION_NAMES = ['strictTypes', 'keepDominated', 'budget'] as const;
+const HEAL_OPTION_NAMES = ['repairJson', 'unpackJson', 'coerce', 'weights'] as const;
+
+type Listed = (typeof REPAIR_OPTION_NAMES)[number];
+// A name added to one of these option types and not to its list fails to compile here.
+const everyRepairOption: Exclude<keyof RepairOptions, Listed> extends never ? true : never = true;
+const everyCompileOption: Exclude<
+  keyof CompileOptions,
+  Listed | (typeof COMPILE_OPTION_NAMES)[number]
+> extends never
+  ? true
+  : never = true;
+const everyHealOption: Exclude<keyof HealOptions, Listed | (typeof HEAL_OPTION_NAMES)[number]> extends never
+  ? true
+  : never = true;
+void [everyRepairOption, everyCompileOption, everyHealOption];
+
+const OPTION_NAMES: ReadonlySet<string> = new Set([
+  ...REPAIR_OPTION_NAMES,
+  ...COMPILE_OPTION_NAMES,
+  ...HEAL_OPTION_NAMES,
+]);
+
+/** Refuses a key no entry point reads, naming the closest one it may have meant. */
+function knownKeys(value: Record<string, unknown>, name: string, also: readonly string[]): void {
+  for (const key of Object.keys(value)) {
+    if (OPTION_NAMES.has(key) || also.includes(key)) continue;
+    const names = [...OPTION_NAMES, ...also];
+    const near = names
+      .map((n) => ({ n, d: editDistance(n.toLowerCase(), key.toLowerCase(), 4) }))
+      // Near enough to be a slip: a third of the key's letters at most (`foo` is no `cost`).
+      .filter((c) => c.d <= Math.max(1, Math.floor(key.length / 3)))
+      .sort((a, b) => a.d - b.d || (a.n < b.n ? -1 : 1))[0];
+    throw new InputError(
+      `${name}.${key}`,
+      near ? `unknown option (did you mean ${near.n}?)` : `unknown option (known: ${names.join(', ')})`,
+    );
+  }
+}
 
 /** The library's options: the request fields they share, in their parsed form, and the library's own. */
 const OptionsSchema = z.looseObject({
@@ -90,9 +165,11 @@ export function optionsArgument<T extends RepairOptions>(
   value: unknown,
   catalog: Catalog,
   name = 'options',
+  also: readonly string[] = [],
 ): T {
   if (value === undefined) return {} as T;
   if (!isPlainObject(value)) throw new InputError(name, `expected object, received ${kindOf(value)}`);
+  knownKeys(value, name, also);
   parseAt(OptionsSchema, value, [name]);
   const options = value as unknown as T;
   const normal: { -readonly [K in keyof RepairOptions]?: RepairOptions[K] } = {};
