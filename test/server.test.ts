@@ -254,6 +254,14 @@ describe('openapi.json', () => {
     const repair = r.json.components.schemas.RepairRequest;
     expect(repair.properties.solver.enum).toEqual(['highs', 'lp-solver', 'portfolio']);
     expect(repair.additionalProperties).toBe(false);
+    // Every status the catalog routes answer with is documented.
+    const registry = r.json.paths['/v1/catalogs/{name}'];
+    expect(Object.keys(registry.put.responses)).toEqual(
+      expect.arrayContaining(['200', '201', '400', '401', '403', '413', '415', '507']),
+    );
+    expect(Object.keys(registry.delete.responses)).toEqual(
+      expect.arrayContaining(['200', '401', '403', '404']),
+    );
     const refs = JSON.stringify(r.json).match(/"\$ref":"[^"]+"/g) ?? [];
     for (const ref of refs)
       expect(r.json.components.schemas).toHaveProperty(ref.split('/').pop()!.replace('"', ''));

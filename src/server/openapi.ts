@@ -54,6 +54,10 @@ export function openApiDocument(version: string): JsonSchema {
     '504': { description: 'the request time limit was exceeded; its worker was replaced', ...json(error) },
     '500': { description: 'the worker failed; determination is null', ...json(error) },
   };
+  // A catalog another client registered, or the server at start-up, is not the caller's to replace or delete.
+  const owned = {
+    '403': { description: 'the catalog belongs to another client or to the server', ...json(error) },
+  };
   const solve = (summary: string, request: z.ZodType, result: z.ZodType) => ({
     post: {
       summary,
@@ -94,12 +98,27 @@ export function openApiDocument(version: string): JsonSchema {
           '200': ok(c(CatalogInfoSchema), 'replaced'),
           '201': ok(c(CatalogInfoSchema), 'registered'),
           ...errors,
+          ...owned,
+          '413': {
+            description: 'body larger than the body limit, or a catalog larger than the registry holds',
+            ...json(error),
+          },
+          '415': { description: 'the body is not JSON (content type)', ...json(error) },
+          '507': {
+            description: 'the registry is full (catalogs or bytes): delete one first',
+            ...json(error),
+          },
         },
       },
       delete: {
         summary: 'forget a catalog',
         parameters: [catalog],
-        responses: { '200': ok(c(CatalogInfoSchema), 'deleted'), '404': ok(error, 'no such catalog') },
+        responses: {
+          '200': ok(c(CatalogInfoSchema), 'deleted'),
+          '401': errors['401'],
+          ...owned,
+          '404': ok(error, 'no such catalog'),
+        },
       },
     },
   };
