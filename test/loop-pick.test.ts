@@ -6,6 +6,8 @@ import { pick } from '../src/loop/pick.ts';
 import { signature } from '../src/score/flow.ts';
 import { loopToolCalls } from '../src/loop/toolcalls.ts';
 import { validate } from '../src/validate/validate.ts';
+import { repair } from '../src/repair/repair.ts';
+import { parseSequenceText } from '../src/read/sequence.ts';
 import { broken, catalog, gold, worse } from './fixtures/loop/samples.ts';
 
 /** Gold with every label renamed (`var3` -> `flights`, …) and arguments in another order. */
@@ -127,5 +129,25 @@ describe('milp fixer', () => {
     expect(result).toMatchObject({ rounds: 2, accepted: 0, stop: 'stalled', history: [1, 1, 1] });
     expect(result.leftover.map((i) => i.message)).toEqual(['SkyScrapperFlightSearch requires date']);
     expect(result.log[0].reason).toBe('not better: 1 issue(s), state has 1');
+  });
+
+  it('never proposes a repair that drops a call of the user’s: the plan is not called solved without it', async () => {
+    const sequence = parseSequenceText(
+      'var1 = SkyScrapperSearchAirport(query="New York")\nvar2 = SkyCrapperFlightSearch(originSkyId="$var1.skyId$", date="2024-08-15")',
+    );
+    // The narrowest stage cannot rename it to an API the plan does not use yet: it would drop it.
+    expect((await repair(sequence, catalog, { givenOnly: true, allowInsert: false })).status).toBe('partial');
+    const proposed = (await milpFixer({ catalog }).propose(sequence, '', 0)) as Sequence;
+    expect(proposed.map((s) => s.name)).toContain('SkyScrapperFlightSearch');
+    const result = await loopToolCalls({ sequence, catalog, fixer: milpFixer({ catalog }) });
+    expect(result.stop).not.toBe('solved');
+    expect(result.state.map((s) => s.name)).toContain('SkyCrapperFlightSearch');
+    // Where every stage would drop it, the round stalls with that reason.
+    const only = await milpFixer({
+      catalog,
+      escalate: false,
+      repair: { givenOnly: true, allowInsert: false },
+    }).propose(sequence, '', 0);
+    expect(only).toEqual({ stalled: 'optimiser would drop a call of the plan: SkyCrapperFlightSearch' });
   });
 });

@@ -80,6 +80,14 @@ export function milpFixer(options: MilpFixerOptions): Fixer<Sequence> {
             fallback = stall(`optimiser ${why}: ${result.reason ?? result.status}`);
             continue;
           }
+          // A partial repair drops a call of the user's (no catalog API near its name, or none a narrow stage
+          // may use): fewer issues, but not the plan asked for. A wider stage may keep the call; else the
+          // feedback goes on, as for an unsure repair, rather than the loop calling the plan solved.
+          if (result.status === 'partial') {
+            const dropped = result.dropped?.map((d) => d.name).join(', ') ?? '';
+            fallback = stall(`optimiser would drop a call of the plan: ${dropped}`);
+            continue;
+          }
           if (openIssues(result.sequence, catalog, base).length < open) return result.sequence;
           fallback = result.sequence;
         } catch (error) {
