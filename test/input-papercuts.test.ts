@@ -135,6 +135,25 @@ describe('command line', () => {
     expectRefusal(await runRealCli(['batch', '-c', CATALOG, '--resume', input]), /^refract: --resume: /);
   });
 
+  it('batch --resume with other repair flags than the run that wrote --out is refused; the same ones go on', async () => {
+    const out = join(tmp.dir, 'stamped.jsonl');
+    const args = ['batch', '-c', CATALOG, '--workers', '1', '-q', '--out', out];
+    const input = 'samples/broken-nestful.jsonl';
+    expect((await runRealCli([...args, input])).code).toBe(1);
+    expect(JSON.parse(readFileSync(`${out}.settings.json`, 'utf8'))).toMatchObject({
+      format: 'refract-batch-settings/1',
+      stepByStep: false,
+    });
+    const before = readFileSync(out, 'utf8');
+    expectRefusal(
+      await runRealCli([...args, '--resume', '--min-confidence', '0.9', input]),
+      /^refract: --resume: .*stamped\.jsonl was written with other settings \(request\)/,
+    );
+    expect(readFileSync(out, 'utf8')).toBe(before);
+    expect((await runRealCli([...args, '--resume', input])).code).toBe(1);
+    expect(readFileSync(out, 'utf8')).toBe(before);
+  });
+
   it('modes with --min-confidence holds back the calibrated rows; the compress row, whose preset has no calibration, runs', async () => {
     const r = await runRealCli([
       'modes',

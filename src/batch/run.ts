@@ -14,6 +14,7 @@ import { countRecords } from './count.ts';
 import { errorDone } from './lines.ts';
 import type { ReadFile } from './out-path.ts';
 import { checkOut, firstSource, openSink } from './opening.ts';
+import { settingsStamp, stampLocalRun } from './settings-stamp.ts';
 import type { Progress } from './progress.ts';
 import { ReorderBuffer } from './reorder.ts';
 import { outcomeOf, SummaryAccumulator, type Summary } from './summary.ts';
@@ -48,6 +49,11 @@ export interface BatchOptions {
   readonly signal?: AbortSignal;
   /** Records that may be unwritten at once (default 1,024 per worker). */
   readonly window?: number;
+  /**
+   * Keep the run's settings beside `out` (`OUT.settings.json`) and, with `resume`, refuse settings other
+   * than those stamped there (`refract batch`; a distributed run keeps them in its manifest).
+   */
+  readonly stampSettings?: boolean;
   /** Faults to inject into the workers (tests of the retry path). */
   readonly faults?: readonly InjectedFault[];
   /**
@@ -111,6 +117,11 @@ async function batchRun(options: BatchOptions): Promise<BatchReport> {
     if (first?.done) throw new InputError('input', 'empty input: expected records');
     (options.input as Partial<NodeJS.ReadStream> | undefined)?.destroy?.();
     return { summary: summary.result(), processed: 0, resumed: 0, interrupted: true, restarts: 0 };
+  }
+  // A local output carries the settings it was written with, so that a resume with others is refused.
+  if (options.out !== undefined && options.stampSettings) {
+    const stamp = await settingsStamp(options.request, options.stepByStep === true);
+    await stampLocalRun(options.out, stamp, options.resume === true);
   }
   const opened = await openSink(options);
   const sink = opened.sink;

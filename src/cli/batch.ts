@@ -113,6 +113,7 @@ export function registerBatch(program: Command): void {
         overwrite: flags.overwrite,
         reads,
         stepByStep: flags.stepByStep,
+        stampSettings: true,
         recordTimeoutMs: timeoutMs,
         progress,
         signal,

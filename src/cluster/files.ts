@@ -2,14 +2,11 @@
  * File-system steps the result store is built from: a file written whole or not at all (temporary name,
  * fsync, rename, fsync of the directory), and a file's SHA-256. Renames within one directory tree are
  * atomic on a local or shared (NFS) file system, which is what makes a result part appear complete or not
- * at all.
+ * at all. A file's SHA-256 and the error of one that cannot be read are the batch's (`settings-stamp.ts`).
  */
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { InputError } from '../model/errors.ts';
 
 /** A name no other process on any machine picks: host, process and a random part. */
 export function uniqueSuffix(): string {
@@ -45,17 +42,4 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
   }
 }
 
-export async function sha256File(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) hash.update(chunk);
-  return hash.digest('hex');
-}
-
-export function sha256Text(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
-
-/** The one-line error of a file that cannot be read, naming the flag it came from and the system's code. */
-export function unreadable(flag: string, path: string, error: unknown): InputError {
-  return new InputError(flag, `cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-}
+export { sha256File, sha256Text, unreadable } from '../batch/settings-stamp.ts';

@@ -7,25 +7,18 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../model/errors.ts';
-import { presetNames } from '../read/cost-models.ts';
-import { requestSettings } from '../api/call.ts';
 import type { ApiRequest } from '../api/request.ts';
 import type { ChunkRef, ChunkTable } from './chunks.ts';
-import { sha256File, sha256Text, unreadable, writeFileAtomic } from './files.ts';
+import { sha256File, unreadable, writeFileAtomic } from './files.ts';
+import { type FileHash } from '../batch/settings-stamp.ts';
+export { absoluteRequest, costHash, hashRequestFiles, type FileHash } from '../batch/settings-stamp.ts';
 
 export const MANIFEST = 'manifest.json';
 export const CHUNK_TABLE = 'chunks.jsonl';
 const FORMAT = 'refract-batch-run/1';
-
-/** A file a repair flag names, with its content hash. */
-export interface FileHash {
-  readonly flag: string;
-  readonly path: string;
-  readonly sha256: string;
-}
 
 export interface Manifest {
   readonly format: typeof FORMAT;
@@ -61,46 +54,6 @@ const manifestSchema = z.object({
   costSha256: z.string(),
   submitted: z.string(),
 });
-
-const isPreset = (name: string) => presetNames().includes(name);
-
-/** The files a request names, with the flags that name them: the catalog, and a cost model given as a file. */
-function requestFiles(request: ApiRequest): { flag: string; path: string }[] {
-  const files: { flag: string; path: string }[] = [];
-  if (request.catalogPath !== undefined) files.push({ flag: '--catalog', path: request.catalogPath });
-  if (typeof request.costModel === 'string' && !isPreset(request.costModel)) {
-    files.push({ flag: '--cost-model', path: request.costModel });
-  }
-  return files;
-}
-
-/** The request with every file path made absolute (a cost-model preset name stays a name). */
-export function absoluteRequest(request: ApiRequest): ApiRequest {
-  return {
-    ...request,
-    ...(request.catalogPath !== undefined ? { catalogPath: resolve(request.catalogPath) } : {}),
-    ...(typeof request.costModel === 'string' && !isPreset(request.costModel)
-      ? { costModel: resolve(request.costModel) }
-      : {}),
-  };
-}
-
-export async function hashRequestFiles(request: ApiRequest): Promise<FileHash[]> {
-  const files: FileHash[] = [];
-  for (const { flag, path } of requestFiles(request)) {
-    try {
-      files.push({ flag, path, sha256: await sha256File(path) });
-    } catch (error) {
-      throw unreadable(flag, path, error);
-    }
-  }
-  return files;
-}
-
-/** SHA-256 of the cost model the request loads (the preset or file, with its weight overrides). */
-export function costHash(request: ApiRequest): string {
-  return sha256Text(JSON.stringify(requestSettings('fix', request, { files: true }).options.cost));
-}
 
 export async function inputStamp(path: string): Promise<Manifest['input']> {
   const info = await stat(path);
