@@ -37,6 +37,9 @@ interface CalibrateFlags extends DataFlags {
   refits: string;
 }
 
+/** Right or wrong repairs below this many: the calibration is written with a warning that it is rough. */
+const FEW = 20;
+
 export function registerCalibrate(program: Command): void {
   addDataOptions(
     program
@@ -78,6 +81,14 @@ export function registerCalibrate(program: Command): void {
       throw new InputError(
         '--data',
         `no record was repaired (${records.length} ${records.length === 1 ? 'record' : 'records'}: every input valid, or no repair found): nothing to calibrate on`,
+      );
+    // A calibration maps evidence to how often repairs like it are right: with few wrong repairs (or right
+    // ones) to learn from, that is a guess; it is written all the same, with a line saying so.
+    const wrong = samples.filter((s) => !s.right).length;
+    if (wrong < FEW || samples.length - wrong < FEW)
+      log(
+        `refract calibrate: warning: ${samples.length} ${samples.length === 1 ? 'repair' : 'repairs'}, ${wrong} wrong: ` +
+          `with fewer than ${FEW} right or wrong ones the calibration is rough (hundreds of labelled repairs make it tell)`,
       );
     const report = calibrate(samples, base, l2, evidence, refits);
     write('--out', flags.out, `${JSON.stringify(report.calibration, null, 2)}\n`, log);
