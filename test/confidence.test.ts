@@ -77,6 +77,12 @@ describe('reliability and selective precision', () => {
     expect(ece).toBeCloseTo(0.5 * 0.05 + 0.5 * 0.05);
     expect(selective(points, 0.5).topPrecision).toBe(1);
     expect(selective(points, 0.5).keptAtPrecision).toBe(0.5);
+    // A cut inside points of one confidence counts them at their right rate, whatever their order.
+    const tied = [true, false, true, true, false].map((right) => ({ confidence: 0.8, right }));
+    for (const order of [tied, [...tied].reverse()])
+      expect(selective([{ confidence: 0.9, right: true }, ...order], 0.5).topPrecision).toBeCloseTo(
+        (1 + 2 * 0.6) / 3,
+      );
   });
 
   it('rank repairs by the AUC: a right one above a wrong one counts 1, a tie a half, against every pair', () => {

@@ -13,6 +13,7 @@ import { checkToolCalls, repair, validate } from '../src/index.ts';
 import { loadCostModel } from '../src/read/cost-models.ts';
 import { parseLabelled } from '../research/tuning/dataset.ts';
 import { runRealCli, expectRefusal } from './cli-run.ts';
+import { registerCalibrate, registerFit } from '../research/cli/research.ts';
 import { tempDir } from './fixtures/batch/records.ts';
 
 const CATALOG = 'data/nestful/executable-spec.json';
@@ -152,6 +153,25 @@ describe('command line', () => {
     expect(readFileSync(out, 'utf8')).toBe(before);
     expect((await runRealCli([...args, '--resume', input])).code).toBe(1);
     expect(readFileSync(out, 'utf8')).toBe(before);
+  });
+
+  it('research commands refuse a run with nothing to train on, empty folds, or two outputs in one file', async () => {
+    const data = ['--data', 'samples/labelled-plans.jsonl', '-c', CATALOG, '--quiet'];
+    const out = (name: string) => join(tmp.dir, name);
+    const research = (args: string[]) => runRealCli(args, [registerFit, registerCalibrate]);
+    expectRefusal(
+      await research(['fit', ...data, '--holdout', '0.999', '--out', out('f.json')]),
+      /^refract: --holdout: no training record is left/,
+    );
+    expectRefusal(
+      await research(['fit', ...data, '--folds', '20', '--out', out('f.json')]),
+      /^refract: --folds: 20 folds of \d+ golds: at most one fold per training gold/,
+    );
+    expectRefusal(
+      await research(['fit', ...data, '--out', out('same.json'), '--report', out('same.json')]),
+      /^refract: --report: .*same\.json is the --out file: give each output a file of its own/,
+    );
+    expectRefusal(await research(['calibrate', ...data]), /^refract: --out: give --out .* --model-out/);
   });
 
   it('modes with --min-confidence holds back the calibrated rows; the compress row, whose preset has no calibration, runs', async () => {

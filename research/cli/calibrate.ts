@@ -28,7 +28,7 @@ const MAX_L2 = 1e6;
 const MAX_REFITS = 1000;
 
 interface CalibrateFlags extends DataFlags {
-  out: string;
+  out?: string;
   modelOut?: string;
   report?: string;
   l2: string;
@@ -45,8 +45,11 @@ export function registerCalibrate(program: Command): void {
     program
       .command('calibrate')
       .description('fit the confidence calibration (logistic + isotonic) on labelled records')
-      .requiredOption('--out <calib.json>', 'the calibration (the cost model’s `calibration` field)')
-      .option('--model-out <file.json>', 'also write the base cost model with this calibration in it')
+      .option('--out <calib.json>', 'the calibration (the cost model’s `calibration` field)')
+      .option(
+        '--model-out <file.json>',
+        'the base cost model with this calibration in it (--out, --model-out or both)',
+      )
       .option('--report <file.md>', 'markdown report: each world held out, reliability bins')
       .option('--l2 <x>', 'L2 penalty on the standardised logistic coefficients', '1')
       .option(
@@ -66,6 +69,11 @@ export function registerCalibrate(program: Command): void {
       ),
   ).action(async (flags: CalibrateFlags, cmd: Command) => {
     const log = logger(flags);
+    if (flags.out === undefined && flags.modelOut === undefined)
+      throw new InputError(
+        '--out',
+        'give --out (the calibration), --model-out (a cost model carrying it) or both',
+      );
     prepareOutputs(flags, [
       ['--out', flags.out],
       ['--model-out', flags.modelOut],
@@ -91,7 +99,7 @@ export function registerCalibrate(program: Command): void {
           `with fewer than ${FEW} right or wrong ones the calibration is rough (hundreds of labelled repairs make it tell)`,
       );
     const report = calibrate(samples, base, l2, evidence, refits);
-    write('--out', flags.out, `${JSON.stringify(report.calibration, null, 2)}\n`, log);
+    if (flags.out) write('--out', flags.out, `${JSON.stringify(report.calibration, null, 2)}\n`, log);
     if (flags.modelOut) {
       const model = { ...base, calibration: report.calibration };
       write('--model-out', flags.modelOut, `${JSON.stringify(model, null, 2)}\n`, log);

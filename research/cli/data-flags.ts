@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { existsSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { InputError } from '../../src/model/errors.ts';
 import { loadCatalog } from '../../src/read/catalog.ts';
 import { readableFile } from '../../src/read/files.ts';
@@ -98,7 +99,14 @@ export function prepareOutputs(flags: DataFlags, outputs: readonly [string, stri
       ? []
       : [{ flag: '--mappings', path: flags.mappings }]),
   ];
-  for (const [flag, path] of outputs) if (path !== undefined) prepareOutputFile(flag, path, reads);
+  const given = outputs.filter((o): o is [string, string] => o[1] !== undefined);
+  // Two outputs of one run in one file: the second would replace the first (a model by its report).
+  given.forEach(([flag, path], i) => {
+    const other = given.slice(0, i).find(([, p]) => resolve(p) === resolve(path));
+    if (other)
+      throw new InputError(flag, `${path} is the ${other[0]} file: give each output a file of its own`);
+  });
+  for (const [flag, path] of given) prepareOutputFile(flag, path, reads);
 }
 
 /** Writes `text` to the file `flag` names. */

@@ -19,6 +19,7 @@ import {
   fitPage,
   fitWeights,
   golds,
+  goldCount,
   splitByGold,
   type LabelledSample,
 } from '../tuning/index.ts';
@@ -182,7 +183,18 @@ export function registerFit(program: Command): void {
       ...heldSets.map((s) => [`${s} (held-out set)`, records.filter((r) => r.set === s)] as const),
     ]);
     log(`train ${split.train.length} records (${golds(split.train)})`);
+    if (split.train.length === 0)
+      throw new InputError(
+        '--holdout',
+        `no training record is left (${golds(records)}, every one held out): lower --holdout or add records`,
+      );
     const folds = flags.folds === undefined ? undefined : integer('--folds', flags.folds, 2, 20);
+    // A fold is a gold or more: more folds than training golds would leave some empty.
+    if (folds !== undefined && folds > goldCount(split.train))
+      throw new InputError(
+        '--folds',
+        `${folds} folds of ${golds(split.train)}: at most one fold per training gold`,
+      );
     const method = oneOf('--method', flags.method, FIT_METHODS);
     const margin = flags.margin === undefined ? undefined : nonNegative('--margin', flags.margin, 100);
     const fitOptions = {

@@ -53,10 +53,23 @@ export function golds(records: readonly LabelledRecord[]): string {
   return `${n} gold${n === 1 ? '' : 's'}`;
 }
 
-/** The gold of each record assigned to one of `k` folds (by data-flow signature and set, seeded). */
+/**
+ * The golds (by data-flow signature and set) dealt to `k` folds in a seeded order, one each in turn, a gold's
+ * records together: every fold holds a gold when there are `k` or more, and the folds differ by one gold at
+ * most (a draw per gold left some empty and others double).
+ */
 export function foldsByGold(records: readonly LabelledRecord[], k: number, seed: number): LabelledRecord[][] {
+  const byGold = new Map<string, LabelledRecord[]>();
+  for (const record of records) {
+    const key = `${record.set}/${dataFlowSignature(record.gold)}`;
+    const list = byGold.get(key);
+    if (list) list.push(record);
+    else byGold.set(key, [record]);
+  }
+  const order = [...byGold.keys()]
+    .map((key) => ({ key, draw: hashSeed(`${seed}/${key}`) }))
+    .sort((a, b) => a.draw - b.draw || (a.key < b.key ? -1 : 1));
   const folds: LabelledRecord[][] = Array.from({ length: k }, () => []);
-  for (const record of records)
-    folds[hashSeed(`${seed}/${record.set}/${dataFlowSignature(record.gold)}`) % k].push(record);
+  order.forEach(({ key }, i) => folds[i % k].push(...byGold.get(key)!));
   return folds;
 }

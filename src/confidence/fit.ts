@@ -347,7 +347,15 @@ export function selective(
   precision = 0.99,
 ) {
   const sorted = [...points].sort((a, b) => b.confidence - a.confidence);
-  const top = sorted.slice(0, Math.max(1, Math.round(share * sorted.length)));
+  const n = Math.min(sorted.length, Math.max(1, Math.round(share * sorted.length)));
+  // The cut may fall inside points of one confidence: they share the places left at their right rate, so
+  // that the figure does not depend on the order they came in.
+  const cut = sorted[n - 1]?.confidence;
+  const above = sorted.filter((p) => p.confidence > (cut ?? Infinity));
+  const tied = sorted.filter((p) => p.confidence === cut);
+  const rightOf = (xs: readonly { right: boolean }[]) => xs.filter((p) => p.right).length;
+  const topRight =
+    rightOf(above) + (tied.length === 0 ? 0 : ((n - above.length) * rightOf(tied)) / tied.length);
   let right = 0;
   let kept = 0;
   sorted.forEach((p, i) => {
@@ -357,7 +365,7 @@ export function selective(
     if (boundary && right / (i + 1) >= precision) kept = i + 1;
   });
   return {
-    topPrecision: top.filter((p) => p.right).length / top.length,
+    topPrecision: sorted.length === 0 ? NaN : topRight / n,
     keptAtPrecision: sorted.length === 0 ? 0 : kept / sorted.length,
   };
 }

@@ -42,7 +42,7 @@ function fileCalibration(model: CostModel, at: string, stale: StaleCalibration, 
   }
   throw new InputError(
     `${at}.calibration.weights`,
-    `fitted for other weights than the file's (${model.calibration.weights}, not ${weightsDigest(model.weights)}): refit it (refract calibrate --cost-model FILE --model-out FILE) or remove it`,
+    `fitted for other weights than the file's (${model.calibration.weights}, not ${weightsDigest(model.weights)}): refit it (refract calibrate --cost-model FILE --data LABELLED.jsonl --model-out NEW.json) or remove it`,
     file,
   );
 }
