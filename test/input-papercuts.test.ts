@@ -35,6 +35,23 @@ describe('records', () => {
     expect(listed[1].error).toBe('line 1: expected a record object, received number');
   });
 
+  it('a labelled file refuses an empty gold or input, names a missing catalog as resolved, and reads past a BOM', () => {
+    const parse = (line: string) => () => parseLabelled(`${line}\n`, { source: join(tmp.dir, 'mine.jsonl') });
+    expect(parse('{"id": "a", "sequence": "f()", "gold": "", "set": "executable"}')).toThrow(
+      /mine\.jsonl: line 1: gold: empty/,
+    );
+    expect(parse('{"id": "a", "sequence": [], "gold": "f()", "set": "executable"}')).toThrow(
+      /mine\.jsonl: line 1: sequence: empty/,
+    );
+    expect(parse('{"id": "a", "sequence": "f()", "gold": "f()", "catalog": "nope/cat.json"}')).toThrow(
+      new RegExp(
+        `line 1: catalog: no such file ${join(tmp.dir, 'nope', 'cat.json').replace(/[.\\/]/g, '\\$&')}`,
+      ),
+    );
+    const record = '{"id": "a", "sequence": "f()", "gold": "f()", "set": "executable"}';
+    expect(parseLabelled(`\ufeff${record}\n`, { source: 'bom.jsonl' })).toHaveLength(1);
+  });
+
   it('a labelled file names the line, then the field in it', () => {
     const bad = (line: string) => () => parseLabelled(`${line}\n`, { source: 'mine.jsonl' });
     expect(bad('{"id": "a", "sequence": "f()"}')).toThrow(/^mine\.jsonl: line 1: gold: required/);

@@ -23,7 +23,7 @@ export function sweepChart(
       title: `Restoration rate by ${ax.name} × ${ay.name} (${n} records)`,
       xLabel: ax.name,
       yLabel: ay.name,
-      scaleLabel: 'restored (data flow)',
+      scaleLabel: 'restored mod unknowns',
       cells: result.rows.map((r) => ({
         x: r.setting[ax.name]!,
         y: r.setting[ay.name]!,
@@ -56,7 +56,7 @@ function intervalSpec(result: SweepResult, baseName: string): PlotSpec {
   const x = {
     field: 'rate',
     type: 'quantitative',
-    title: 'restored (data flow), with 95% bootstrap interval',
+    title: 'restored modulo unknowns, with 95% bootstrap interval',
     scale: { domain: [0, 1] },
     axis: { format: '.0%' },
   };

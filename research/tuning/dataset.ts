@@ -6,7 +6,7 @@
  * records (per-set limits, held-out sets, mapping tables) and defaults to the file's name; `kind` (or
  * `kinds`, joined by `+`) names the mistakes in the record, for per-kind results.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { z } from 'zod';
 import { InputError, inputErrorFromZod } from '../../src/model/errors.ts';
@@ -65,7 +65,7 @@ export function parseLabelled(text: string, options: ParseOptions = {}): Labelle
   const defaultSet = basename(source, extname(source));
   const catalogFiles = new Map<string, Catalog>();
   const out: LabelledRecord[] = [];
-  text.split('\n').forEach((line, i) => {
+  (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split('\n').forEach((line, i) => {
     if (line.trim() === '') return;
     const at = `line ${i + 1}`;
     let json: unknown;
@@ -96,7 +96,13 @@ export function parseLabelled(text: string, options: ParseOptions = {}): Labelle
     let catalog: Catalog;
     if (typeof r.catalog === 'string') {
       const path = resolve(dirname(source), r.catalog);
-      catalog = catalogFiles.get(path) ?? (field('catalog', () => loadCatalog(path)) as Catalog);
+      // A file that cannot be read is named as resolved (relative paths are the data file's).
+      catalog =
+        catalogFiles.get(path) ??
+        (field('catalog', () => {
+          if (!existsSync(path)) throw new InputError('catalog', `no such file ${path}`);
+          return loadCatalog(path);
+        }) as Catalog);
       catalogFiles.set(path, catalog);
     } else if (r.catalog !== undefined) catalog = field('catalog', () => parseCatalog(r.catalog)) as Catalog;
     else if (options.catalog) catalog = options.catalog;
@@ -110,6 +116,11 @@ export function parseLabelled(text: string, options: ParseOptions = {}): Labelle
     const sequence = field('sequence', () => parseSequence(r.sequence, { root: 'sequence' })) as Sequence;
     const gold =
       r.gold === undefined ? [] : (field('gold', () => parseSequence(r.gold, { root: 'gold' })) as Sequence);
+    // An empty plan is no gold to restore, and an empty input nothing to repair.
+    if (sequence.length === 0)
+      throw new InputError(within('sequence'), 'empty: expected the plan to repair', source);
+    if (r.gold !== undefined && gold.length === 0)
+      throw new InputError(within('gold'), 'empty: expected the plan the repair should restore', source);
     out.push({
       id: String(r.id),
       kind: r.kinds ? r.kinds.join('+') : (r.kind ?? ''),
@@ -180,6 +191,7 @@ export function loadLabelled(
   files: readonly string[] = DEFAULT_DATA,
   options: LoadOptions = {},
 ): LabelledRecord[] {
+  const from = new Map<string, string>();
   const records = files.flatMap((file) => {
     let text: string;
     try {
@@ -190,13 +202,22 @@ export function loadLabelled(
         `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
       );
     }
-    return parseLabelled(text, { source: file, catalog: options.catalog, requireGold: options.requireGold });
+    const parsed = parseLabelled(text, {
+      source: file,
+      catalog: options.catalog,
+      requireGold: options.requireGold,
+    });
+    for (const r of parsed) {
+      const first = from.get(r.id);
+      if (first !== undefined)
+        throw new InputError(
+          '--data',
+          `record id ${JSON.stringify(r.id)} appears twice (${first === file ? `in ${file}` : `in ${first} and ${file}`})`,
+        );
+      from.set(r.id, file);
+    }
+    return parsed;
   });
-  const seen = new Set<string>();
-  for (const r of records) {
-    if (seen.has(r.id)) throw new InputError('--data', `record id ${JSON.stringify(r.id)} appears twice`);
-    seen.add(r.id);
-  }
   if (options.kinds?.length) checkKinds(records, options.kinds);
   return selectRecords(records, options);
 }
