@@ -128,6 +128,14 @@ describe('command line', () => {
     expect(loadCostModel(file, 'cost-model', 'drop').calibration).toBeUndefined();
   });
 
+  it('commander’s own errors are one line too, a suggestion included', async () => {
+    expectRefusal(
+      await runRealCli(['fit', '--kind', '1'], [registerFit]),
+      /^refract: unknown option '--kind' \(did you mean --kinds\?\)$/m,
+    );
+    expectRefusal(await runRealCli(['nosuch']), /^refract: unknown command 'nosuch'$/m);
+  });
+
   it('a --weight is a decimal number, named as the flag; a record watchdog under a second is refused', async () => {
     const file = 'samples/wrong-label.txt';
     expectRefusal(

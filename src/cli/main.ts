@@ -28,7 +28,10 @@ export function buildProgram(extra: readonly Register[] = []): Command {
     .description('check and optimally repair LLM tool-call sequences (MILP, HiGHS)')
     .version(packageVersion())
     .exitOverride()
-    .showHelpAfterError(false);
+    .showHelpAfterError(false)
+    // Commander's own errors (an unknown option or command, a missing argument) on one line, as every other
+    // of refract's: `refract: unknown option '--kind' (did you mean --kinds?)`.
+    .configureOutput({ outputError: (text, write) => write(`refract: ${commanderLine(text)}\n`) });
   for (const register of [
     registerFix,
     registerBatch,
@@ -45,6 +48,15 @@ export function buildProgram(extra: readonly Register[] = []): Command {
   ])
     register(program);
   return program;
+}
+
+/** Commander's message (`error: unknown option '--kind'\n(Did you mean --kinds?)\n`) as one line. */
+export function commanderLine(text: string): string {
+  return text
+    .replace(/^error: /i, '')
+    .replace(/\s*\n\(Did you mean (.*)\?\)/, ' (did you mean $1?)')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
 }
 
 function onStdoutError(error: NodeJS.ErrnoException): void {
