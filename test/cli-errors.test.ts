@@ -137,7 +137,7 @@ describe('research commands check their flags before the work', () => {
 
   for (const command of ['sweep', 'fit'] as const) {
     it(`${command} --out in a folder that cannot exist names --out`, async () => {
-      const grid = command === 'sweep' ? ['--grid', 'renameParam=1,2'] : ['--epochs', '0'];
+      const grid = command === 'sweep' ? ['--grid', 'renameParam=1,2'] : ['--rounds', '0'];
       const r = await research(
         command,
         '--data',

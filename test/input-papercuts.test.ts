@@ -197,6 +197,14 @@ describe('command line', () => {
       /^refract: --report: .*same\.json is the --out file: give each output a file of its own/,
     );
     expectRefusal(await research(['calibrate', ...data]), /^refract: --out: give --out .* --model-out/);
+    expectRefusal(
+      await research(['fit', ...data, '--epochs', '2', '--out', out('f.json')]),
+      /^refract: --epochs: applies to --method perceptron only \(this fit is mert\)/,
+    );
+    expectRefusal(
+      await research(['fit', ...data, '--no-guard', '--guard-slack', '0.1', '--out', out('f.json')]),
+      /^refract: --guard-slack: applies to the guard/,
+    );
   });
 
   it('modes with --min-confidence holds back the calibrated rows; the compress row, whose preset has no calibration, runs', async () => {

@@ -148,7 +148,7 @@ describe('refract fit on a labelled file of its own', () => {
     await run(
       'fit',
       ...['--data', LABELLED, '--catalog', CATALOG],
-      ...['--holdout', '0', '--epochs', '1', '--out', out, '--report', report],
+      ...['--holdout', '0', '--rounds', '1', '--out', out, '--report', report],
     );
     expect(loadCostModel(out).name).toBe('fitted');
     const page = readFileSync(report, 'utf8');

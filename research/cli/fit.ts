@@ -67,6 +67,9 @@ function setList(flag: string, text: string, known: readonly string[]): string[]
   return text.split(',').map((s) => oneOf(flag, s.trim(), known));
 }
 
+/** `minGain` → `--min-gain`. */
+const flagName = (name: string) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
 export function registerFit(program: Command): void {
   addDataOptions(
     program
@@ -196,6 +199,18 @@ export function registerFit(program: Command): void {
         `${folds} folds of ${golds(split.train)}: at most one fold per training gold`,
       );
     const method = oneOf('--method', flags.method, FIT_METHODS);
+    // A flag of the other method, or a guard's slack without the guard, would be ignored in silence.
+    const given = (name: string) => cmd.getOptionValueSource(name) === 'cli';
+    const onlyFor = {
+      mert: ['rounds', 'sweeps', 'minGain', 'guardSlack', 'probe', 'reach'],
+      perceptron: ['epochs', 'rate', 'lambda'],
+    } as const;
+    for (const other of FIT_METHODS.filter((m) => m !== method))
+      for (const name of onlyFor[other as keyof typeof onlyFor] ?? [])
+        if (given(name))
+          throw new InputError(flagName(name), `applies to --method ${other} only (this fit is ${method})`);
+    if (!flags.guard && given('guardSlack'))
+      throw new InputError('--guard-slack', 'applies to the guard, which --no-guard turns off');
     const margin = flags.margin === undefined ? undefined : nonNegative('--margin', flags.margin, 100);
     const fitOptions = {
       ...options,
