@@ -13,7 +13,7 @@ import { checkToolCalls, repair, validate } from '../src/index.ts';
 import { loadCostModel } from '../src/read/cost-models.ts';
 import { parseLabelled } from '../research/tuning/dataset.ts';
 import { runRealCli, expectRefusal } from './cli-run.ts';
-import { registerCalibrate, registerFit } from '../research/cli/research.ts';
+import { registerCalibrate, registerFit, registerSweep } from '../research/cli/research.ts';
 import { tempDir } from './fixtures/batch/records.ts';
 
 const CATALOG = 'data/nestful/executable-spec.json';
@@ -204,6 +204,22 @@ describe('command line', () => {
     expectRefusal(
       await research(['fit', ...data, '--no-guard', '--guard-slack', '0.1', '--out', out('f.json')]),
       /^refract: --guard-slack: applies to the guard/,
+    );
+  });
+
+  it('a sweep refuses --range beside --grid and a hexadecimal grid value', async () => {
+    const sweep = (args: string[]) =>
+      runRealCli(
+        ['sweep', '--data', 'samples/labelled-plans.jsonl', '-c', CATALOG, '--quiet', ...args],
+        [registerSweep],
+      );
+    expectRefusal(
+      await sweep(['--grid', 'renameParam=1,2', '--range', 'renameParam=0:2']),
+      /^refract: --range: applies to --random, not to --grid/,
+    );
+    expectRefusal(
+      await sweep(['--grid', 'renameParam=0x10,2']),
+      /^refract: --grid: renameParam: expected a number/,
     );
   });
 

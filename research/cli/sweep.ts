@@ -114,7 +114,11 @@ function sweepSpec(flags: SweepFlags): SweepSpec {
   const seed = integer('--seed', flags.seed, 0, 2 ** 32 - 1);
   if (flags.grid?.length && flags.random !== undefined)
     throw new InputError('--grid', 'give either --grid or --random, not both');
-  if (flags.grid?.length) return { kind: 'grid', axes: flags.grid.map(parseGridAxis) };
+  if (flags.grid?.length) {
+    // A grid draws nothing: the ranges of random settings would be ignored in silence.
+    if (flags.range?.length) throw new InputError('--range', 'applies to --random, not to --grid');
+    return { kind: 'grid', axes: flags.grid.map(parseGridAxis) };
+  }
   if (flags.random === undefined) throw new InputError('--grid', 'give --grid name=v1,v2,… or --random N');
   return {
     kind: 'random',

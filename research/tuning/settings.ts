@@ -119,7 +119,8 @@ function settingValue(flag: string, name: SettingName, text: string): number {
   const range = isKnob(name) ? KNOBS[name] : { lo: 0, hi: 1e6, integer: false };
   const what = range.integer ? 'an integer' : 'a number';
   if (
-    text.trim() === '' ||
+    // A decimal number, an exponent allowed; not the hexadecimal or binary `Number` reads (`0x10` is 16).
+    !/^\s*[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?\s*$/i.test(text) ||
     !Number.isFinite(n) ||
     n < range.lo ||
     n > range.hi ||
