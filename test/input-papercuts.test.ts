@@ -126,6 +126,13 @@ describe('command line', () => {
     );
     // The commands that fit leave the stale calibration out.
     expect(loadCostModel(file, 'cost-model', 'drop').calibration).toBeUndefined();
+    // A calibration alone (calibrate --out) is no cost model, and says what to write instead.
+    const calibration = join(tmp.dir, 'calibration.json');
+    writeFileSync(calibration, JSON.stringify(loadCostModel('default').calibration));
+    expectRefusal(
+      await runRealCli(['fix', '-c', CATALOG, '--cost-model', calibration, 'samples/wrong-label.txt']),
+      /cost-model: a calibration, not a cost model: .*--model-out/,
+    );
   });
 
   it('commander’s own errors are one line too, a suggestion included', async () => {

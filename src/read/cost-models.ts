@@ -5,6 +5,7 @@ import { LRUCache } from 'lru-cache';
 import { CostModelSchema, WeightsSchema, type CostModel, type WeightName } from '../model/cost.ts';
 import { InputError, inputErrorFromZod } from '../model/errors.ts';
 import { calibrationInForce, weightsDigest } from '../model/calibration.ts';
+import { isPlainObject } from './json.ts';
 import { MODELS_DIR } from './package-files.ts';
 import { FileMemo } from './file-memo.ts';
 import { loadJsonWith, naming, parseJsonFile } from './files.ts';
@@ -20,6 +21,12 @@ export function presetNames(): string[] {
 
 /** Validates a cost model object (from JSON or the library API). */
 export function parseCostModel(json: unknown, at = 'costModel'): CostModel {
+  // What `refract calibrate --out` writes: a model's `calibration` field, named by its weights' digest.
+  if (isPlainObject(json) && typeof json.weights === 'string' && Array.isArray(json.evidence))
+    throw new InputError(
+      at,
+      'a calibration, not a cost model: a cost model carries it in its `calibration` field (refract calibrate --model-out writes one)',
+    );
   const parsed = CostModelSchema.safeParse(json);
   if (!parsed.success) throw inputErrorFromZod(parsed.error, [at]);
   return parsed.data;
