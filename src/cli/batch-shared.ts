@@ -101,11 +101,17 @@ export function interruptible(): { signal: AbortSignal; release: () => void } {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  const off = () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
   return {
     signal: controller.signal,
+    // A run that stops fast may be done before the relayed copy of its Ctrl-C arrives: that copy must still
+    // find the handler, or its default action ends the process by the signal instead of exit 130.
     release: () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      if (controller.signal.aborted) setTimeout(off, RELAYED_SIGNAL_MS).unref();
+      else off();
     },
   };
 }
