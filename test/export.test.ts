@@ -275,5 +275,14 @@ describe('refract export', () => {
     const ties = back.objective + first.offset - repaired.cost;
     expect(ties).toBeGreaterThan(0);
     expect(ties).toBeLessThan(0.0001 * first.vars);
+    // Exported again into the same folder with --id, one model is replaced and the index keeps the others.
+    const ids = manifest.map((m) => m.id);
+    const again = await runCommands(
+      [registerExport],
+      ['export', 'samples/broken-nestful.jsonl', '--catalog', catalog, '--out', out, '--id', ids[1]],
+    );
+    expect(again.code).toBe(0);
+    const after = readFileSync(join(out, 'models.jsonl'), 'utf8').trim().split('\n');
+    expect(after.map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(ids);
   });
 });

@@ -5,7 +5,7 @@
  * folder, one `.lp`/`.mps` pair per record plus `models.jsonl` (sizes and the objective offset).
  */
 import { COST_DIGITS, round } from '../model/numbers.ts';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { InputError } from '../model/errors.ts';
@@ -117,7 +117,7 @@ export function registerExport(program: Command): void {
     }
     modelFolder(flags.out);
     const taken = new Set<string>();
-    const manifest: string[] = [];
+    const manifest = new Map<string, string>();
     for (const record of records) {
       const { texts, entry } = exportRecord(record, callOf(record), formats);
       const stem = fileStem(record.id, taken);
@@ -126,12 +126,39 @@ export function registerExport(program: Command): void {
         writeFileSync(join(flags.out, `${stem}.${f}`), texts[f]!);
         files[f] = `${stem}.${f}`;
       }
-      manifest.push(JSON.stringify({ ...entry, ...files }));
+      manifest.set(record.id, JSON.stringify({ ...entry, ...files }));
     }
-    writeFileSync(join(flags.out, 'models.jsonl'), manifest.length ? `${manifest.join('\n')}\n` : '');
+    // The folder's index keeps the models an earlier export wrote there (`--id` picks a few): a model
+    // written again takes its place, the new ones come after.
+    const index = join(flags.out, 'models.jsonl');
+    const lines = [...earlierIndex(index, manifest), ...manifest.values()];
+    writeFileSync(index, lines.length ? `${lines.join('\n')}\n` : '');
     const models = records.length === 1 ? 'model' : 'models';
     process.stderr.write(`refract export: ${records.length} ${models} written to ${flags.out}\n`);
   });
+}
+
+/**
+ * The lines of an earlier `models.jsonl` in the folder, in their order, each re-exported model's replaced by
+ * its new line (taken out of `fresh`, which keeps the rest); none when there is no index or it is not one.
+ */
+function earlierIndex(path: string, fresh: Map<string, string>): string[] {
+  if (!existsSync(path)) return [];
+  const out: string[] = [];
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    let id: unknown;
+    try {
+      id = (JSON.parse(line) as { id?: unknown }).id;
+    } catch {
+      return [];
+    }
+    if (typeof id !== 'string') return [];
+    const again = fresh.get(id);
+    if (again !== undefined) fresh.delete(id);
+    out.push(again ?? line);
+  }
+  return out;
 }
 
 /** Creates the folder `--out` names (a file there is refused: the models go into a folder). */
