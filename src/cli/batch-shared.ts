@@ -107,11 +107,12 @@ export function interruptible(): { signal: AbortSignal; release: () => void } {
   };
   return {
     signal: controller.signal,
-    // A run that stops fast may be done before the relayed copy of its Ctrl-C arrives: that copy must still
-    // find the handler, or its default action ends the process by the signal instead of exit 130.
+    // A run stopped by a signal keeps its handler until the process ends (it is about to), and the process
+    // lives on until the relay window has passed: a relayed copy that comes after a fast stop, or while the
+    // process is going down, would otherwise end it by the signal's default action instead of exit 130.
     release: () => {
-      if (controller.signal.aborted) setTimeout(off, RELAYED_SIGNAL_MS).unref();
-      else off();
+      if (!controller.signal.aborted) return off();
+      setTimeout(() => {}, Math.max(0, first + RELAYED_SIGNAL_MS - performance.now()));
     },
   };
 }
