@@ -16,6 +16,7 @@ import {
   type WeightName,
 } from '../../src/model/cost.ts';
 import { parseCostModel } from '../../src/read/cost-models.ts';
+import { isDecimalText } from '../../src/model/numbers.ts';
 import { mulberry32 } from '../../src/model/prng.ts';
 
 export const WEIGHT_NAMES = Object.keys(WeightsSchema.shape) as WeightName[];
@@ -119,8 +120,7 @@ function settingValue(flag: string, name: SettingName, text: string): number {
   const range = isKnob(name) ? KNOBS[name] : { lo: 0, hi: 1e6, integer: false };
   const what = range.integer ? 'an integer' : 'a number';
   if (
-    // A decimal number, an exponent allowed; not the hexadecimal or binary `Number` reads (`0x10` is 16).
-    !/^\s*[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?\s*$/i.test(text) ||
+    !isDecimalText(text) ||
     !Number.isFinite(n) ||
     n < range.lo ||
     n > range.hi ||

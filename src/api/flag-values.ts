@@ -1,6 +1,7 @@
 /** Flag parsing shared by the commands: every bad value is an InputError naming the flag (exit 2). */
 import { readFileSync } from 'node:fs';
 import { InputError } from '../model/errors.ts';
+import { isDecimalText } from '../model/numbers.ts';
 import { decodeUtf8 } from '../read/utf8.ts';
 
 export function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
@@ -21,7 +22,7 @@ export function integer(flag: string, value: string, min: number, max = Number.M
 /** Decimal seconds (`30`, `2.5`) in (0, 86400]; `0x10`, `1e1` and `Infinity` are refused. */
 export function seconds(flag: string, value: string): number {
   const n = Number(value);
-  if (!/^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(value) || !Number.isFinite(n) || n <= 0 || n > 86_400) {
+  if (!isDecimalText(value, false) || !Number.isFinite(n) || n <= 0 || n > 86_400) {
     throw new InputError(
       flag,
       `expected a number of seconds in (0, 86400], received ${JSON.stringify(value)}`,
@@ -33,7 +34,7 @@ export function seconds(flag: string, value: string): number {
 /** A decimal number in [0, 1] (`0.9`, `1`, `.95`); `1e-1` and `0x1` are refused. */
 export function fraction(flag: string, value: string): number {
   const n = Number(value);
-  if (!/^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(value) || !(n >= 0 && n <= 1)) {
+  if (!isDecimalText(value, false) || !(n >= 0 && n <= 1)) {
     throw new InputError(flag, `expected a number in [0, 1], received ${JSON.stringify(value)}`);
   }
   return n;

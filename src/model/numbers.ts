@@ -6,6 +6,17 @@
 export const COST_DIGITS = 6;
 export const SHORT_DIGITS = 3;
 
+/**
+ * Whether `text` is a decimal number as a person writes one (`2`, `-0.5`, `.5`, and `1e-3` with `exponent`),
+ * not the hexadecimal, binary or `Infinity` that `Number` reads as well (`0x10` is 16). Blanks around it pass.
+ */
+export function isDecimalText(text: string, exponent = true): boolean {
+  return (exponent ? DECIMAL_EXPONENT : DECIMAL).test(text);
+}
+
+const DECIMAL = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*$/;
+const DECIMAL_EXPONENT = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?\s*$/i;
+
 /** `x` rounded to `digits` decimals. */
 export function round(x: number, digits: number): number {
   const scale = 10 ** digits;

@@ -6,6 +6,7 @@ import { CostModelSchema, WeightsSchema, type CostModel, type WeightName } from 
 import { InputError, inputErrorFromZod } from '../model/errors.ts';
 import { calibrationInForce, weightsDigest } from '../model/calibration.ts';
 import { isPlainObject } from './json.ts';
+import { isDecimalText } from '../model/numbers.ts';
 import { MODELS_DIR } from './package-files.ts';
 import { FileMemo } from './file-memo.ts';
 import { loadJsonWith, naming, parseJsonFile } from './files.ts';
@@ -116,9 +117,8 @@ export function withWeights(model: CostModel, overrides: Partial<Record<string, 
 export function parseWeightFlags(flags: readonly string[]): Partial<Record<WeightName, number>> {
   const out: Partial<Record<WeightName, number>> = {};
   for (const flag of flags) {
-    // A decimal number, an exponent allowed (`1e-3`); not hexadecimal, binary or `Infinity` as `Number` reads them.
-    const m = /^([A-Za-z]+)=\s*([+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?)\s*$/i.exec(flag);
-    const value = m ? Number(m[2]) : NaN;
+    const m = /^([A-Za-z]+)=(.+)$/.exec(flag);
+    const value = m && isDecimalText(m[2]) ? Number(m[2]) : NaN;
     if (!m || !Number.isFinite(value))
       throw new InputError('--weight', `expected name=number, got ${JSON.stringify(flag)}`);
     out[m[1] as WeightName] = value;
