@@ -5,7 +5,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkGoals, InputError, requestSettings } from '../src/index.ts';
+import {
+  checkGoals,
+  InputError,
+  parseSequence,
+  repair as repairLibrary,
+  requestSettings,
+} from '../src/index.ts';
 import { frontEnds } from './front-end-clients.ts';
 import { runRealCli } from './cli-run.ts';
 import { executable } from './helpers.ts';
@@ -24,6 +30,13 @@ const CASES = [
   },
   { goals: { fields: [''] }, field: 'goals.fields[0]', flags: ['--goal-field', ''], flag: '--goal-field' },
   {
+    // A field no API outputs, no mapping feeds and memory does not hold: no repair could meet it.
+    goals: { fields: ['geoId', 'nonsenseField'] },
+    field: 'goals.fields[1]',
+    flags: ['--goal-field', 'geoId', '--goal-field', 'nonsenseField'],
+    flag: '--goal-field',
+  },
+  {
     goals: { steps: [{ name: 'Nope', arguments: {} }] },
     field: 'goals.steps[0].name',
     flags: ['--goal-step', 'Nope()'],
@@ -40,8 +53,13 @@ const CASES = [
 describe('goals checked at the request layer', () => {
   const { app, mcp } = frontEnds();
 
-  it.each(CASES)('library: $field', ({ goals, field }) => {
-    expect(() => checkGoals(goals, executable)).toThrow(InputError);
+  it.each(CASES)('library: $field', async ({ goals, field }) => {
+    const reachable = (goals.fields ?? []).every((f) => f !== '' && f !== 'nonsenseField');
+    if (!reachable && goals.fields?.[0] !== '') expect(checkGoals(goals, executable)).toEqual(goals);
+    else expect(() => checkGoals(goals, executable)).toThrow(InputError);
+    await expect(repairLibrary(parseSequence(sequence), executable, { goals })).rejects.toThrow(
+      expect.objectContaining({ field: `options.${field}` }),
+    );
     const settle = () => requestSettings('fix', { sequence, goals }, { files: false, catalog: executable });
     expect(settle).toThrow(expect.objectContaining({ field }));
   });
@@ -73,6 +91,18 @@ describe('goals checked at the request layer', () => {
       expect(code).toBe(2);
       expect(err).toMatch(new RegExp(`^refract: ${flag}: [^\\n]+\\n$`));
     }
+  });
+
+  it('a field goal that memory holds is met', async () => {
+    const memory = { m1: { nonsenseField: 1 } };
+    const fix = async (payload: object) =>
+      app().inject({ method: 'POST', url: '/v1/fix', payload: { sequence, catalog, ...payload } });
+    expect((await fix({ goals: { fields: ['nonsenseField'] }, memory })).statusCode).toBe(200);
+    const repaired = await repairLibrary(parseSequence(sequence), executable, {
+      goals: { fields: ['nonsenseField'] },
+      memory,
+    });
+    expect(repaired.status).not.toBe('error');
   });
 
   it('good goals still repair', async () => {

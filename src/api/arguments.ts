@@ -20,7 +20,7 @@ import { parseMemory } from '../read/memory.ts';
 import { parseCostModel } from '../read/cost-models.ts';
 import { REQUEST_FIELDS } from './request.ts';
 import { StepSchema } from './result.ts';
-import { checkGoals } from './goals.ts';
+import { checkGoalFields, checkGoals } from './goals.ts';
 import { checkMinConfidence } from '../repair/repair.ts';
 
 const count = z.number().int().positive().optional();
@@ -178,6 +178,7 @@ export function optionsArgument<T extends RepairOptions>(
   if (options.cost !== undefined) normal.cost = parseCostModel(options.cost, `${name}.cost`);
   if (options.goals !== undefined) normal.goals = checkGoals(options.goals, catalog, `${name}.goals`);
   if (options.executed !== undefined) sequenceArgument(options.executed, `${name}.executed`);
+  checkGoalFields({ ...options, ...normal }, catalog, `${name}.goals`);
   if (options.minConfidence !== undefined)
     checkMinConfidence({ ...options, ...normal }, `${name}.minConfidence`);
   return Object.keys(normal).length === 0 ? options : { ...options, ...normal };

@@ -25,7 +25,7 @@ import { milpFixer } from '../loop/fixers/milp.ts';
 import { loopToolCalls, type ToolCallChecks } from '../loop/toolcalls.ts';
 import type { Issue } from '../model/types.ts';
 import type { ApiRequest, RequestKind } from './request.ts';
-import { checkGoals } from './goals.ts';
+import { checkGoalFields, checkGoals } from './goals.ts';
 
 export interface RequestContext {
   /** String values may name files (a cost model): the CLI and MCP yes, a server never. */
@@ -144,8 +144,10 @@ export function requestSettings(kind: RequestKind, request: ApiRequest, context:
         ? { timeout: request.timeout }
         : {}),
   };
-  // Refused here, once per request, before any sequence is read: a threshold needs a calibrated model.
+  // Refused here, once per request, before any sequence is read: a threshold needs a calibrated model, a
+  // field goal something that could meet it (a record's own memory and goals are checked when repaired).
   checkMinConfidence(options);
+  if (context.catalog) checkGoalFields(options, context.catalog);
   if (kind === 'loop') {
     const { maxRounds, stallLimit, feedback, escalate } = request;
     return { kind, options, loop: { maxRounds, stallLimit, feedback, escalate } };

@@ -3,10 +3,12 @@
  * catalog, so that a goal no catalog could meet (`goals.apis[0]: goal API "Nope" is not in the catalog`) is
  * an input error of the request (CLI exit 2, HTTP 400), not a failed repair.
  */
-import type { Catalog } from '../model/types.ts';
-import type { Goals } from '../model/options.ts';
+import type { Catalog, Json } from '../model/types.ts';
+import type { Goals, RepairOptions } from '../model/options.ts';
 import { InputError, parseAt } from '../model/errors.ts';
-import { paramsByName } from '../catalog/catalog-index.ts';
+import { leafOf, paramsByName } from '../catalog/catalog-index.ts';
+import { mappingsInto } from '../catalog/computed-mappings.ts';
+import { memoryPaths } from '../validate/outputs.ts';
 import { apiByName } from '../validate/validate.ts';
 import { GoalsSchema } from './request.ts';
 
@@ -35,4 +37,35 @@ export function checkGoals(goals: unknown, catalog: Catalog, root = 'goals'): Go
     }
   });
   return checked;
+}
+
+/**
+ * The field goals of a call's final options (a record's memory and goals in place of the request's), each
+ * checked against what could meet it: a field some API of the catalog outputs (by path or last key), one
+ * a mapping in force feeds it from, or one memory holds. A field none of them has is an input error
+ * (`goals.fields[0]: no API of the catalog outputs "x", no mapping feeds it and memory does not hold it`),
+ * not a failed repair.
+ */
+export function checkGoalFields(options: RepairOptions, catalog: Catalog, root = 'goals'): void {
+  const fields = options.goals?.fields;
+  if (!fields || fields.length === 0) return;
+  const outputs = new Set<string>();
+  for (const api of catalog.apis)
+    for (const field of api.outputs ?? []) outputs.add(field.path).add(leafOf(field.path));
+  const held = new Set<string>();
+  for (const value of Object.values(options.memory ?? {}))
+    for (const path of memoryPaths(value as Json)) held.add(path).add(leafOf(path));
+  const scoring = options.cost?.mappings;
+  fields.forEach((field, i) => {
+    if (outputs.has(field) || held.has(field)) return;
+    const mapped = [
+      ...(options.mappings ?? []).filter((m) => m.to === field),
+      ...(options.catalogMappings === false ? [] : mappingsInto(catalog, field, scoring ? { scoring } : {})),
+    ];
+    if (mapped.some((m) => outputs.has(m.from) || held.has(m.from))) return;
+    throw new InputError(
+      `${root}.fields[${i}]`,
+      `no API of the catalog outputs ${JSON.stringify(field)}, no mapping feeds it and memory does not hold it`,
+    );
+  });
 }

@@ -6,6 +6,6 @@
 export * from './request.ts';
 export * from './result.ts';
 export * from './call.ts';
-export * from './goals.ts';
+export { checkGoals } from './goals.ts';
 export * from './render.ts';
 export * from './parse.ts';
