@@ -67,6 +67,20 @@ describe('catalogs and mappings', () => {
     expect(() => parseCatalog({ tools: [] })).toThrow(/^catalog: empty/);
   });
 
+  it('a JSON Schema required name with no property is refused, naming it: no call could give it', () => {
+    const tool = (required: string[]) => ({
+      type: 'function',
+      function: {
+        name: 'get_weather',
+        parameters: { type: 'object', properties: { city: { type: 'string' } }, required },
+      },
+    });
+    expect(() => parseCatalog([tool(['city', 'qurey'])])).toThrow(
+      /^catalog\[0\]\.function\.parameters\.required\[1\]: "qurey" is required but not among the properties$/,
+    );
+    expect(parseCatalog([tool(['city'])]).apis[0].params[0].required).toBe(true);
+  });
+
   it('a mapping table’s error names the entry at fault, in either form', () => {
     expect(() => parseMappings([{ from: 5 }])).toThrow(/^mappings\[0\]\.from: /);
     expect(() => parseMappings({ originSkyId: 5 })).toThrow(/^mappings\.originSkyId: expected an array/);

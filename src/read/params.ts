@@ -105,6 +105,14 @@ function containerParams(container: PlainObject, at: FieldPath): { param: ParamS
   if (isSchemaWrapper(container)) {
     const schema = parseAt(schemaWrapper, container, at);
     const listed = new Set(schema.required ?? []);
+    // A required name with no property is a spec's slip (a typo, a property left out): no call could give it.
+    (schema.required ?? []).forEach((name, i) => {
+      if (!Object.hasOwn(schema.properties ?? {}, name))
+        throw new InputError(
+          formatPath([...at, 'required', i]),
+          `${JSON.stringify(name)} is required but not among the properties`,
+        );
+    });
     return Object.entries(schema.properties ?? {}).map(([name, node]) => {
       const where = [...at, 'properties', name];
       parseAt(nameSchema, name, where);
