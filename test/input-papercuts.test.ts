@@ -52,6 +52,15 @@ describe('records', () => {
     expect(parseLabelled(`\ufeff${record}\n`, { source: 'bom.jsonl' })).toHaveLength(1);
   });
 
+  it('a labelled record whose kind and kinds disagree is refused: the per-kind tables would guess', () => {
+    const line = (extra: object) =>
+      JSON.stringify({ id: 'a', sequence: 'x()', gold: 'x()', catalog: [{ name: 'x' }], ...extra });
+    expect(() => parseLabelled(line({ kind: 'api_name', kinds: ['param_name'] }))).toThrow(
+      /^data: line 1: kinds: says "param_name" where kind says "api_name": give one of them$/,
+    );
+    expect(parseLabelled(line({ kind: 'a+b', kinds: ['a', 'b'] }))[0].kind).toBe('a+b');
+  });
+
   it('a labelled file names the line, then the field in it', () => {
     const bad = (line: string) => () => parseLabelled(`${line}\n`, { source: 'mine.jsonl' });
     expect(bad('{"id": "a", "sequence": "f()"}')).toThrow(/^mine\.jsonl: line 1: gold: required/);

@@ -82,6 +82,13 @@ export function parseLabelled(text: string, options: ParseOptions = {}): Labelle
       throw new InputError(within(error.field), error.problem, source);
     }
     const r = parsed.data;
+    // Two names for the record's mistakes: which one the per-kind tables count would be a guess.
+    if (r.kind !== undefined && r.kinds !== undefined && r.kind !== r.kinds.join('+'))
+      throw new InputError(
+        within('kinds'),
+        `says ${JSON.stringify(r.kinds.join('+'))} where kind says ${JSON.stringify(r.kind)}: give one of them`,
+        source,
+      );
     if (r.gold === undefined && options.requireGold !== false)
       throw new InputError(within('gold'), 'required: the sequence the repair should restore', source);
     const set = r.set ?? defaultSet;
