@@ -197,6 +197,32 @@ describe('a repair’s confidence (the real solver)', () => {
     expect(result.confidence).toBeLessThan(1);
   });
 
+  it('says so when the solve for the next-best repair was cut short: that confidence reads no gap', async () => {
+    const highs = getSolver('highs');
+    let calls = 0;
+    // The repair's own solve is the real one; the second runs out of time, as a tight --timeout may make it.
+    const backend = {
+      name: 'highs',
+      solve: (model: MilpModel, options: object) =>
+        ++calls === 1 ? highs.solve(model, options) : Promise.resolve({ status: 'timeout' as const }),
+    };
+    const cut = await repair(inputOf('missing-step'), catalog, { backend });
+    const full = await repair(inputOf('missing-step'), catalog);
+    expect(cut.status).toBe('repaired');
+    expect(cut.sequence).toEqual(full.sequence);
+    expect(cut.confidence).toBeGreaterThan(0);
+    expect(cut.reason).toBe(
+      'the solve for the next-best repair ran out of time: the confidence reads no cost gap',
+    );
+    expect(full.reason).toBeUndefined();
+    calls = 0;
+    const again = await repair(inputOf('missing-step'), catalog, { backend, minConfidence: 1 });
+    expect(again.status).toBe('uncertain');
+    expect(again.reason).toMatch(
+      /is below minConfidence 1; the solve for the next-best repair ran out of time/,
+    );
+  });
+
   it('reads the gap to the best different repair, and needs a calibration to report one', async () => {
     const result = await repair(inputOf('missing-step'), catalog, { cost: base, confidenceEvidence: true });
     expect(result.status).toBe('repaired');

@@ -84,7 +84,7 @@ describe('refract loop', () => {
     [['--fixer', 'openai', '--model', 'm'], 'refract loop: --base-url: required with --fixer openai'],
     [
       ['--fixer-timeout', '0'],
-      'refract loop: --fixer-timeout: expected a number of seconds in (0, 86400], received "0"',
+      'refract loop: --fixer-timeout: expected a number of seconds written out (2.5, not 25e-1 or 0x10) in (0, 86400], received "0"',
     ],
   ])('bad option %j: exit code 2 and the field named', async (extra, message) => {
     const { err, code, out } = await run('loop', '--catalog', CATALOG, ...extra, brokenFile);

@@ -25,7 +25,7 @@ export function seconds(flag: string, value: string): number {
   if (!isDecimalText(value, false) || !Number.isFinite(n) || n <= 0 || n > 86_400) {
     throw new InputError(
       flag,
-      `expected a number of seconds in (0, 86400], received ${JSON.stringify(value)}`,
+      `expected a number of seconds written out (2.5, not 25e-1 or 0x10) in (0, 86400], received ${JSON.stringify(value)}`,
     );
   }
   return n;
@@ -35,7 +35,10 @@ export function seconds(flag: string, value: string): number {
 export function fraction(flag: string, value: string): number {
   const n = Number(value);
   if (!isDecimalText(value, false) || !(n >= 0 && n <= 1)) {
-    throw new InputError(flag, `expected a number in [0, 1], received ${JSON.stringify(value)}`);
+    throw new InputError(
+      flag,
+      `expected a number written out (0.9, not 9e-1) in [0, 1], received ${JSON.stringify(value)}`,
+    );
   }
   return n;
 }

@@ -14,6 +14,11 @@ export interface Assessment {
   readonly evidence: EvidenceVector;
   /** Absent without a calibration. */
   readonly confidence?: number;
+  /**
+   * Why the second solve found no next-best repair to measure the gap to, when that is not the model's
+   * answer (a time limit, a backend fault): the confidence then reads no gap, and another run may.
+   */
+  readonly unsettled?: string;
 }
 
 /** Whether a calibration reads more than the named evidence (edit kinds, feature totals). */
@@ -39,5 +44,13 @@ export async function assessRepair(
         : { found: 'unknown' };
   const detail = wanted || calibration === undefined || readsDetail(calibration);
   const evidence = repairEvidence(plan, values, edits, alternative, weights, detail);
-  return calibration ? { evidence, confidence: confidenceOf(calibration, evidence) } : { evidence };
+  const unsettled =
+    alternative.found !== 'unknown'
+      ? {}
+      : {
+          unsettled: `the solve for the next-best repair ${second.status === 'timeout' ? 'ran out of time' : `failed (${second.status})`}: the confidence reads no cost gap`,
+        };
+  return calibration
+    ? { evidence, confidence: confidenceOf(calibration, evidence), ...unsettled }
+    : { evidence, ...unsettled };
 }

@@ -268,10 +268,14 @@ export async function repair(
     determination,
     status,
     ...(partial ? { dropped: checked.dropped } : {}),
-    ...(exhausted.length > 0 ? { exhausted, reason: exhaustedReason(exhausted[0], options.maxTries!) } : {}),
-    ...(status === 'uncertain' || (status === 'partial' && unsure)
-      ? { reason: `confidence ${confidence} is below minConfidence ${options.minConfidence}` }
-      : {}),
+    ...(exhausted.length > 0 ? { exhausted } : {}),
+    ...reasonOf(
+      exhausted.length > 0 ? exhaustedReason(exhausted[0], options.maxTries!) : undefined,
+      status === 'uncertain' || (status === 'partial' && unsure)
+        ? `confidence ${confidence} is below minConfidence ${options.minConfidence}`
+        : undefined,
+      confidence !== undefined ? assessed?.unsettled : undefined,
+    ),
     sequence: checked.sequence,
     edits: checked.edits.map((e) => ({ ...e, cost: round(e.cost, COST_DIGITS) })),
     cost: round(checked.cost, COST_DIGITS),
@@ -292,6 +296,12 @@ export async function repair(
     model: size,
     timeMs: elapsed(),
   };
+
+  /** The result's reason: why it is held back, and why its confidence may differ on another run. */
+  function reasonOf(...parts: (string | undefined)[]): { reason?: string } {
+    const given = parts.filter((p): p is string => p !== undefined);
+    return given.length > 0 ? { reason: given.join('; ') } : {};
+  }
 
   /**
    * Decodes a point the solver layer has already verified against the model (`solveGuarded`). What is
