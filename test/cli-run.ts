@@ -30,16 +30,17 @@ export async function runCommands(
 
 /**
  * Runs the real command line (`runCli`: every error mapped to one line and exit code 2, as users see it)
- * in-process, with `extra` commands (the research ones); returns the exit code and standard error.
+ * in-process, with `extra` commands (the research ones); returns the exit code, standard error and output.
  */
 export async function runRealCli(
   args: readonly string[],
   extra: Parameters<typeof import('../src/cli/main.ts').runCli>[1] = [],
-): Promise<{ code: number; err: string }> {
+): Promise<{ code: number; err: string; out: string }> {
   const { runCli } = await import('../src/cli/main.ts');
   let err = '';
+  let out = '';
   const e = vi.spyOn(process.stderr, 'write').mockImplementation((c) => ((err += String(c)), true));
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  const o = vi.spyOn(process.stdout, 'write').mockImplementation((c) => ((out += String(c)), true));
   process.exitCode = 0;
   try {
     await runCli(['node', 'refract', ...args], extra);
@@ -49,7 +50,7 @@ export async function runRealCli(
   }
   const code = Number(process.exitCode ?? 0);
   process.exitCode = 0;
-  return { code, err };
+  return { code, err, out };
 }
 
 /** A refusal as the project's standard wants it: one line matching `message`, no stack trace, exit code 2. */

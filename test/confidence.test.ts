@@ -204,7 +204,9 @@ describe('a repair’s confidence (the real solver)', () => {
     const backend = {
       name: 'highs',
       solve: (model: MilpModel, options: object) =>
-        ++calls === 1 ? highs.solve(model, options) : Promise.resolve({ status: 'timeout' as const }),
+        ++calls === 1
+          ? highs.solve(model, options)
+          : Promise.resolve({ status: 'timeout' as const, optimal: false, solver: 'highs', timeMs: 1 }),
     };
     const cut = await repair(inputOf('missing-step'), catalog, { backend });
     const full = await repair(inputOf('missing-step'), catalog);

@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseRecords } from '../src/read/records.ts';
+import { parseInput } from '../src/cli/input.ts';
 import { loadMappings, parseMappings } from '../src/read/mappings.ts';
 import { loadCatalog, parseCatalog } from '../src/read/catalog.ts';
 import { loadSequence, parseSequence } from '../src/read/sequence.ts';
@@ -21,6 +22,32 @@ const tmp = tempDir();
 afterAll(() => tmp.remove());
 
 describe('records', () => {
+  it('a file of one record keeps its id and memory: it is a record, not a bare sequence', async () => {
+    const line = readFileSync('samples/labelled-plans.jsonl', 'utf8').split('\n')[0];
+    const one = parseInput(line);
+    expect(one.single).toBe(false);
+    expect(one.records.map((r) => r.id)).toEqual([JSON.parse(line).id]);
+    const memory = { m1: { skyId: 'NYCA' } };
+    const bare = parseInput(JSON.stringify({ sequence: 'var1 = f()', memory }));
+    expect(bare.single).toBe(true);
+    expect(bare.records[0].memory).toEqual(memory);
+    const file = tmp.file('one.jsonl');
+    writeFileSync(file, `${line}\n`);
+    const fixed = await runRealCli(['fix', '-c', CATALOG, '--format', 'json', file]);
+    expect(JSON.parse(fixed.out).id).toBe(JSON.parse(line).id);
+    const exported = await runRealCli([
+      'export',
+      '-c',
+      CATALOG,
+      '--format',
+      'lp',
+      '--id',
+      JSON.parse(line).id,
+      file,
+    ]);
+    expect(exported.code).toBe(0);
+  });
+
   it('a JSONL line holding an array with no record is one malformed record: the ids after it keep their lines', () => {
     const text = ['{"sequence": "f()"}', '[1, 2]', '"var1 = f("', '{"sequence": "g()"}'].join('\n');
     const items = parseRecords(text);
