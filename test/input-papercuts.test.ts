@@ -235,6 +235,22 @@ describe('command line', () => {
     expect(readFileSync(out, 'utf8')).toBe(before);
     expect((await runRealCli([...args, '--resume', input])).code).toBe(1);
     expect(readFileSync(out, 'utf8')).toBe(before);
+    // The settings file is an output: one that is the catalog or the input is refused, the file kept.
+    const catalog = join(tmp.dir, 'kept.jsonl.settings.json');
+    writeFileSync(catalog, readFileSync(CATALOG));
+    const kept = join(tmp.dir, 'kept.jsonl');
+    expectRefusal(
+      await runRealCli(['batch', '-c', catalog, '-q', '--out', kept, input]),
+      /^refract: --out: .*kept\.jsonl\.settings\.json is the --catalog file \(the run keeps its settings there/,
+    );
+    expect(readFileSync(catalog, 'utf8')).toBe(readFileSync(CATALOG, 'utf8'));
+    const records = join(tmp.dir, 'in.jsonl.settings.json');
+    writeFileSync(records, readFileSync(input));
+    expectRefusal(
+      await runRealCli(['batch', '-c', CATALOG, '-q', '--out', join(tmp.dir, 'in.jsonl'), records]),
+      /^refract: --out: .*in\.jsonl\.settings\.json is the input/,
+    );
+    expect(readFileSync(records, 'utf8')).toBe(readFileSync(input, 'utf8'));
   });
 
   it('research commands refuse a run with nothing to train on, empty folds, or two outputs in one file', async () => {

@@ -9,6 +9,7 @@ import type { RecordSource } from '../read/records.ts';
 import { fileSink, streamSink, type LineSink } from './output.ts';
 import { prepareOutPath, refuseOverwrite, type ReadFile } from './out-path.ts';
 import { cutTornLine, PriorResults } from './resume.ts';
+import { settingsFileOf } from './settings-stamp.ts';
 
 /** The options of a run (`BatchOptions`) about its input and output. */
 export interface OutputOptions {
@@ -19,6 +20,8 @@ export interface OutputOptions {
   readonly resume?: boolean;
   readonly overwrite?: boolean;
   readonly reads?: readonly ReadFile[];
+  /** Whether the run keeps its settings beside `out` (`OUT.settings.json`): that file is an output too. */
+  readonly stampSettings?: boolean;
 }
 
 /** Checks the output before anything is read or opened: never a file the run reads, never lost results. */
@@ -29,6 +32,14 @@ export function checkOut(options: OutputOptions): void {
   }
   const input = { path: options.inputPath, fd: options.input === process.stdin ? 0 : undefined };
   prepareOutPath(options.out, input, options.reads);
+  if (options.stampSettings) {
+    try {
+      prepareOutPath(settingsFileOf(options.out), input, options.reads);
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      throw new InputError('--out', `${error.problem} (the run keeps its settings there, beside its output)`);
+    }
+  }
   if (!options.resume && !options.overwrite) refuseOverwrite(options.out);
 }
 

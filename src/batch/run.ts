@@ -106,7 +106,13 @@ async function batchRun(options: BatchOptions): Promise<BatchReport> {
   const window = options.window ?? 1024 * options.workers;
   const sizer = new TaskSizer();
   const summary = new SummaryAccumulator();
-  checkOut(options);
+  try {
+    checkOut(options);
+  } catch (error) {
+    // Refused before a record is read: the input opened for the run is let go.
+    (options.input as Partial<NodeJS.ReadStream> | undefined)?.destroy?.();
+    throw error;
+  }
   const read = options.records ?? (options.input && readRecordSources(options.input));
   if (!read) throw new Error('internal: runBatch needs input or records');
   const sources = read[Symbol.asyncIterator]();

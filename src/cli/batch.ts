@@ -3,7 +3,7 @@
  * order. Exit codes: 0 all valid, 1 some repaired (or timed out), 2 input or internal errors, 130 when
  * interrupted (rerun with --resume to finish).
  */
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, openSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { InputError } from '../model/errors.ts';
@@ -41,8 +41,11 @@ function openInput(file: string | undefined): { stream: NodeJS.ReadableStream; p
       throw new InputError('input', 'no input file given and standard input is a terminal');
     return { stream: process.stdin };
   }
+  let fd: number;
   try {
     if (statSync(file).isDirectory()) throw new InputError('input', `${file} is a directory`);
+    // Opened now: a file the run refuses to start on is closed with its stream, never opened later.
+    fd = openSync(file, 'r');
   } catch (error) {
     if (error instanceof InputError) throw error;
     throw new InputError(
@@ -50,7 +53,7 @@ function openInput(file: string | undefined): { stream: NodeJS.ReadableStream; p
       `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
     );
   }
-  return { stream: createReadStream(file), path: file };
+  return { stream: createReadStream(file, { fd }), path: file };
 }
 
 function exitCode(report: BatchReport): number {
