@@ -10,7 +10,7 @@ import { parseInput } from '../src/cli/input.ts';
 import { loadMappings, parseMappings } from '../src/read/mappings.ts';
 import { loadCatalog, parseCatalog } from '../src/read/catalog.ts';
 import { loadSequence, parseSequence } from '../src/read/sequence.ts';
-import { checkToolCalls, repair, validate } from '../src/index.ts';
+import { checkToolCalls, loopToolCalls, repair, runLoop, scriptedFixer, validate } from '../src/index.ts';
 import { loadCostModel } from '../src/read/cost-models.ts';
 import { parseLabelled } from '../research/tuning/dataset.ts';
 import { runRealCli, expectRefusal } from './cli-run.ts';
@@ -140,6 +140,70 @@ describe('library', () => {
       /^path: expected a file path, received object$/,
     );
     expect(() => loadSequence('')).toThrow(/^path: expected a file path, received an empty string$/);
+  });
+});
+
+describe('hand-built sequences', () => {
+  const catalog = loadCatalog(CATALOG);
+  const step = (args: Record<string, unknown>, label?: string) =>
+    [{ name: 'SkyScrapperSearchAirport', arguments: args, ...(label ? { label } : {}) }] as never;
+  it('an argument that is no JSON value (undefined, NaN, a function) is refused, not read as given', async () => {
+    const city: string | undefined = process.env.REFRACT_NO_SUCH_VARIABLE;
+    expect(() => validate(step({ query: city }), catalog)).toThrow(
+      /^sequence\[0\]\.arguments\.query: expected a JSON value, received undefined$/,
+    );
+    await expect(repair(step({ query: NaN }), catalog)).rejects.toThrow(
+      /^sequence\[0\]\.arguments\.query: expected a finite number, received NaN$/,
+    );
+    expect(() => validate(step({ query: () => 'x' }), catalog)).toThrow(/received function$/);
+  });
+
+  it('a label no reference could name is refused as parseSequence refuses it', () => {
+    expect(() => validate(step({ query: 'x' }, 'my label'), catalog)).toThrow(
+      /^sequence\[0\]\.label: "my label" is not a label/,
+    );
+    expect(validate(step({ query: 'x' }, 'var1'), catalog).valid).toBe(true);
+  });
+});
+
+describe('loop options', () => {
+  const catalog = loadCatalog(CATALOG);
+  const broken = parseSequence('var1 = SkyScrapperSearchAirport()');
+  const good = parseSequence('var1 = SkyScrapperSearchAirport(query="Oslo")');
+  it('checks may be a function, as the types and the docs say, in both loops', async () => {
+    const tool = await loopToolCalls({
+      sequence: broken,
+      catalog,
+      fixer: scriptedFixer([good]),
+      checks: (s) => s.length === 1,
+    });
+    expect(tool.stop).toBe('solved');
+    const counted = await runLoop<number, string>({
+      initial: 2,
+      issues: (n) => Array(n).fill('x'),
+      fixer: { propose: async (n) => n - 1 },
+      feedback: () => '',
+      checks: (n) => n !== 1,
+    });
+    expect(counted.state).toBe(2);
+    expect(counted.stop).toBe('stalled');
+  });
+
+  it('rounds out of bounds, a slip in an option name or a feedback format is refused, naming it', async () => {
+    const loop = (extra: object) =>
+      loopToolCalls({ sequence: broken, catalog, fixer: scriptedFixer([good]), ...extra });
+    for (const [extra, message] of [
+      [{ maxRounds: Number.NaN }, 'options.maxRounds: expected an integer in [0, 50], received NaN'],
+      [{ maxRounds: -1 }, 'options.maxRounds: expected an integer in [0, 50], received -1'],
+      [{ stallLimit: 1e9 }, 'options.stallLimit: expected an integer in [0, 50], received 1000000000'],
+      [{ maxRound: 3 }, 'options.maxRound: unknown option (did you mean maxRounds?)'],
+      [
+        { feedback: 'nope' },
+        'options.feedback: expected one of "verdict", "issues", "suggestions", "explain", "trace", received "nope"',
+      ],
+      [{ checks: { comand: 'true' } }, 'options.checks.comand: unknown option (did you mean command?)'],
+    ] as const)
+      await expect(loop(extra), message).rejects.toThrow(message);
   });
 });
 

@@ -14,7 +14,9 @@ import type { CompileOptions } from '../compile/context.ts';
 import type { HealOptions } from '../heal/types.ts';
 import { editDistance } from '../catalog/names.ts';
 import { InputError, parseAt } from '../model/errors.ts';
-import { isPlainObject, kindOf } from '../read/json.ts';
+import { isPlainObject, jsonValue, kindOf } from '../read/json.ts';
+import { checkSteps } from '../read/sequence.ts';
+import { isLabel, notALabel } from '../read/references.ts';
 import { parseMappings } from '../read/mappings.ts';
 import { parseMemory } from '../read/memory.ts';
 import { parseCostModel } from '../read/cost-models.ts';
@@ -81,10 +83,15 @@ const OPTION_NAMES: ReadonlySet<string> = new Set([
 ]);
 
 /** Refuses a key no entry point reads, naming the closest one it may have meant. */
-function knownKeys(value: Record<string, unknown>, name: string, also: readonly string[]): void {
+function knownKeys(
+  value: Record<string, unknown>,
+  name: string,
+  also: readonly string[],
+  known: ReadonlySet<string> = OPTION_NAMES,
+): void {
   for (const key of Object.keys(value)) {
-    if (OPTION_NAMES.has(key) || also.includes(key)) continue;
-    const names = [...OPTION_NAMES, ...also];
+    if (known.has(key) || also.includes(key)) continue;
+    const names = [...known, ...also];
     const near = names
       .map((n) => ({ n, d: editDistance(n.toLowerCase(), key.toLowerCase(), 4) }))
       // Near enough to be a slip: a third of the key's letters at most (`foo` is no `cost`).
@@ -143,11 +150,20 @@ export function catalogArgument(value: unknown, name = 'catalog'): Catalog {
   );
 }
 
-/** One parsed step (the response schema's `StepSchema`): a name, an arguments object, an optional label. */
+/**
+ * One parsed step (the response schema's `StepSchema`): a name, an arguments object of JSON values (no
+ * `undefined`, `NaN` or function a hand-built step may hold: it would read as an argument given), an optional
+ * label a reference can name.
+ */
 export function stepArgument(value: unknown, name: string): Step {
   parseAt(StepSchema, value, [name]);
+  parseAt(ArgumentsSchema, (value as Step).arguments, [name, 'arguments']);
+  const { label } = value as Step;
+  if (label !== undefined && !isLabel(label)) throw new InputError(`${name}.label`, notALabel(label));
   return value as Step;
 }
+
+const ArgumentsSchema = z.record(z.string(), jsonValue);
 
 /** A parsed sequence (from `parseSequence`): an array of steps. */
 export function sequenceArgument(value: unknown, name = 'sequence'): Sequence {
@@ -157,7 +173,7 @@ export function sequenceArgument(value: unknown, name = 'sequence'): Sequence {
       `expected a sequence (an array of steps; parseSequence reads any form), received ${kindOf(value)}`,
     );
   value.forEach((step, i) => stepArgument(step, `${name}[${i}]`));
-  return value as Sequence;
+  return checkSteps(value as Sequence, [name]);
 }
 
 /** Options checked and normalised (memory, mappings and cost model in their parsed form). */
@@ -225,7 +241,14 @@ export const oneOf =
   (value, name) =>
     values.includes(value)
       ? value
-      : fail(name, `one of ${values.map((v) => JSON.stringify(v)).join(', ')}`, value);
+      : typeof value === 'string'
+        ? (() => {
+            throw new InputError(
+              name,
+              `expected one of ${values.map((v) => JSON.stringify(v)).join(', ')}, received ${JSON.stringify(value)}`,
+            );
+          })()
+        : fail(name, `one of ${values.map((v) => JSON.stringify(v)).join(', ')}`, value);
 
 /** An array whose every item passes `check`. */
 export const arrayOf =
@@ -269,6 +292,26 @@ export const shaped =
       check((value as Record<string, unknown>)[key], `${name}.${key}`, args);
     return value;
   };
+
+/** Options of a function of the library: its listed fields checked, any other key refused (a slip). */
+export const closed =
+  (fields: Readonly<Record<string, Check>>, expected = 'object'): Check =>
+  (value, name, args) => {
+    if (isPlainObject(value)) knownKeys(value, name, [], new Set(Object.keys(fields)));
+    return shaped(fields, expected)(value, name, args);
+  };
+
+/** An integer in [min, max] (`NaN`, `1.5` and `-1` refused, naming the field). */
+export const integerIn =
+  (min: number, max: number): Check =>
+  (value, name) =>
+    Number.isInteger(value) && (value as number) >= min && (value as number) <= max
+      ? value
+      : typeof value === 'number'
+        ? (() => {
+            throw new InputError(name, `expected an integer in [${min}, ${max}], received ${value}`);
+          })()
+        : fail(name, `an integer in [${min}, ${max}]`, value);
 
 /** A plain object (JSON-like options), its listed fields checked. */
 export const record =

@@ -21,6 +21,8 @@ import {
   repairOptions,
   sequence,
   shaped,
+  closed,
+  integerIn,
   step,
   string,
   type Check,
@@ -56,30 +58,43 @@ import {
 } from './shapes.ts';
 
 const count = optional(number);
+/** A loop's rounds: the bounds of the HTTP API's `maxRounds` and `stallLimit` (a stalling fixer ends). */
+const rounds = optional(integerIn(0, 50));
+const milliseconds = optional(integerIn(0, 86_400_000));
+/** A loop's checks: a function of the sequence, or a shell command (`{command, timeoutMs?}`). */
+const toolCallChecks: Check = (value, name, args) =>
+  typeof value === 'function'
+    ? value
+    : closed({ command: string, timeoutMs: milliseconds }, 'a check function or {command, timeoutMs?}')(
+        value,
+        name,
+        args,
+      );
 const feedbackFormat = oneOf(FEEDBACK_FORMATS);
 
 export const runLoop = checkedAsync(loop.runLoop, {
-  options: shaped({
+  options: closed({
+    initial: anything,
     issues: func,
     fixer,
     feedback: func,
-    checks: optional(object),
-    maxRounds: count,
-    stallLimit: count,
-    proposeTimeoutMs: count,
+    checks: optional(func),
+    maxRounds: rounds,
+    stallLimit: rounds,
+    proposeTimeoutMs: milliseconds,
     isState: optional(func),
   }),
 });
 export const loopToolCalls = checkedAsync(loop.loopToolCalls, {
-  options: shaped({
+  options: closed({
     sequence,
     catalog,
     fixer,
     feedback: optional(feedbackFormat),
-    checks: optional(object),
-    maxRounds: count,
-    stallLimit: count,
-    proposeTimeoutMs: count,
+    checks: optional(toolCallChecks),
+    maxRounds: rounds,
+    stallLimit: rounds,
+    proposeTimeoutMs: milliseconds,
     validate: nestedOptions,
     repair: nestedOptions,
   }),

@@ -49,6 +49,7 @@ export function own(target: PlainObject, key: string): unknown {
 export function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   return typeof value;
 }
 

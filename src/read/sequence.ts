@@ -79,7 +79,7 @@ function isToolCall(item: unknown): boolean {
  * and reference keys are names, capped like every name; and an argument holds at most
  * `MAX_REFERENCES_PER_ARGUMENT` references, since each one becomes a set of model variables.
  */
-function checkSteps<S extends Sequence>(steps: S, at: FieldPath): S {
+export function checkSteps<S extends Sequence>(steps: S, at: FieldPath): S {
   steps.forEach((step, i) => {
     if (step.label !== undefined && !isLabel(step.label))
       throw new InputError(formatPath([...at, i, 'label']), notALabel(step.label));
