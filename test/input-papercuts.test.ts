@@ -117,6 +117,23 @@ describe('catalogs and mappings', () => {
     expect(parseCatalog([tool(['city'])]).apis[0].params[0].required).toBe(true);
   });
 
+  it('an OpenAI tool’s outputs are read beside function too; a key that reads like outputs is refused', () => {
+    const fn = {
+      name: 'get_weather',
+      parameters: { type: 'object', properties: { city: { type: 'string' } } },
+    };
+    const outputs = { type: 'object', properties: { temperature: { type: 'number' } } };
+    expect(parseCatalog([{ type: 'function', function: fn, 'x-outputs': outputs }]).apis[0].outputs).toEqual([
+      { path: 'temperature', type: 'number' },
+    ]);
+    expect(() => parseCatalog([{ type: 'function', function: { ...fn, 'x-output': outputs } }])).toThrow(
+      /^catalog\[0\]\.function\.x-output: unknown key: outputs go under output_parameters, x-outputs/,
+    );
+    expect(() => parseCatalog([{ type: 'function', function: fn, outputs }])).toThrow(
+      /^catalog\[0\]\.outputs: unknown key/,
+    );
+  });
+
   it('a mapping table’s error names the entry at fault, in either form', () => {
     expect(() => parseMappings([{ from: 5 }])).toThrow(/^mappings\[0\]\.from: /);
     expect(() => parseMappings({ originSkyId: 5 })).toThrow(/^mappings\.originSkyId: expected an array/);

@@ -25,6 +25,11 @@ export interface CatalogOptions {
 /** Where output schemas may be declared, first found wins. */
 const OUTPUT_KEYS = ['output_parameters', 'x-outputs', 'outputSchema', 'output_schema'] as const;
 const WRAPPER_KEYS = ['tools', 'apis', 'functions'] as const;
+/**
+ * Keys that read like an output declaration (`x-output`, `outputs`, `output_params`; not NESTFUL's
+ * `output_parser`): a slip would leave the outputs unknown and every reference into them unchecked.
+ */
+const LOOKS_LIKE_OUTPUTS = /^(x[-_]?)?outputs?([-_]?(schema|params?|parameters?))?$/i;
 
 const entryHead = z.looseObject({
   name: nameSchema,
@@ -35,8 +40,11 @@ const entryHead = z.looseObject({
 function parseEntry(raw: unknown, at: FieldPath, options: CatalogOptions): ApiSpec {
   let entry = parseAt(plainObject, raw, at);
   let where = at;
+  // An OpenAI tool may declare its outputs beside `function` as well as in it (in it wins).
+  let outside: { entry: PlainObject; at: FieldPath } | undefined;
   const type = own(entry, 'type');
   if (type === 'function' && isPlainObject(own(entry, 'function'))) {
+    outside = { entry, at };
     entry = own(entry, 'function') as PlainObject;
     where = [...at, 'function'];
   } else if (typeof type === 'string' && type !== 'function' && own(entry, 'name') === undefined) {
@@ -56,14 +64,29 @@ function parseEntry(raw: unknown, at: FieldPath, options: CatalogOptions): ApiSp
       `unknown key: parameters go under ${PARAM_CONTAINERS.join(', ')}`,
     );
   }
-  const outputKey = OUTPUT_KEYS.find((key) => own(entry, key) !== undefined && own(entry, key) !== null);
+  for (const place of [{ entry, at: where }, ...(outside ? [outside] : [])]) {
+    const slip = Object.keys(place.entry).find(
+      (key) => LOOKS_LIKE_OUTPUTS.test(key) && !(OUTPUT_KEYS as readonly string[]).includes(key),
+    );
+    if (slip !== undefined)
+      throw new InputError(
+        formatPath([...place.at, slip]),
+        `unknown key: outputs go under ${OUTPUT_KEYS.join(', ')}`,
+      );
+  }
+  const declared = (place: PlainObject) =>
+    OUTPUT_KEYS.find((key) => own(place, key) !== undefined && own(place, key) !== null);
+  const inside = declared(entry);
+  const beside = inside === undefined && outside ? declared(outside.entry) : undefined;
   return {
     name: head.name,
     description: head.description ?? '',
     params: parseParams(entry, where),
-    outputs: outputKey
-      ? parseOutputs(own(entry, outputKey), [...where, outputKey], options.maxOutputDepth)
-      : null,
+    outputs: inside
+      ? parseOutputs(own(entry, inside), [...where, inside], options.maxOutputDepth)
+      : beside && outside
+        ? parseOutputs(own(outside.entry, beside), [...outside.at, beside], options.maxOutputDepth)
+        : null,
   };
 }
 
