@@ -118,7 +118,7 @@ describe('refract fix --min-confidence', () => {
     const file = 'samples/wrong-label.txt';
     expectRefusal(
       await runRealCli(['fix', '-c', CATALOG, '--min-confidence', '1.5', file]),
-      /--min-confidence: expected a number in \[0, 1\], received "1.5"/,
+      /--min-confidence: expected a number written out \(0.9, not 9e-1\) in \[0, 1\], received "1.5"/,
     );
     expectRefusal(
       await runRealCli(['fix', '-c', CATALOG, '--min-confidence', '0.9', '--cost-model', 'hand', file]),
