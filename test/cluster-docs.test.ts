@@ -60,6 +60,7 @@ describe('docs/distributed.md', () => {
       rate,
       etaSeconds: Number(eta[1]) * 60 + Number(eta[2]),
       complete: false,
+      stopped: false,
       failures: [],
       queue: { waiting: qWaiting, delayed: qDelayed, active: qActive, failed: qFailed },
     };

@@ -170,12 +170,20 @@ describe.skipIf(!redis.url)(
       const report = await workHere(url);
       expect(report).toMatchObject({ written: 0, failed: 6 });
       const status = await statusOf(url, 'changed');
-      expect(status).toMatchObject({ complete: false, failed: 6, done: 0 });
+      expect(status).toMatchObject({ complete: false, stopped: true, failed: 6, done: 0 });
       expect(status.failures[0].reason).toMatch(/changed\.jsonl changed since run changed was submitted/);
       const text = await batchCli(['status', '--queue', url, '--run', 'changed']);
-      expect(text.code).toBe(1);
+      // Stopped: nothing more happens until a person acts; the hint is a new run, not a resume.
+      expect(text.code).toBe(3);
       expect(text.out).toMatch(/chunks: 0 waiting, 0 active, 0 done, 6 failed \(of 6\)/);
       expect(text.out).toMatch(/chunk 0: .*changed since/);
+      expect(text.out).toMatch(
+        /\(the input changed since it was submitted: submit it as a new run\)\nstopped: /,
+      );
+      // --watch ends there too, its progress line counting the failed chunks.
+      const watched = await batchCli(['status', '--queue', url, '--run', 'changed', '--watch', '0.1']);
+      expect(watched.code).toBe(3);
+      expect(watched.out).toMatch(/^run changed: .*, 6 chunks failed$/m);
       const collected = await collect('changed', results, tmp.file('changed-out.jsonl'));
       expect(collected).toMatchObject({
         code: 2,

@@ -143,7 +143,10 @@ function registerStatus(batch: Command): void {
     .description('chunks waiting/active/done/failed, records done, rate and ETA of a run')
     .requiredOption('--queue <url>', 'Redis URL, e.g. redis://HOST:6379')
     .requiredOption('--run <name>', 'the run')
-    .option('--watch [seconds]', 'redraw until the run is complete (every 1 s by default)')
+    .option(
+      '--watch [seconds]',
+      'redraw until the run is complete, or stopped with failed chunks (every 1 s by default)',
+    )
     .option('--json', 'print the status as JSON')
     .action(async (flags: { queue: string; run: string; watch?: string | true; json?: boolean }) => {
       const { runStatus, statusLine, statusText, watchStatus } = await import('../cluster/status.ts');
@@ -170,7 +173,8 @@ function registerStatus(batch: Command): void {
           ? JSON.stringify(status, null, 2) + '\n'
           : statusText(status, process.stdout.isTTY === true) + '\n',
       );
-      process.exitCode = status.complete ? 0 : 1;
+      // 3: stopped, nothing more will happen (every chunk done or failed for good) until a person acts.
+      process.exitCode = status.complete ? 0 : status.stopped ? 3 : 1;
     });
 }
 

@@ -16,6 +16,9 @@ import { sha256File, unreadable, writeFileAtomic } from './files.ts';
 import { type FileHash } from '../batch/settings-stamp.ts';
 export { absoluteRequest, costHash, hashRequestFiles, type FileHash } from '../batch/settings-stamp.ts';
 
+/** What a chunk of an input changed since its run was submitted fails with (status tells it apart). */
+export const CHANGED_INPUT = 'submit it as a new run';
+
 export const MANIFEST = 'manifest.json';
 export const CHUNK_TABLE = 'chunks.jsonl';
 const FORMAT = 'refract-batch-run/1';
@@ -78,7 +81,7 @@ export async function checkInput(manifest: Manifest): Promise<void> {
   if (changes.length > 0) {
     throw new InputError(
       'input',
-      `${path} changed since run ${manifest.run} was submitted (${changes.join(', ')}): submit it as a new run`,
+      `${path} changed since run ${manifest.run} was submitted (${changes.join(', ')}): ${CHANGED_INPUT}`,
     );
   }
 }

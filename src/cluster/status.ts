@@ -18,6 +18,7 @@ import {
   runKeys,
 } from './redis.ts';
 import { ConnectionWatch } from './connection-watch.ts';
+import { CHANGED_INPUT } from './manifest.ts';
 
 export interface RunStatus {
   readonly run: string;
@@ -35,6 +36,11 @@ export interface RunStatus {
   /** Seconds left at that rate (null: unknown or finished). */
   readonly etaSeconds: number | null;
   readonly complete: boolean;
+  /**
+   * Nothing more will happen without a person: every chunk is done or failed for good, and some failed
+   * (`submit --resume` enqueues them again once the cause is fixed).
+   */
+  readonly stopped: boolean;
   readonly failures: readonly { readonly chunk: number; readonly reason: string }[];
   /** The whole queue (every run): jobs waiting (and delayed for a retry), active, failed. */
   readonly queue: {
@@ -107,6 +113,7 @@ async function readStatus(redis: Redis, queue: Queue, run: string): Promise<RunS
     rate,
     etaSeconds: rate > 0 && recordsDone < records ? (records - recordsDone) / rate : null,
     complete: done >= chunks,
+    stopped: done < chunks && failed.size > 0 && done + failed.size >= chunks && active === 0,
     failures,
     queue: {
       waiting: counts.waiting ?? 0,
@@ -153,7 +160,7 @@ export async function watchStatus(options: WatchOptions): Promise<RunStatus> {
   const connection = new ConnectionWatch(url, options.log);
   let gone = false;
   let status = await runStatus(url, run);
-  while (!status.complete) {
+  while (!status.complete && !status.stopped) {
     options.show(status);
     await new Promise((resolve) => setTimeout(resolve, options.everyMs));
     try {
@@ -180,7 +187,8 @@ export async function watchStatus(options: WatchOptions): Promise<RunStatus> {
 
 /** The progress line (with a bar on a terminal): `[####----] 45% 9000/20000 records 1234 rec/s ETA 0:09`. */
 export function statusLine(s: RunStatus, bar: boolean): string {
-  return `run ${s.run}: ${progressText({ done: s.recordsDone, total: s.records, rate: s.rate }, bar)}`;
+  const failed = s.failed > 0 ? `, ${s.failed} ${s.failed === 1 ? 'chunk' : 'chunks'} failed` : '';
+  return `run ${s.run}: ${progressText({ done: s.recordsDone, total: s.records, rate: s.rate }, bar)}${failed}`;
 }
 
 export function statusText(s: RunStatus, bar: boolean): string {
@@ -193,8 +201,15 @@ export function statusText(s: RunStatus, bar: boolean): string {
   if (s.failures.length > 0) {
     lines.push('failed chunks:', ...s.failures.map((f) => `  chunk ${f.chunk}: ${f.reason}`));
     if (s.failed > s.failures.length) lines.push(`  … and ${s.failed - s.failures.length} more`);
-    lines.push('(fix the cause, then submit --resume to enqueue them again)');
+    // A chunk of an input changed since it was submitted cannot be resumed: the input is another run.
+    const changed = s.failures.every((f) => f.reason.includes(CHANGED_INPUT));
+    lines.push(
+      changed
+        ? '(the input changed since it was submitted: submit it as a new run)'
+        : '(fix the cause, then submit --resume to enqueue them again)',
+    );
   }
+  if (s.stopped) lines.push('stopped: no chunk is waiting or being worked on; the failed ones wait for you');
   if (s.complete)
     lines.push(
       `complete: collect the output with refract batch collect --run ${s.run} --results ${s.results}`,
