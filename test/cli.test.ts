@@ -4,7 +4,7 @@
  * for standard input and the exit status of a real process.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -102,6 +102,23 @@ describe('refract fix / validate', () => {
     expect(r.signal).toBeNull();
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^refract: --out: .*held\.jsonl already holds \d+ bytes: add --resume/m);
+  });
+
+  it('the executable says in one line when --out cannot take more (a file-size limit), keeping what it wrote', () => {
+    const out = join(dir, 'limited.jsonl');
+    const batch = `node --import tsx bin/refract.ts batch -c ${CATALOG} -q --out ${out} samples/labelled-plans.jsonl`;
+    // 20 blocks of 1 KiB: the 60 results need more.
+    const r = spawnSync('bash', ['-c', `ulimit -f 20; ${batch}`], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(
+      /^refract: --out: cannot write .*limited\.jsonl \(EFBIG\): the results written so far are kept; --resume finishes the run once there is room\n$/,
+    );
+    const kept = readFileSync(out, 'utf8');
+    expect(kept.length).toBe(20 * 1024);
+    const resumed = spawnSync('bash', ['-c', `${batch} --resume`], { encoding: 'utf8', timeout: 60_000 });
+    expect(resumed.status).toBe(1);
+    expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toHaveLength(60);
   });
 
   it('the same repair whichever solver (highs, lp-solver, portfolio)', async () => {

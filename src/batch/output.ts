@@ -96,7 +96,16 @@ export async function fileSink(path: string, append: boolean, options: SinkOptio
   }
   return new BatchedSink(
     async (text) => {
-      await handle.write(text);
+      try {
+        await handle.write(text);
+      } catch (error) {
+        // A full disk or a file-size limit: one line, and the results written so far stay for --resume.
+        const code = (error as NodeJS.ErrnoException).code ?? 'error';
+        throw new InputError(
+          '--out',
+          `cannot write ${path} (${code}): the results written so far are kept; --resume finishes the run once there is room`,
+        );
+      }
     },
     () => handle.close(),
     options,
