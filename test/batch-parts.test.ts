@@ -123,9 +123,23 @@ describe('summary', () => {
       { id: 'a', edits: 3 },
     ]);
     expect(summaryLine(s)).toBe(
-      '10 records: 6 valid, 3 repaired, 0 partial, 0 uncertain, 0 exhausted, 0 timeout, 1 error; success 80.0%; repaired plans same length; most records without a repair: 1 error, line 9: not JSON; p50 5.00 ms, p90 100 ms, p99 100 ms, max 100 ms',
+      '10 records: 6 valid, 3 repaired, 0 partial, 0 uncertain, 0 exhausted, 0 timeout, 1 error; success 80.0%; repaired plans same length; most records without a repair: 1 error, not JSON; p50 5.00 ms, p90 100 ms, p99 100 ms, max 100 ms',
     );
     const md = summaryMarkdown(s);
+    // Where in the input a reason was found is the record's: one slip on many lines is one reason.
+    const slips = new SummaryAccumulator();
+    for (const [i, at] of [3, 9, 40].entries())
+      slips.add(
+        outcome(`e${i}`, 'error', {
+          inputLength: 0,
+          outputLength: 0,
+          timeMs: 0,
+          reason: `line ${at}: invalid JSON (position ${at * 7})`,
+        }),
+      );
+    expect(slips.result().failures).toEqual([
+      { status: 'error', reason: 'invalid JSON (position N)', records: 3, first: 'e0' },
+    ]);
     expect(md).toContain('| 10 | 6 | 3 | 0 | 0 | 0 | 0 | 1 | 80.0% | 1.000 (same length) |');
     expect(md).toContain('| `Foo` | 3 | unknown_label 2, unknown_api 1 |');
   });

@@ -99,6 +99,17 @@ export interface SummaryOptions {
 
 const OTHER_API = '(other)';
 const OTHER_REASON = '(other reasons)';
+
+/**
+ * A reason as one kind of failure: where in the input it was found (`line 21: `, `position 45`) is the
+ * record's, so that one slip on a thousand lines is one reason counted a thousand times, not a thousand
+ * reasons of one record each (the record's own line keeps the place).
+ */
+export function reasonKind(reason: string): string {
+  return reason
+    .replace(/^line \d+(, column \d+)?: /, '')
+    .replace(/\b(line|column|position|byte|offset) \d+/g, '$1 N');
+}
 /** A failure reason is kept to this many characters (the record's own line has it whole). */
 const REASON_CHARS = 300;
 
@@ -202,7 +213,7 @@ export class SummaryAccumulator {
 
   #failure(outcome: Outcome): void {
     const status = outcome.status;
-    const given = outcome.reason ?? '(no reason given)';
+    const given = reasonKind(outcome.reason ?? '(no reason given)');
     let reason = given.length > REASON_CHARS ? `${given.slice(0, REASON_CHARS - 1)}…` : given;
     let key = `${status}\u0000${reason}`;
     if (!this.#failures.has(key) && this.#failures.size >= this.#maxReasons) {
