@@ -245,6 +245,19 @@ describe('refract export', () => {
     expect(both.err).toMatch(/--out/);
   });
 
+  it('refuses two records of one id (1 and "1" alike): the index would leave a model out', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'refract-export-'));
+    const input = join(dir, 'twice.jsonl');
+    const line = (id: unknown) => JSON.stringify({ id, sequence: broken });
+    writeFileSync(input, `${line(1)}\n${line('1')}\n`);
+    const r = await runCommands(
+      [registerExport],
+      ['export', input, '--catalog', catalog, '--out', join(dir, 'm')],
+    );
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/input: record id "1" appears twice/);
+  });
+
   it('writes a folder of models with the repair flags of fix, whose optimum is the repair cost', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'refract-export-'));
     const out = join(dir, 'models');

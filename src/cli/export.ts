@@ -94,6 +94,12 @@ export function registerExport(program: Command): void {
     if (missing !== undefined) throw new InputError('--id', `no record has id ${JSON.stringify(missing)}`);
     const bad = records.find((r) => r.error || !r.sequence);
     if (bad) throw new InputError(`record ${bad.id}`, bad.error ?? 'no sequence');
+    // The folder's index has one line per id: a second record of an id would leave a model out of it.
+    const seen = new Set<string>();
+    for (const r of records) {
+      if (seen.has(r.id)) throw new InputError('input', `record id ${JSON.stringify(r.id)} appears twice`);
+      seen.add(r.id);
+    }
     const callOf = (r: RecordItem) => {
       const found = r.catalog ?? catalog;
       if (!found) throw new InputError('--catalog', `required: record ${r.id} brings no catalog of its own`);
