@@ -197,6 +197,24 @@ describe('a repair’s confidence (the real solver)', () => {
     expect(result.confidence).toBeLessThan(1);
   });
 
+  it('a repair the time limit left unproven says so in reason, with its gap', async () => {
+    const highs = getSolver('highs');
+    // The solver's incumbent when the time ran out: a point, not proven optimal.
+    const backend = {
+      name: 'highs',
+      solve: async (model: MilpModel, options: object) => ({
+        ...(await highs.solve(model, options)),
+        status: 'timeout' as const,
+        optimal: false,
+        gap: 0.25,
+      }),
+    };
+    const r = await repair(inputOf('missing-step'), catalog, { backend, confidence: false });
+    expect(r.status).toBe('timeout');
+    expect(r.gap).toBe(0.25);
+    expect(r.reason).toBe('the time limit came before the solver proved this repair optimal (gap 0.25)');
+  });
+
   it('says so when the solve for the next-best repair was cut short: that confidence reads no gap', async () => {
     const highs = getSolver('highs');
     let calls = 0;

@@ -53,6 +53,8 @@ describe('tries', () => {
     expect(r.determination).toBe(false);
     expect(r.exhausted).toEqual([{ step: 0, name: 'SkyScrapperSearchAirport', tries: 3, executed: 2 }]);
     expect(r.reason).toContain('maxTries 2');
+    // Over its tries, the plan is not run as it stands: a gate on isExecutable holds it back.
+    expect(r.isExecutable).toBe(false);
     const calls = PLAN.map((s, i) => ({
       id: `c${i}`,
       type: 'function',

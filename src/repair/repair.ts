@@ -18,7 +18,7 @@ import { apiByName, validate } from '../validate/validate.ts';
 import { unmetGoals } from '../validate/goals.ts';
 import type { Fix, RepairOptions, RepairResult, TriesExceeded } from '../model/options.ts';
 import { exhaustedReason, triesExceeded } from '../validate/tries.ts';
-import { COST_DIGITS, round } from '../model/numbers.ts';
+import { COST_DIGITS, round, SHORT_DIGITS } from '../model/numbers.ts';
 import { errorMessage, InputError } from '../model/errors.ts';
 import { pseudoStepsOf, putBack, setAside } from './pseudo.ts';
 import { assessRepair } from '../confidence/assess.ts';
@@ -270,6 +270,9 @@ export async function repair(
     ...(partial ? { dropped: checked.dropped } : {}),
     ...(exhausted.length > 0 ? { exhausted } : {}),
     ...reasonOf(
+      status === 'timeout'
+        ? `the time limit came before the solver proved this repair optimal${first.gap !== undefined ? ` (gap ${round(first.gap, SHORT_DIGITS)})` : ''}`
+        : undefined,
       exhausted.length > 0 ? exhaustedReason(exhausted[0], options.maxTries!) : undefined,
       status === 'uncertain' || (status === 'partial' && unsure)
         ? `confidence ${confidence} is below minConfidence ${options.minConfidence}`
@@ -282,7 +285,8 @@ export async function repair(
     optimal: first.optimal,
     diff: unchanged ? '' : diffSequences(sequence, checked.sequence),
     solver: first.solver,
-    isExecutable: !checked.sequence.some(pseudoStepsOf(checked, catalog)),
+    // A plan over its tries is not run as it stands, whatever it asks.
+    isExecutable: exhausted.length === 0 && !checked.sequence.some(pseudoStepsOf(checked, catalog)),
     ...(first.gap !== undefined ? { gap: first.gap } : {}),
     ...(confidence !== undefined ? { confidence } : {}),
     ...(options.confidenceEvidence && assessed ? { evidence: assessed.evidence } : {}),
