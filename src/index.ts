@@ -2,7 +2,7 @@
  * refract: check and optimally repair LLM tool-call sequences.
  *
  * ```ts
- * import { loadCatalog, parseSequence, repair } from 'refract';
+ * import { loadCatalog, parseSequence, repair } from 'refract-toolcalls';
  * const result = await repair(parseSequence(steps), loadCatalog('spec.json'));
  * ```
  */
