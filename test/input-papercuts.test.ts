@@ -10,7 +10,15 @@ import { parseInput } from '../src/cli/input.ts';
 import { loadMappings, parseMappings } from '../src/read/mappings.ts';
 import { loadCatalog, parseCatalog } from '../src/read/catalog.ts';
 import { loadSequence, parseSequence } from '../src/read/sequence.ts';
-import { checkToolCalls, loopToolCalls, repair, runLoop, scriptedFixer, validate } from '../src/index.ts';
+import {
+  checkToolCalls,
+  loopToolCalls,
+  repair,
+  runLoop,
+  scriptedFixer,
+  validate,
+  withWeights,
+} from '../src/index.ts';
 import { loadCostModel } from '../src/read/cost-models.ts';
 import { parseLabelled } from '../research/tuning/dataset.ts';
 import { runRealCli, expectRefusal } from './cli-run.ts';
@@ -272,6 +280,16 @@ describe('command line', () => {
       /^refract: unknown option '--kind' \(did you mean --kinds\?\)$/m,
     );
     expectRefusal(await runRealCli(['nosuch']), /^refract: unknown command 'nosuch'$/m);
+  });
+
+  it('an unknown weight names the one a slip most likely meant, on the command line and in the library', async () => {
+    expectRefusal(
+      await runRealCli(['fix', '-c', CATALOG, '--weight', 'slotFil=1', 'samples/wrong-label.txt']),
+      /^refract: --weight slotFil: unknown weight \(did you mean slotFill\?\)/,
+    );
+    expect(() => withWeights(loadCostModel('default'), { slotFil: 1 })).toThrow(
+      /overrides\.slotFil: unknown weight \(did you mean slotFill\?\)/,
+    );
   });
 
   it('a --weight is a decimal number, named as the flag; a record watchdog under a second is refused', async () => {

@@ -91,17 +91,20 @@ function knownKeys(
 ): void {
   for (const key of Object.keys(value)) {
     if (known.has(key) || also.includes(key)) continue;
-    const names = [...known, ...also];
-    const near = names
-      .map((n) => ({ n, d: editDistance(n.toLowerCase(), key.toLowerCase(), 4) }))
-      // Near enough to be a slip: a third of the key's letters at most (`foo` is no `cost`).
-      .filter((c) => c.d <= Math.max(1, Math.floor(key.length / 3)))
-      .sort((a, b) => a.d - b.d || (a.n < b.n ? -1 : 1))[0];
-    throw new InputError(
-      `${name}.${key}`,
-      near ? `unknown option (did you mean ${near.n}?)` : `unknown option (known: ${names.join(', ')})`,
-    );
+    throw new InputError(`${name}.${key}`, unknownName('option', key, [...known, ...also]));
   }
+}
+
+/**
+ * `unknown option (did you mean maxRounds?)`: the known name a slip of `key` most likely meant (a third of
+ * its letters at most: `foo` is no `cost`), else the list of the known ones.
+ */
+export function unknownName(kind: string, key: string, names: readonly string[]): string {
+  const near = names
+    .map((n) => ({ n, d: editDistance(n.toLowerCase(), key.toLowerCase(), 4) }))
+    .filter((c) => c.d <= Math.max(1, Math.floor(key.length / 3)))
+    .sort((a, b) => a.d - b.d || (a.n < b.n ? -1 : 1))[0];
+  return near ? `unknown ${kind} (did you mean ${near.n}?)` : `unknown ${kind} (known: ${names.join(', ')})`;
 }
 
 /** The library's options: the request fields they share, in their parsed form, and the library's own. */

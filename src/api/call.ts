@@ -26,6 +26,7 @@ import { loopToolCalls, type ToolCallChecks } from '../loop/toolcalls.ts';
 import type { Issue } from '../model/types.ts';
 import type { ApiRequest, RequestKind } from './request.ts';
 import { checkGoalFields, checkGoals } from './goals.ts';
+import { unknownName } from './arguments.ts';
 
 export interface RequestContext {
   /** String values may name files (a cost model): the CLI and MCP yes, a server never. */
@@ -104,7 +105,7 @@ export function checkWeights(
   const known = Object.keys(WeightsSchema.shape);
   for (const weight of Object.keys(weights)) {
     if (!known.includes(weight))
-      throw new InputError(`${root}.${weight}`, `unknown weight (known: ${known.join(', ')})`);
+      throw new InputError(`${root}.${weight}`, unknownName('weight', weight, known));
   }
   return parseAt(WeightOverridesSchema, weights, [root]) as Record<string, number>;
 }
