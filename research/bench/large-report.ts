@@ -36,6 +36,8 @@ export function largeTable(rows: readonly LargeRow[]): string {
       'of them, lost call a stranger',
       'unsupported',
       'of them, gold unsupported too',
+      'lost calls',
+      'blind pick',
       'median ms',
     ],
     rows.map((r) => [
@@ -50,6 +52,8 @@ export function largeTable(rows: readonly LargeRow[]): string {
       String(r.strangersOfStrangeGold),
       String(r.unsupported),
       String(r.unsupportedOfUnsupportedGold),
+      String(r.lostCalls),
+      pct(r.blindPick, r.lostCalls),
       ms(r.medianMs),
     ]),
   );
@@ -102,6 +106,10 @@ export function largeSection(summary: LargeSummary, command: string, alone = tru
     'made (not in the input or the gold) to an output with no name, description or type evidence',
     '(`src/score/strangers.ts`). **of them, gold unsupported too**: those in repairs whose gold, judged as a',
     'repair of the input, makes such a wiring itself (`text` from `lyrics`: names alone cannot support it).',
+    '**lost calls**: records whose gold adds a call to the input. **blind pick**: of those, the expected share',
+    'whose lost API a pick at random among its stand-ins names (the APIs that output every field the gold',
+    'reads from it; `src/score/blind-pick.ts`): what the field names alone can tell. In a flat plan, whose lost',
+    'call is an unrelated request only the answer reads, nothing else in the input tells the stand-ins apart.',
     '',
     largeReport(summary),
     LARGE_END,

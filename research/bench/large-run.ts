@@ -10,6 +10,7 @@ import type { CostModel } from '../../src/model/cost.ts';
 import type { SolverName } from '../../src/model/constants.ts';
 import { repair } from '../../src/repair/repair.ts';
 import {
+  blindPick,
   judgeWithCatalog,
   strangerCalls,
   unsupportedWirings,
@@ -41,6 +42,8 @@ export interface LargeOutcome {
   readonly unsupported: number;
   /** Whether the gold itself makes a wiring without evidence (judged as a repair of the input). */
   readonly goldUnsupported: boolean;
+  /** The chance a blind pick among its stand-ins names the API of every call the gold adds (null: none). */
+  readonly blindPick: number | null;
   readonly timeMs: number;
   /** The same record repaired against its shipped catalog (first and second recipe). */
   readonly small?: ScoreSummary;
@@ -58,6 +61,9 @@ export interface LargeRow {
   readonly unsupported: number;
   /** Unsupported wirings in repairs whose gold wires without evidence too. */
   readonly unsupportedOfUnsupportedGold: number;
+  /** Records whose gold adds a call, and the sum of a blind pick's chances of naming their lost APIs. */
+  readonly lostCalls: number;
+  readonly blindPick: number;
   readonly small: ScoreSummary | null;
   readonly medianMs: number;
 }
@@ -157,6 +163,8 @@ function row(kind: string, xs: readonly LargeOutcome[]): LargeRow {
     strangersOfStrangeGold: xs.filter((o) => o.strangers > 0 && o.goldStranger).length,
     unsupported: xs.reduce((a, o) => a + o.unsupported, 0),
     unsupportedOfUnsupportedGold: xs.reduce((a, o) => a + (o.goldUnsupported ? o.unsupported : 0), 0),
+    lostCalls: xs.filter((o) => o.blindPick !== null).length,
+    blindPick: xs.reduce((a, o) => a + (o.blindPick ?? 0), 0),
     small: small.length > 0 ? mergeScoreSummaries(small.map((o) => o.small!)) : null,
     medianMs: Math.round(median(xs.map((o) => o.timeMs)) * 100) / 100,
   };
@@ -237,6 +245,7 @@ async function measureWorld(
       goldStranger,
       unsupported: judged.unsupportedWirings.length,
       goldUnsupported,
+      blindPick: blindPick(record.sequence, record.gold, world.catalog)?.chance ?? null,
       timeMs: result.timeMs,
       ...(mine ? { small: mine } : {}),
       ...(s || u

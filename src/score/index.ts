@@ -20,3 +20,4 @@ export {
   type StrangerCall,
   type UnsupportedWiring,
 } from './strangers.ts';
+export { blindPick, type BlindPick } from './blind-pick.ts';
