@@ -166,11 +166,11 @@ describe('verifySolution', () => {
     const ok = verifySolution(cover, solution.values!);
     expect(ok).toMatchObject({ objective: 4, maxViolation: 0, integral: true });
 
-    const tampered = [1, 0, 0]; // drops below the covering row r0
+    const tampered = [1, 0, 0]; // drops below the covering row c0
     const bad = verifySolution(cover, tampered);
     expect(bad.maxViolation).toBe(1);
     expect(bad.worstRow).toBe(0);
-    expect(bad.violation).toContain('r0');
+    expect(bad.violation).toContain('c0');
 
     const rejected = acceptPoint(cover, tampered, {
       solver: 'test',
@@ -180,7 +180,7 @@ describe('verifySolution', () => {
     });
     expect(rejected.status).toBe('error');
     expect(rejected.values).toBeUndefined();
-    expect(rejected.reason).toMatch(/row r0/);
+    expect(rejected.reason).toMatch(/row c0/);
   });
 
   it('flags non-integral binaries and rejects them', () => {
@@ -410,7 +410,7 @@ describe('portfolio backend', () => {
     ['throw', /lp-solver failed \(lp-solver threw: lp-solver: injected fault\)/],
     ['abort', /lp-solver failed \(lp-solver aborted: Aborted\(\)\)/],
     ['hang', /lp-solver reached its .* s limit \(lp-solver did not return within its time limit/],
-    ['wrong', /lp-solver failed \(lp-solver returned an infeasible point \(row r0/],
+    ['wrong', /lp-solver failed \(lp-solver returned an infeasible point \(row c0/],
   ] as const)('falls back when an injected lp-solver fault is %s', async (mode, reason) => {
     const small = new FaultyBackend({ mode, name: 'lp-solver' });
     const backend = new PortfolioBackend({ small, large: highs, smallMaxSeconds: 0.02, graceSeconds: 0.02 });
@@ -447,7 +447,7 @@ describe('portfolio backend', () => {
     const wrong = await new PortfolioBackend({ smallVars: 0, large }).solve(cover);
     expect(wrong).toMatchObject({ status: 'error', optimal: false, solver: 'portfolio:highs' });
     expect(wrong.values).toBeUndefined();
-    expect(wrong.reason).toMatch(/infeasible point \(row r0/);
+    expect(wrong.reason).toMatch(/infeasible point \(row c0/);
 
     const hanging = new FaultyBackend({ mode: 'hang', name: 'highs' });
     const hung = await new PortfolioBackend({ smallVars: 0, large: hanging, graceSeconds: 0 }).solve(cover, {
@@ -517,7 +517,7 @@ describe('FaultyBackend', () => {
       timeMs: 0,
     });
     expect(checked.status).toBe('error');
-    expect(checked.reason).toMatch(/faulty returned an infeasible point \(row r0/);
+    expect(checked.reason).toMatch(/faulty returned an infeasible point \(row c0/);
     // With no row to break, the point is NaN: still rejected.
     const free = await backend.solve({ numVars: 2, cost: [1, 1], rows: [] });
     const rejected = acceptPoint({ numVars: 2, cost: [1, 1], rows: [] }, free.values!, {

@@ -8,7 +8,7 @@
  * cannot (the objective offset of a repair model).
  */
 import type { MilpModel, Row } from '../model/milp.ts';
-import { continuousSet } from './verify.ts';
+import { continuousSet, rowName, varName } from './verify.ts';
 
 export type ModelFormat = 'lp' | 'mps';
 export const MODEL_FORMATS: readonly ModelFormat[] = ['lp', 'mps'];
@@ -23,8 +23,8 @@ export interface ModelTextOptions {
 /** Longest LP line written; longer expressions continue on the next line (readers cap line length). */
 const LP_LINE = 250;
 
-export const lpVarName = (j: number): string => `x${j}`;
-export const lpRowName = (i: number): string => `c${i}`;
+export const lpVarName = varName;
+export const lpRowName = rowName;
 
 /** Shortest text that reads back as the same double (`0.1`, `1e-7`, `-3`). */
 function num(x: number): string {

@@ -30,9 +30,9 @@ export function varName(index: number): string {
   return `x${index}`;
 }
 
-/** Generated row name used in messages (`r7`). */
+/** Generated row name used in messages (`c7`), the name the exported LP and MPS files give the row. */
 export function rowName(index: number): string {
-  return `r${index}`;
+  return `c${index}`;
 }
 
 /** Set of continuous variable indexes (every other variable is binary). */
