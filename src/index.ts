@@ -96,6 +96,8 @@ export {
   scorePairs,
   solveVerified,
   summariseVerdicts,
+  toLpText,
+  toMpsText,
   tagAgainstGold,
   tagFromIssues,
   toNestful,

@@ -38,6 +38,7 @@ import * as computed from '../catalog/computed-mappings.ts';
 import { compile as compileCore } from '../compile/compile.ts';
 import { solveVerified as solveVerifiedCore } from '../solvers/index.ts';
 import { decode as decodeCore } from '../decode/decode.ts';
+import * as modelText from '../solvers/model-text.ts';
 import { diffSequences as diffSequencesCore } from '../decode/diff.ts';
 import * as repairs from '../repair/repair.ts';
 import * as score from '../score/index.ts';
@@ -112,6 +113,10 @@ export const solveVerified = checkedAsync(solveVerifiedCore, {
   options: optional(record({ timeLimit: optional(number), solver: optional(oneOf(SOLVER_NAMES)) })),
 });
 export const decode = checked(decodeCore, { plan, values: arrayOf(number) });
+/** A model as CPLEX LP or free MPS text for any external solver (rows `c0…`, variables `x0…`). */
+const modelTextOptions = optional(record({ comments: optional(arrayOf(string)), name: optional(string) }));
+export const toLpText = checked(modelText.toLpText, { model: milpModel, options: modelTextOptions });
+export const toMpsText = checked(modelText.toMpsText, { model: milpModel, options: modelTextOptions });
 export const diffSequences = checked(diffSequencesCore, { before: sequence, after: sequence });
 
 export const summariseVerdicts = checked(score.summariseVerdicts, { verdicts: iterableOf(verdict) });

@@ -8,6 +8,7 @@
  */
 import type { MilpModel, Solution, SolveOptions, SolverBackend } from '../model/milp.ts';
 import { errorMessage } from '../model/errors.ts';
+import { round, SHORT_DIGITS } from '../model/numbers.ts';
 import { acceptPoint } from './verify.ts';
 
 export interface GuardOptions extends SolveOptions {
@@ -86,7 +87,9 @@ export async function solveGuarded(
     const outcome = await (watchdog ? Promise.race([solving, watchdog]) : solving);
     if (outcome === 'hung') {
       backend.dispose?.();
-      const solution = fault(`${backend.name} did not return within its time limit (${options.timeLimit} s)`);
+      // The time the solve was given (what was left of the repair's limit), to the millisecond.
+      const limit = round(options.timeLimit!, SHORT_DIGITS);
+      const solution = fault(`${backend.name} did not return within the ${limit} s it was given`);
       return { ...solution, status: 'timeout' };
     }
     return checked(model, outcome, backend, elapsed());
