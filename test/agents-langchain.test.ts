@@ -1,10 +1,16 @@
 import { AIMessage, AIMessageChunk, HumanMessage } from '@langchain/core/messages';
 import { FakeStreamingChatModel } from '@langchain/core/utils/testing';
 import { describe, expect, it } from 'vitest';
-import { repairAIMessage, repairToolCallsRunnable, type RepairNote } from '../src/agents/langchain.ts';
+import {
+  repairAIMessage,
+  repairNote,
+  repairToolCallsRunnable,
+  type RepairNote,
+} from '../src/agents/langchain.ts';
 import { executable } from './helpers.ts';
 
-const note = (m: { additional_kwargs: Record<string, unknown> }) => m.additional_kwargs.refract as RepairNote;
+// The typed accessor the docs route on; a repaired message always carries its note.
+const note = (m: AIMessage): RepairNote => repairNote(m)!;
 
 describe('repairToolCallsRunnable', () => {
   it('repairs the tool calls of a chat model’s answer before a tool node runs', async () => {
@@ -19,7 +25,8 @@ describe('repairToolCallsRunnable', () => {
         }),
       ],
     });
-    const out = (await model.pipe(repairToolCallsRunnable(executable)).invoke('fly')) as AIMessage;
+    // Typed as the docs say: AIMessage in, AIMessage out (its tool_calls read without a cast).
+    const out = await model.pipe(repairToolCallsRunnable(executable)).invoke('fly');
     expect(out.tool_calls).toEqual([
       { id: 't1', name: 'SkyScrapperSearchAirport', args: { query: 'New York' }, type: 'tool_call' },
     ]);
@@ -28,6 +35,11 @@ describe('repairToolCallsRunnable', () => {
       executable: true,
       edits: [{ kind: 'renameParam', to: 'query' }],
     });
+    // A message no repair touched carries no note.
+    expect(repairNote(new AIMessage({ content: 'hi' }))).toBeUndefined();
+    expect(() => repairNote({} as never)).toThrow(
+      /^message: expected a LangChain message \(an AIMessage, say\), received object$/,
+    );
   });
 
   it('heals calls LangChain could not parse (invalid_tool_calls)', async () => {
@@ -43,7 +55,7 @@ describe('repairToolCallsRunnable', () => {
         },
       ],
     });
-    const out = (await repairToolCallsRunnable(executable).invoke(message)) as AIMessage;
+    const out = await repairToolCallsRunnable(executable).invoke(message);
     expect(out.tool_calls).toEqual([
       { id: 't2', name: 'SkyScrapperSearchAirport', args: { query: 'London' }, type: 'tool_call' },
     ]);

@@ -8,15 +8,9 @@ import { AIMessage, isAIMessage, type BaseMessage } from '@langchain/core/messag
 import { RunnableLambda } from '@langchain/core/runnables';
 import type { Catalog, Edit } from '../model/types.ts';
 import type { HealEdit } from '../heal/types.ts';
-import {
-  catalog as aCatalog,
-  checked,
-  checkedAsync,
-  func,
-  object,
-  optional,
-  shaped,
-} from '../api/arguments.ts';
+import { catalog as aCatalog, checked, checkedAsync, object, optional } from '../api/arguments.ts';
+import { InputError } from '../model/errors.ts';
+import { kindOf } from '../read/json.ts';
 import { checkOptions, checkToolCalls, hookOptions, type CheckOptions, type ExecutableCall } from './hook.ts';
 import type { ToolCall } from './toolcalls.ts';
 
@@ -64,9 +58,16 @@ const asLangChain = (call: ExecutableCall) => ({
   type: 'tool_call' as const,
 });
 
+/** A LangChain message (`BaseMessage`), named so in errors rather than by the method it is told by. */
+function langchainMessage(value: unknown, name: string): unknown {
+  const getType = (value as { _getType?: unknown } | null)?._getType;
+  if (typeof value === 'object' && value !== null && typeof getType === 'function') return value;
+  throw new InputError(name, `expected a LangChain message (an AIMessage, say), received ${kindOf(value)}`);
+}
+
 /** The message with its tool calls checked and, when needed and possible, repaired. */
 export const repairAIMessage = checkedAsync(repairMessage, {
-  message: shaped({ _getType: func }, 'a LangChain message'),
+  message: langchainMessage,
   options: hookOptions,
 });
 
@@ -110,10 +111,19 @@ export const repairToolCallsRunnable = checked(toolCallsRunnable, {
 function toolCallsRunnable(
   catalog: Catalog,
   options: Omit<CheckOptions, 'catalog'> = {},
-): RunnableLambda<BaseMessage, BaseMessage> {
-  // Checked once here, not per message: each message then goes to the unchecked core.
+): RunnableLambda<AIMessage, AIMessage> {
+  // Checked once here, not per message: each message then goes to the unchecked core. A message that is no
+  // AIMessage passes through as it is; the types say what a chat model's output becomes.
   const checked = checkOptions({ ...options, catalog });
   return RunnableLambda.from((message: BaseMessage) => repairMessage(message, checked)).withConfig({
     runName: 'refractRepairToolCalls',
-  }) as RunnableLambda<BaseMessage, BaseMessage>;
+  }) as unknown as RunnableLambda<AIMessage, AIMessage>;
+}
+
+/** The note a repair left on a message (`additional_kwargs.refract`), typed; undefined when there is none. */
+export const repairNote = checked(noteOf, { message: langchainMessage });
+
+function noteOf(message: BaseMessage): RepairNote | undefined {
+  const note = message.additional_kwargs?.refract;
+  return note !== null && typeof note === 'object' ? (note as RepairNote) : undefined;
 }
