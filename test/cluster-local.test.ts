@@ -128,6 +128,14 @@ describe('distributed batch: chunks', () => {
     const path = tmp.file('array.json');
     writeFileSync(path, JSON.stringify([JSON.parse(recordLine(1))], null, 2));
     await expect(scanChunks(path, 10)).rejects.toThrow(/not JSONL .*jq -c/);
+    // A file of nothing, or of blank lines, is empty (as on one machine), not the wrong format.
+    for (const [name, text] of [
+      ['empty.jsonl', ''],
+      ['blank.jsonl', '\n \n\n'],
+    ]) {
+      writeFileSync(tmp.file(name), text);
+      await expect(scanChunks(tmp.file(name), 10)).rejects.toThrow(/^input: empty input: expected records$/);
+    }
   });
 
   it('notices a chunk whose bytes no longer hold its records', async () => {

@@ -102,6 +102,22 @@ describe.skipIf(!redis.url)(
       ]);
       expect(notJsonl).toMatchObject({ code: 2, err: expect.stringMatching(/is not JSONL/) });
       expect(existsSync(results)).toBe(false);
+      const stdin = await batchCli([
+        'submit',
+        '-',
+        '--queue',
+        url,
+        '--run',
+        'x',
+        '--results',
+        results,
+        ...SUBMIT,
+      ]);
+      expect(stdin).toMatchObject({
+        code: 2,
+        err: expect.stringMatching(/^input: standard input cannot be a distributed run/),
+      });
+      expect(existsSync(results)).toBe(false);
     });
 
     it('counts a chunk delivered twice once and keeps its first part; collects the single-machine output', async () => {

@@ -98,7 +98,9 @@ export async function scanChunks(
     count: 0,
   };
   let position = 0;
+  let written = false;
   for await (const item of fileLines(path, highWaterMark)) {
+    written ||= item.bytes.some((b) => b !== 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0a);
     const on = recordsOn(item.bytes, line === 1, jsonl);
     jsonl = on.jsonl;
     open.count += on.count;
@@ -122,6 +124,8 @@ export async function scanChunks(
     // Blank lines after the last record belong to the last chunk.
     chunks.push({ ...chunks.pop()!, end: position });
   }
+  // A file with nothing in it (blank lines at most) holds no records, as the batch on one machine says.
+  if (records === 0 && !written) throw new InputError('input', 'empty input: expected records');
   if (!jsonl) {
     throw new InputError(
       'input',

@@ -63,6 +63,11 @@ const BULK = 1_000;
 export const RUN_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 async function inputFile(file: string): Promise<string> {
+  if (file === '-')
+    throw new InputError(
+      'input',
+      'standard input cannot be a distributed run: workers read the input file by byte range (give its path)',
+    );
   const path = resolve(file);
   let info;
   try {
