@@ -249,6 +249,9 @@ describe('batch plumbing', () => {
     const jsonl = tmp.file('count.jsonl');
     writeFileSync(jsonl, '{"id":1}\n{"id":2}\n{"id":3}');
     expect(await countRecords(jsonl)).toBe(3);
+    // Blank lines are no records: progress would end at 3/5.
+    writeFileSync(jsonl, '{"id":1}\n\n{"id":2}\r\n \t\r\n{"id":3}\n\n');
+    expect(await countRecords(jsonl)).toBe(3);
     const doc = tmp.file('count.json');
     writeFileSync(doc, '[\n  {"id": 1},\n  {"id": 2}\n]\n');
     expect(await countRecords(doc)).toBeUndefined();

@@ -130,7 +130,7 @@ describe('scored batch on a labelled file', () => {
         ],
       );
     const first = await run('--summary', join(dir, 'strangers'));
-    expect(first.err).toContain('stranger calls in 1 of 2 repairs, 1 unsupported wiring');
+    expect(first.err).toContain('stranger calls in 1 of 2 answered records, 1 unsupported wiring');
     const fresh = JSON.parse(readFileSync(join(dir, 'strangers.json'), 'utf8')) as Summary;
     expect(fresh.scores!.overall).toMatchObject({
       catalogJudged: 2,

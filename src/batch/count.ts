@@ -7,6 +7,8 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 
 const MAX_BYTES = 4 * 1024 ** 3;
+/** Space, tab and carriage return: what a blank line may hold. */
+const BLANK = new Set([0x20, 0x09, 0x0d]);
 const HEAD_BYTES = 1024 * 1024;
 
 /** True when the first line of the file is a whole JSON object or array (one record per line). */
@@ -34,13 +36,23 @@ export async function countRecords(path: string): Promise<number | undefined> {
   try {
     const info = await stat(path);
     if (!info.isFile() || info.size > MAX_BYTES || !(await looksLikeJsonl(path))) return undefined;
+    // Lines with something on them: a blank line is no record (the batch skips it).
     let lines = 0;
-    let last = 0x0a;
+    let written = false;
+    const scan = (chunk: Buffer, from: number, to: number) => {
+      for (let i = from; i < to && !written; i++) written = !BLANK.has(chunk[i]);
+    };
     for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
-      for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) lines++;
-      if (chunk.length > 0) last = chunk[chunk.length - 1];
+      let from = 0;
+      for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) {
+        scan(chunk, from, at);
+        if (written) lines++;
+        written = false;
+        from = at + 1;
+      }
+      scan(chunk, from, chunk.length);
     }
-    return last === 0x0a ? lines : lines + 1;
+    return written ? lines + 1 : lines;
   } catch {
     return undefined;
   }

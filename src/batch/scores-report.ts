@@ -17,10 +17,10 @@ export function scoresLine(s: ScoresSummary): string {
   return s.calibration ? `${line}${judged}; ${calibrationLine(s.calibration)}` : `${line}${judged}`;
 }
 
-/** `stranger calls in 2 of 58 repairs, 1 unsupported wiring`. */
+/** `stranger calls in 2 of 58 answered records, 1 unsupported wiring` (valid inputs returned as they are count). */
 function catalogLine(g: GroupScores): string {
   const wirings = `${g.unsupportedWirings} unsupported ${g.unsupportedWirings === 1 ? 'wiring' : 'wirings'}`;
-  return `stranger calls in ${g.strangerRepairs} of ${g.catalogJudged} repairs, ${wirings}`;
+  return `stranger calls in ${g.strangerRepairs} of ${g.catalogJudged} answered records, ${wirings}`;
 }
 
 function calibrationLine(c: CalibrationScores): string {
