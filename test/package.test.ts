@@ -86,10 +86,10 @@ describe(`the ${name} package`, () => {
     expect(ok(npx.after!).trim()).toBe(version);
   });
 
-  it('holds the build (the bundled command line too), the presets and mappings, README and LICENSE; no sources, tests or benchmarks', () => {
+  it('holds the build (the bundled command line too), the presets and mappings, README, the docs and LICENSE; no sources, tests or benchmarks', () => {
     expect(files.length).toBeGreaterThan(100);
     const allowed =
-      /^(dist\/src\/.+\.(js|d\.ts|js\.map)|dist\/cli\/.+\.js(\.map)?|dist\/research\/(cli|tuning|bench)\/[\w-]+\.js(\.map)?|dist\/bin\/refract\.js(\.map)?|models\/.+\.json|package\.json|README\.md|LICENSE)$/;
+      /^(dist\/src\/.+\.(js|d\.ts|js\.map)|dist\/cli\/.+\.js(\.map)?|dist\/research\/(cli|tuning|bench)\/[\w-]+\.js(\.map)?|dist\/bin\/refract\.js(\.map)?|models\/.+\.json|docs\/[\w-]+\.md|package\.json|README\.md|LICENSE)$/;
     expect(files.filter((f) => !allowed.test(f))).toEqual([]);
     expect(files.filter((f) => /(^|\/)(test|tests|benchmarks|data|scripts)\/|\.test\./.test(f))).toEqual([]);
     // The research commands on labelled records ship (sweep, fit, coverage, calibrate); `bench`'s runners,
@@ -107,6 +107,8 @@ describe(`the ${name} package`, () => {
       'dist/bin/refract.js',
       'dist/cli/main.js',
       'models/default.json',
+      // The README's links into docs/ hold in the installed package too.
+      'docs/formats.md',
     ])
       expect(files).toContain(f);
     expect(files.some((f) => f.startsWith('models/mappings/'))).toBe(true);

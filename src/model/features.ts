@@ -78,7 +78,7 @@ export const FEATURES = {
   ),
   fromMemory: edit('fill a parameter or a reference from an item already in memory', 1, 'role-memory-item'),
   reuseExecuted: edit(
-    'read the result of an executed call that memory holds, where a planned call repeats it (same API and arguments): the repeat can go (a hundredth: a repeat that stays keeps its readers)',
+    'read the result of an executed call that memory holds, where a planned call repeats it (same API and arguments): the repeat can go (a hundredth: a repeat that stays keeps its readers); the edit is listed as `fromMemory`',
     0.01,
     'executed-result-is-reused',
   ),
