@@ -2,7 +2,9 @@
  * Bad input found by trying the command line as a new user would: each gets one line naming the field and
  * exit 2, before anything is drawn or written; what is well formed keeps working. Real solver and files.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { scanChunks } from '../src/cluster/chunks.ts';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseRecords } from '../src/read/records.ts';
@@ -290,6 +292,20 @@ describe('command line', () => {
     expect(() => withWeights(loadCostModel('default'), { slotFil: 1 })).toThrow(
       /overrides\.slotFil: unknown weight \(did you mean slotFill\?\)/,
     );
+  });
+
+  it('gzip-compressed input is refused in one line saying so, not as invalid UTF-8 on every line', async () => {
+    const gz = join(tmp.dir, 'plans.jsonl.gz');
+    writeFileSync(gz, gzipSync(readFileSync('samples/labelled-plans.jsonl')));
+    const out = join(tmp.dir, 'from-gz.jsonl');
+    const gzip = /^refract: input: gzip-compressed: decompress it first \(gunzip -c FILE\.gz > FILE/;
+    expectRefusal(await runRealCli(['batch', '-c', CATALOG, '-q', '--out', out, gz]), gzip);
+    expect(existsSync(out)).toBe(false);
+    expectRefusal(
+      await runRealCli(['fix', '-c', CATALOG, gz]),
+      /^refract: .*plans\.jsonl\.gz: gzip-compressed/,
+    );
+    await expect(scanChunks(gz, 10)).rejects.toThrow(/^input: gzip-compressed/);
   });
 
   it('a --weight is a decimal number, named as the flag; a record watchdog under a second is refused', async () => {

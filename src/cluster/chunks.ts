@@ -9,6 +9,7 @@
 import { createReadStream } from 'node:fs';
 import { InputError } from '../model/errors.ts';
 import { isRecordLine, lineRecordCount, stripBom } from '../read/records.ts';
+import { refuseCompressed } from '../read/utf8.ts';
 
 /** One chunk: bytes [start, end) of the input; `line` is 1-based, `index` the 0-based record number. */
 export interface ChunkRef {
@@ -64,6 +65,7 @@ async function* fileLines(
   let held: Buffer[] = [];
   let offset = 0; // file offset of the current buffer
   for await (const buffer of createReadStream(path, { highWaterMark }) as AsyncIterable<Buffer>) {
+    if (offset === 0) refuseCompressed(buffer);
     let from = 0;
     for (let at = buffer.indexOf(LF); at !== -1; at = buffer.indexOf(LF, from)) {
       const part = buffer.subarray(from, at);

@@ -3,7 +3,7 @@
  * line). A line that is not UTF-8 comes back as an error naming the byte offset in the whole stream, so
  * one bad record does not stop the others. `\n` ends a line; a `\r` before it is dropped.
  */
-import { decodeUtf8 } from './utf8.ts';
+import { decodeUtf8, refuseCompressed } from './utf8.ts';
 import { errorMessage } from '../model/errors.ts';
 
 export type ByteLine = { readonly text: string } | { readonly error: string };
@@ -22,8 +22,13 @@ export async function* byteLines(stream: NodeJS.ReadableStream, offset = 0): Asy
   let held: Buffer[] = [];
   let heldBytes = 0;
   // `offset` is that of the first byte of the line being assembled.
+  let first = offset === 0;
   for await (const chunk of stream) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    if (first && bytes.length > 0) {
+      refuseCompressed(bytes);
+      first = false;
+    }
     let start = 0;
     for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, start)) {
       const part = bytes.subarray(start, at);

@@ -44,6 +44,19 @@ export function decodeUtf8(bytes: Uint8Array, field: string, base = 0): string {
   try {
     return strict.decode(bytes);
   } catch {
+    if (base === 0) refuseCompressed(bytes, field);
     throw new InputError(field, `invalid UTF-8 at byte ${base + invalidUtf8Offset(bytes)}`);
   }
+}
+
+/**
+ * Refuses bytes that start as a gzip stream does (1f 8b): read as lines, every line of it would be an error
+ * of its own (`invalid UTF-8`), where one line can say what to do.
+ */
+export function refuseCompressed(first: Uint8Array, field = 'input'): void {
+  if (first.length >= 2 && first[0] === 0x1f && first[1] === 0x8b)
+    throw new InputError(
+      field,
+      'gzip-compressed: decompress it first (gunzip -c FILE.gz > FILE, or gunzip -c FILE.gz | refract batch - …)',
+    );
 }
