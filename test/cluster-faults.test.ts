@@ -198,7 +198,7 @@ describe.skipIf(!binary)(`distributed batch under faults${reason ? ` (skipped: $
         '--queue',
         url,
       ]);
-      expect(early.code).toBe(3);
+      expect(early.code).toBe(6);
       const [, queued, active] =
         /still running: (\d+) chunks? queued, (\d+) in progress; collect once refract batch status says complete$/m
           .exec(early.err)!

@@ -134,7 +134,7 @@ describe.skipIf(!redis.url)(
         '--out',
         tmp.file('early.jsonl'),
       ]);
-      expect(early.code).toBe(3);
+      expect(early.code).toBe(6);
       expect(early.err).toMatch(new RegExp(`${CHUNKS - before} of ${CHUNKS} chunks have no result part`));
 
       const resubmitted = await batchCli([

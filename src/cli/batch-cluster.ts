@@ -217,7 +217,8 @@ function registerCollect(batch: Command): void {
         } catch (error) {
           if (!(error instanceof IncompleteRun)) throw error;
           process.stderr.write(`refract batch collect: ${error.message}\n`);
-          process.exitCode = 3;
+          // A code of its own: nothing is written, where 3 is a written run with a partial repair.
+          process.exitCode = 6;
           return;
         }
         await writeSummary(summaryBase, report.summary);
