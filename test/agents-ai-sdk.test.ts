@@ -64,6 +64,20 @@ describe('createRepairToolCall', () => {
     expect(result.steps[0].toolResults).toMatchObject([{ output: { skyId: 'NYCA' } }]);
     expect(result.text).toBe('done');
     expect(checks[0]).toContain('unknown API "searchAirprot"');
+    // Another feedback format for onCheck: the suggestions show the optimiser's fix.
+    const suggested: string[] = [];
+    await generateText({
+      model: modelCalling('searchAirprot', '{"query": "New York"}'),
+      prompt: 'find flights',
+      tools: travelTools([]),
+      stopWhen: stepCountIs(3),
+      experimental_repairToolCall: createRepairToolCall({
+        feedback: 'suggestions',
+        onCheck: (c) => suggested.push(c.feedback),
+      }),
+    });
+    expect(suggested[0]).toMatch(/searchAirprot -> searchAirport/);
+    expect(() => createRepairToolCall({ feedback: 'nope' as never })).toThrow(/^options\.feedback: /);
   });
 
   it('checks its options once, when built: a bad option against the given catalog fails there', () => {

@@ -29,10 +29,13 @@ import {
   type CheckResult,
 } from './hook.ts';
 import type { ToolCall } from './toolcalls.ts';
+import type { FeedbackFormat } from '../feedback/index.ts';
 
-export interface RepairToolCallOptions extends Omit<CheckOptions, 'catalog' | 'feedback'> {
+export interface RepairToolCallOptions extends Omit<CheckOptions, 'catalog'> {
   /** The catalog to check against; default: built from the tools' input schemas. */
   readonly catalog?: Catalog;
+  /** What each check's `feedback` (for `onCheck`) holds; default `issues` (the SDK sends the model its own error). */
+  readonly feedback?: FeedbackFormat;
   /** Called with every check, e.g. to log the edits or show the feedback. */
   readonly onCheck?: (check: Awaited<ReturnType<typeof checkCall>>, toolCall: SdkToolCall) => void;
 }
@@ -75,14 +78,14 @@ export const createRepairToolCall = checked(repairToolCall, {
 });
 
 function repairToolCall(options: RepairToolCallOptions = {}): ToolCallRepairFunction<ToolSet> {
-  const { catalog: given, onCheck, ...rest } = options;
+  const { catalog: given, onCheck, feedback = 'issues', ...rest } = options;
   // The options are checked once per catalog they meet (goals name its APIs): the given catalog's now, so a
   // bad option fails here; a tool set's on its first repair. The calls then go to the unchecked core.
   const checkedFor = new WeakMap<Catalog, CheckOptions>();
   const optionsFor = (catalog: Catalog): CheckOptions => {
     let checked = checkedFor.get(catalog);
     if (!checked) {
-      checked = checkOptions({ ...rest, catalog, feedback: 'issues' });
+      checked = checkOptions({ ...rest, catalog, feedback });
       checkedFor.set(catalog, checked);
     }
     return checked;
@@ -90,7 +93,7 @@ function repairToolCall(options: RepairToolCallOptions = {}): ToolCallRepairFunc
   // Without a catalog, all but the goals (which name its APIs) are checked now against none: a bad threshold
   // or cost model fails here, not as an error the model is sent at its first repair.
   if (given) optionsFor(given);
-  else checkOptions({ ...rest, goals: undefined, catalog: { apis: [] }, feedback: 'issues' });
+  else checkOptions({ ...rest, goals: undefined, catalog: { apis: [] }, feedback });
   return async ({ toolCall, tools, inputSchema }) => {
     let catalog: Catalog;
     try {
