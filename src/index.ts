@@ -141,6 +141,7 @@ export {
   runBatch,
   runCall,
   runLoop,
+  scriptedFixer,
   summaryLine,
   summaryMarkdown,
   toSequence,

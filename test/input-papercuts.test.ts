@@ -216,6 +216,13 @@ describe('loop options', () => {
     expect(counted.stop).toBe('stalled');
   });
 
+  it('scripted candidates are checked when the fixer is made, naming the candidate', () => {
+    expect(() => scriptedFixer(['var1 = f()'] as never)).toThrow(/^candidates\[0\]: expected a sequence/);
+    expect(() => scriptedFixer([[{ name: 'x', arguments: [] }]] as never)).toThrow(
+      /^candidates\[0\]\[0\]\.arguments: expected record, received array$/,
+    );
+  });
+
   it('rounds out of bounds, a slip in an option name or a feedback format is refused, naming it', async () => {
     const loop = (extra: object) =>
       loopToolCalls({ sequence: broken, catalog, fixer: scriptedFixer([good]), ...extra });

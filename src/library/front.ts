@@ -72,6 +72,9 @@ const toolCallChecks: Check = (value, name, args) =>
       );
 const feedbackFormat = oneOf(FEEDBACK_FORMATS);
 
+/** Canned candidates, one per round: each a parsed sequence (`parseSequence`), checked now, not when proposed. */
+export const scriptedFixer = checked(loop.scriptedFixer, { candidates: arrayOf(sequence) });
+
 export const runLoop = checkedAsync(loop.runLoop, {
   options: closed({
     initial: anything,
