@@ -245,6 +245,15 @@ describe('refract export', () => {
     expect(both.err).toMatch(/--out/);
   });
 
+  it('refuses --fixes: the models of the next repairs hold cuts of optima no export has', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'refract-export-'));
+    const input = join(dir, 'one.txt');
+    writeFileSync(input, broken);
+    const r = await runCommands([registerExport], ['export', input, '--catalog', catalog, '--fixes', '3']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--fixes: export writes the model of the first repair/);
+  });
+
   it('refuses two records of one id (1 and "1" alike): the index would leave a model out', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'refract-export-'));
     const input = join(dir, 'twice.jsonl');

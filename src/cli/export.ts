@@ -86,6 +86,12 @@ export function registerExport(program: Command): void {
   ).action((file: string | undefined, flags: Flags) => {
     const format = oneOf('--format', flags.format, ['lp', 'mps', 'both'] as const);
     const formats = format === 'both' ? MODEL_FORMATS : [format];
+    // The next fixes' models hold cuts of the optima before them: no file can be written ahead of a solve.
+    if (flags.fixes !== undefined)
+      throw new InputError(
+        '--fixes',
+        'export writes the model of the first repair; the next ones need its optimum',
+      );
     const { settings, catalog } = resolveRequest('fix', flags);
     const input = parseInput(readInput(file));
     const wanted = flags.id ? new Set(flags.id) : undefined;
