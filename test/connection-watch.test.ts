@@ -46,6 +46,16 @@ describe('ConnectionWatch', () => {
     watch.error(new Error('another'));
     expect(lines).toEqual(['queue: NOSCRIPT No matching script']);
   });
+
+  it('says what a lost lock means for the run, in the words of BullMQ and its own', () => {
+    const watch = new ConnectionWatch(URL, log);
+    watch.error(new Error('Lock mismatch for job fl3.3. Cmd moveToFinished from active'));
+    expect(lines).toEqual([
+      "queue: Lock mismatch for job fl3.3. Cmd moveToFinished from active (chunk fl3.3's lock was lost, as " +
+        'after a Redis restart or flush: the chunk is done again by whichever worker takes it, and its first ' +
+        'complete part stays)',
+    ]);
+  });
 });
 
 describe('LockWatch', () => {

@@ -54,13 +54,25 @@ export class ConnectionWatch {
   /** An error event: about the connection, it is the state lines' business; otherwise it is logged. */
   error(error: Error): void {
     if (this.#stopped || isConnectionError(error)) return;
-    this.log(`queue: ${error.message}`);
+    this.log(`queue: ${explained(error.message)}`);
   }
 
   /** The command is closing its connections: their closing is no loss. */
   stop(): void {
     this.#stopped = true;
   }
+}
+
+/**
+ * BullMQ's own words with what they mean for a run: a lost lock (Redis emptied, or the lock outlived while
+ * the worker was cut off) means another worker may take the chunk, whose first complete part stays.
+ */
+function explained(message: string): string {
+  const lost = /^(Missing lock|Lock mismatch) for job ([^.]+\.\d+)/.exec(message);
+  return lost
+    ? `${message} (chunk ${lost[2]}'s lock was lost, as after a Redis restart or flush: the chunk is done again ` +
+        `by whichever worker takes it, and its first complete part stays)`
+    : message;
 }
 
 /**
