@@ -58,6 +58,16 @@ describe('records', () => {
     expect(exported.code).toBe(0);
   });
 
+  it('an id that is neither a string nor a number makes its record an error, not one renamed by its index', () => {
+    const items = parseRecords(
+      ['{"id": {"n": 1}, "sequence": "f()"}', '{"id": "b", "sequence": "f()"}'].join('\n'),
+    );
+    expect(items.map((r) => [r.id, r.error])).toEqual([
+      ['0', 'line 1: id: expected a string or a number, received object'],
+      ['b', undefined],
+    ]);
+  });
+
   it('a JSONL line holding an array with no record is one malformed record: the ids after it keep their lines', () => {
     const text = ['{"sequence": "f()"}', '[1, 2]', '"var1 = f("', '{"sequence": "g()"}'].join('\n');
     const items = parseRecords(text);

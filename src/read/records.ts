@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { Catalog, Memory, Sequence } from '../model/types.ts';
 import type { Goals } from '../model/options.ts';
-import { errorMessage, parseAt } from '../model/errors.ts';
+import { errorMessage, InputError, parseAt } from '../model/errors.ts';
 import { parseCatalog } from './catalog.ts';
 import { isPlainObject, kindOf, nameSchema, own, type PlainObject } from './json.ts';
 import { parseMemory } from './memory.ts';
@@ -77,6 +77,13 @@ function givenId(value: unknown): string | undefined {
 }
 
 function recordFromObject(value: PlainObject, id: string, options: RecordOptions): RecordItem {
+  // An id of another kind would be replaced by the record's index in silence: the output's ids would not be
+  // the input's.
+  for (const key of ['id', 'sample_id']) {
+    const given = own(value, key);
+    if (given != null && typeof given !== 'string' && typeof given !== 'number')
+      throw new InputError(key, `expected a string or a number, received ${kindOf(given)}`);
+  }
   const sequence = own(value, 'sequence');
   const output = own(value, 'output');
   let parsed: Sequence;
