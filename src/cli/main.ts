@@ -1,8 +1,8 @@
 /**
  * The `refract` command line: thin shells over the library. Exit codes: 0 valid, 1 repaired/invalid,
  * 3 partial (a call no catalog API is close to had to go), 4 exhausted (no repair keeps to the tries limit),
- * 5 uncertain (a repair below --min-confidence), 2 bad input or internal error; `batch collect` 6 when the
- * run is not whole (nothing written), `batch status` 3 when a run stopped with failed chunks. `buildProgram`
+ * 5 uncertain (a repair below --min-confidence), 2 bad input or internal error. Besides, `batch collect`
+ * exits with six when the run is not whole (nothing written). `buildProgram`
  * registers the product's commands; the executable (`bin/refract.ts`) adds the research commands on top and
  * runs it.
  */
