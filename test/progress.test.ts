@@ -46,6 +46,23 @@ describe('batch progress', () => {
     expect(lines.at(-2)).toMatch(/^refract batch: 70% 7\/10 records [\d.]+ rec\/s ETA \d+:\d\d$/);
   });
 
+  it('times the rate from the first record of this run: reading back a resumed output is no repair time', async () => {
+    const out = sink(false);
+    const progress = createProgress(out.stream);
+    progress.setTotal(1000);
+    progress.update(0, 10);
+    // Reading back the resumed lines takes a while…
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    progress.update(0, 900);
+    // …then this run does its 100 records in a tenth of the time.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    progress.update(100, 900);
+    progress.stop();
+    const rate = Number(/(\d+(\.\d+)?) rec\/s/.exec(out.text().split('\n').at(-2)!)![1]);
+    // 100 records in about 0.1 s: far more than 100 a second; timed from the start, at most 100 / 1.1 s.
+    expect(rate).toBeGreaterThan(100);
+  });
+
   it('draws nothing for a run stopped before any news (a refused --out, an empty input)', async () => {
     for (const tty of [true, false]) {
       const out = sink(tty);

@@ -54,7 +54,9 @@ const SILENT: Progress = { update() {}, setTotal() {}, stop() {}, silent: true }
 export function createProgress(stream: NodeJS.WriteStream, options: { quiet?: boolean } = {}): Progress {
   if (options.quiet) return SILENT;
   const tty = stream.isTTY === true;
-  const began = performance.now();
+  // The rate's clock starts when this run's records start: the last news before the first of them (reading
+  // back a resumed output's lines takes time that is no repair's).
+  let began = performance.now();
   let processed = 0;
   let resumed = 0;
   let total: number | undefined;
@@ -80,6 +82,7 @@ export function createProgress(stream: NodeJS.WriteStream, options: { quiet?: bo
   };
   return {
     update(n, r) {
+      if (n === 0) began = performance.now();
       processed = n;
       resumed = r;
       start();
