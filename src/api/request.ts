@@ -110,7 +110,9 @@ const repairing = {
     .positive()
     .max(86_400)
     .optional()
-    .describe('solver time limit in seconds (default 10; a server caps it below its request time limit)'),
+    .describe(
+      'time limit of the repair in seconds, compiling and solving (default 10; a server caps it below its request time limit)',
+    ),
   goals: GoalsSchema.optional().describe('what the repair must reach (modes valid and optimal)'),
   mode: z
     .enum(MODES)
