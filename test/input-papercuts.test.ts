@@ -152,6 +152,8 @@ describe('catalogs and mappings', () => {
     expect(() => parseCatalog([{ type: 'function', function: fn, outputs }])).toThrow(
       /^catalog\[0\]\.outputs: unknown key/,
     );
+    // A note under such a key is no schema: it is left alone.
+    expect(parseCatalog([{ ...fn, output: 'the forecast' }]).apis[0].outputs).toBeNull();
   });
 
   it('a mapping table’s error names the entry at fault, in either form', () => {

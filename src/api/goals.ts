@@ -40,11 +40,11 @@ export function checkGoals(goals: unknown, catalog: Catalog, root = 'goals'): Go
 }
 
 /**
- * The field goals of a call's final options (a record's memory and goals in place of the request's), each
- * checked against what could meet it: a field some API of the catalog outputs (by path or last key), one
- * a mapping in force feeds it from, or one memory holds. A field none of them has is an input error
- * (`goals.fields[0]: no API of the catalog outputs "x", no mapping feeds it and memory does not hold it`),
- * not a failed repair.
+ * The field goals of a request's (or a library call's) options, each checked against what could meet it: a
+ * field some API of the catalog outputs (by path or last key), one a mapping in force feeds it from, or one
+ * the options' memory holds. A field none of them has is an input error (`goals.fields[0]: no API of the
+ * catalog outputs "x", no mapping feeds it and memory does not hold it`), not a failed repair. A record's
+ * own goals are judged by its repair (an `error` result), since its memory may differ from the request's.
  */
 export function checkGoalFields(options: RepairOptions, catalog: Catalog, root = 'goals'): void {
   const fields = options.goals?.fields;

@@ -65,8 +65,12 @@ function parseEntry(raw: unknown, at: FieldPath, options: CatalogOptions): ApiSp
     );
   }
   for (const place of [{ entry, at: where }, ...(outside ? [outside] : [])]) {
+    // Only a schema-like value is taken for a slip: `output: "a list of flights"` is a note.
     const slip = Object.keys(place.entry).find(
-      (key) => LOOKS_LIKE_OUTPUTS.test(key) && !(OUTPUT_KEYS as readonly string[]).includes(key),
+      (key) =>
+        LOOKS_LIKE_OUTPUTS.test(key) &&
+        !(OUTPUT_KEYS as readonly string[]).includes(key) &&
+        (isPlainObject(own(place.entry, key)) || Array.isArray(own(place.entry, key))),
     );
     if (slip !== undefined)
       throw new InputError(
