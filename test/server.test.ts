@@ -1,4 +1,5 @@
 /** The HTTP API over real loopback HTTP: every route, auth, catalogs by name, bad bodies, body limit. */
+import { gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -220,6 +221,23 @@ describe('bad requests', () => {
     }
     const put = await send('PUT', '/v1/catalogs/plain', 'text/plain', JSON.stringify(catalog));
     expect(put).toEqual({ status: 415, json: media });
+    // A compressed body is a coding the server does not take: 415 naming it, not a 400 on its bytes.
+    const gzipped = await fetch(`${base}/v1/validate`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+      },
+      body: gzipSync(valid),
+    });
+    expect({ status: gzipped.status, json: await gzipped.json() }).toEqual({
+      status: 415,
+      json: {
+        error: 'content-encoding gzip is not supported: send the body uncompressed',
+        field: 'content-encoding',
+      },
+    });
   });
 
   it('never reads a cost model from a path it is given', async () => {

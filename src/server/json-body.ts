@@ -8,11 +8,23 @@
 import type { FastifyInstance } from 'fastify';
 import { InputError } from '../model/errors.ts';
 import { decodeUtf8 } from '../read/utf8.ts';
+import { HttpProblem } from './errors.ts';
 
 export function installJsonParser(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'ignore');
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    // A compressed body is a media type the server does not take (415), not a malformed one (400).
+    const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+    if (encoding && encoding !== 'identity')
+      return done(
+        new HttpProblem(
+          415,
+          'content-encoding',
+          `content-encoding ${encoding} is not supported: send the body uncompressed`,
+        ),
+        undefined,
+      );
     let text: string;
     try {
       text = decodeUtf8(body as Buffer, 'body');

@@ -103,7 +103,10 @@ export function openApiDocument(version: string): JsonSchema {
             description: 'body larger than the body limit, or a catalog larger than the registry holds',
             ...json(error),
           },
-          '415': { description: 'the body is not JSON (content type)', ...json(error) },
+          '415': {
+            description: 'the body is not JSON (content type), or is compressed (content-encoding)',
+            ...json(error),
+          },
           '507': {
             description: 'the registry is full (catalogs or bytes): delete one first',
             ...json(error),
