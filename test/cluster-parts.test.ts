@@ -89,30 +89,12 @@ describe.skipIf(!redis.url)(
       }
       const array = tmp.file('array.json');
       writeFileSync(array, JSON.stringify(readLines(input).slice(0, 2), null, 2));
-      const notJsonl = await batchCli([
-        'submit',
-        array,
-        '--queue',
-        url,
-        '--run',
-        'x',
-        '--results',
-        results,
-        ...SUBMIT,
-      ]);
+      const submitInput = (file: string) =>
+        batchCli(['submit', file, '--queue', url, '--run', 'x', '--results', results, ...SUBMIT]);
+      const notJsonl = await submitInput(array);
       expect(notJsonl).toMatchObject({ code: 2, err: expect.stringMatching(/is not JSONL/) });
       expect(existsSync(results)).toBe(false);
-      const stdin = await batchCli([
-        'submit',
-        '-',
-        '--queue',
-        url,
-        '--run',
-        'x',
-        '--results',
-        results,
-        ...SUBMIT,
-      ]);
+      const stdin = await submitInput('-');
       expect(stdin).toMatchObject({
         code: 2,
         err: expect.stringMatching(/^input: standard input cannot be a distributed run/),

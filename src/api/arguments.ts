@@ -206,8 +206,9 @@ export function optionsArgument<T extends RepairOptions>(
 /** Checks one argument (throwing an InputError located at `name`) and returns the value to pass on. */
 export type Check = (value: unknown, name: string, args: readonly unknown[]) => unknown;
 
-const fail = (name: string, expected: string, value: unknown): never => {
-  throw new InputError(name, `expected ${expected}, received ${kindOf(value)}`);
+/** `received` says what came: its kind, or (`shown`) the value itself where that is what went wrong. */
+const fail = (name: string, expected: string, value: unknown, shown = kindOf(value)): never => {
+  throw new InputError(name, `expected ${expected}, received ${shown}`);
 };
 
 const typed =
@@ -244,14 +245,12 @@ export const oneOf =
   (value, name) =>
     values.includes(value)
       ? value
-      : typeof value === 'string'
-        ? (() => {
-            throw new InputError(
-              name,
-              `expected one of ${values.map((v) => JSON.stringify(v)).join(', ')}, received ${JSON.stringify(value)}`,
-            );
-          })()
-        : fail(name, `one of ${values.map((v) => JSON.stringify(v)).join(', ')}`, value);
+      : fail(
+          name,
+          `one of ${values.map((v) => JSON.stringify(v)).join(', ')}`,
+          value,
+          typeof value === 'string' ? JSON.stringify(value) : kindOf(value),
+        );
 
 /** An array whose every item passes `check`. */
 export const arrayOf =
@@ -310,11 +309,12 @@ export const integerIn =
   (value, name) =>
     Number.isInteger(value) && (value as number) >= min && (value as number) <= max
       ? value
-      : typeof value === 'number'
-        ? (() => {
-            throw new InputError(name, `expected an integer in [${min}, ${max}], received ${value}`);
-          })()
-        : fail(name, `an integer in [${min}, ${max}]`, value);
+      : fail(
+          name,
+          `an integer in [${min}, ${max}]`,
+          value,
+          typeof value === 'number' ? String(value) : kindOf(value),
+        );
 
 /** A plain object (JSON-like options), its listed fields checked. */
 export const record =

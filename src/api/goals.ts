@@ -6,7 +6,7 @@
 import type { Catalog, Json } from '../model/types.ts';
 import type { Goals, RepairOptions } from '../model/options.ts';
 import { InputError, parseAt } from '../model/errors.ts';
-import { leafOf, paramsByName } from '../catalog/catalog-index.ts';
+import { indexCatalog, leafOf, paramsByName } from '../catalog/catalog-index.ts';
 import { mappingsInto } from '../catalog/computed-mappings.ts';
 import { memoryPaths } from '../validate/outputs.ts';
 import { apiByName } from '../validate/validate.ts';
@@ -49,20 +49,21 @@ export function checkGoals(goals: unknown, catalog: Catalog, root = 'goals'): Go
 export function checkGoalFields(options: RepairOptions, catalog: Catalog, root = 'goals'): void {
   const fields = options.goals?.fields;
   if (!fields || fields.length === 0) return;
-  const outputs = new Set<string>();
-  for (const api of catalog.apis)
-    for (const field of api.outputs ?? []) outputs.add(field.path).add(leafOf(field.path));
+  // The catalog's index (built once per catalog) knows the producers of a last key: no pass over every API.
+  const index = indexCatalog(catalog);
+  const output = (name: string) =>
+    index.producersOf(leafOf(name)).some((p) => p.field.path === name || leafOf(p.field.path) === name);
   const held = new Set<string>();
   for (const value of Object.values(options.memory ?? {}))
     for (const path of memoryPaths(value as Json)) held.add(path).add(leafOf(path));
   const scoring = options.cost?.mappings;
   fields.forEach((field, i) => {
-    if (outputs.has(field) || held.has(field)) return;
+    if (output(field) || held.has(field)) return;
     const mapped = [
       ...(options.mappings ?? []).filter((m) => m.to === field),
       ...(options.catalogMappings === false ? [] : mappingsInto(catalog, field, scoring ? { scoring } : {})),
     ];
-    if (mapped.some((m) => outputs.has(m.from) || held.has(m.from))) return;
+    if (mapped.some((m) => output(m.from) || held.has(m.from))) return;
     throw new InputError(
       `${root}.fields[${i}]`,
       `no API of the catalog outputs ${JSON.stringify(field)}, no mapping feeds it and memory does not hold it`,

@@ -5,10 +5,9 @@
  */
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
+import { isBlankLine } from '../read/byte-lines.ts';
 
 const MAX_BYTES = 4 * 1024 ** 3;
-/** Space, tab and carriage return: what a blank line may hold. */
-const BLANK = new Set([0x20, 0x09, 0x0d]);
 const HEAD_BYTES = 1024 * 1024;
 
 /** True when the first line of the file is a whole JSON object or array (one record per line). */
@@ -38,19 +37,16 @@ export async function countRecords(path: string): Promise<number | undefined> {
     if (!info.isFile() || info.size > MAX_BYTES || !(await looksLikeJsonl(path))) return undefined;
     // Lines with something on them: a blank line is no record (the batch skips it).
     let lines = 0;
+    // Whether the line being read (it may go on in the next chunk) has shown something yet.
     let written = false;
-    const scan = (chunk: Buffer, from: number, to: number) => {
-      for (let i = from; i < to && !written; i++) written = !BLANK.has(chunk[i]);
-    };
     for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
       let from = 0;
       for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) {
-        scan(chunk, from, at);
-        if (written) lines++;
+        if (written || !isBlankLine(chunk, from, at)) lines++;
         written = false;
         from = at + 1;
       }
-      scan(chunk, from, chunk.length);
+      written ||= !isBlankLine(chunk, from);
     }
     return written ? lines + 1 : lines;
   } catch {

@@ -10,6 +10,7 @@ import { createReadStream } from 'node:fs';
 import { InputError } from '../model/errors.ts';
 import { isRecordLine, lineRecordCount, stripBom } from '../read/records.ts';
 import { refuseCompressed } from '../read/utf8.ts';
+import { isBlankLine } from '../read/byte-lines.ts';
 
 /** One chunk: bytes [start, end) of the input; `line` is 1-based, `index` the 0-based record number. */
 export interface ChunkRef {
@@ -102,7 +103,7 @@ export async function scanChunks(
   let position = 0;
   let written = false;
   for await (const item of fileLines(path, highWaterMark)) {
-    written ||= item.bytes.some((b) => b !== 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0a);
+    written ||= !isBlankLine(item.bytes);
     const on = recordsOn(item.bytes, line === 1, jsonl);
     jsonl = on.jsonl;
     open.count += on.count;

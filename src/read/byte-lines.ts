@@ -8,6 +8,13 @@ import { errorMessage } from '../model/errors.ts';
 
 export type ByteLine = { readonly text: string } | { readonly error: string };
 
+/** True when bytes `[from, to)` of a line hold nothing but spaces, tabs and carriage returns: no record. */
+export function isBlankLine(bytes: Uint8Array, from = 0, to = bytes.length): boolean {
+  for (let i = from; i < to; i++)
+    if (bytes[i] !== 0x20 && bytes[i] !== 0x09 && bytes[i] !== 0x0d) return false;
+  return true;
+}
+
 function decoded(bytes: Buffer, offset: number): ByteLine {
   const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
   try {

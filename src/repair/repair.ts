@@ -98,6 +98,12 @@ export function checkMinConfidence(
     );
 }
 
+/** A result's reason: the parts that hold (why it is held back, why its confidence may differ on another run). */
+function reasonOf(...parts: (string | undefined)[]): { reason?: string } {
+  const given = parts.filter((p): p is string => p !== undefined);
+  return given.length > 0 ? { reason: given.join('; ') } : {};
+}
+
 /**
  * Repairs a sequence at the lowest cost. Throws an `InputError` only for options it cannot honour
  * (`checkMinConfidence`); a bad sequence is a result.
@@ -300,12 +306,6 @@ export async function repair(
     model: size,
     timeMs: elapsed(),
   };
-
-  /** The result's reason: why it is held back, and why its confidence may differ on another run. */
-  function reasonOf(...parts: (string | undefined)[]): { reason?: string } {
-    const given = parts.filter((p): p is string => p !== undefined);
-    return given.length > 0 ? { reason: given.join('; ') } : {};
-  }
 
   /**
    * Decodes a point the solver layer has already verified against the model (`solveGuarded`). What is

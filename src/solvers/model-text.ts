@@ -23,9 +23,6 @@ export interface ModelTextOptions {
 /** Longest LP line written; longer expressions continue on the next line (readers cap line length). */
 const LP_LINE = 250;
 
-export const lpVarName = varName;
-export const lpRowName = rowName;
-
 /** Shortest text that reads back as the same double (`0.1`, `1e-7`, `-3`). */
 function num(x: number): string {
   return Object.is(x, -0) ? '0' : String(x);
@@ -47,7 +44,7 @@ function lpSum(entries: readonly [number, number][], head: string): string[] {
     const abs = Math.abs(c);
     const coef = abs === 1 ? '' : `${num(abs)} `;
     const sign = c < 0 ? '-' : k === 0 ? '' : '+';
-    const term = `${sign}${sign && ' '}${coef}${lpVarName(v)}`;
+    const term = `${sign}${sign && ' '}${coef}${varName(v)}`;
     if (line.length + term.length + 1 > LP_LINE) {
       lines.push(line);
       line = ' ';
@@ -73,7 +70,7 @@ export function toLpText(model: MilpModel, options: ModelTextOptions = {}): stri
   out.push('Subject To');
   model.rows.forEach((row, i) => {
     const sum = terms(row);
-    const name = lpRowName(i);
+    const name = rowName(i);
     const hasLower = row.lower > -Infinity;
     const hasUpper = row.upper < Infinity;
     if (hasLower && hasUpper && row.lower === row.upper)
@@ -85,7 +82,7 @@ export function toLpText(model: MilpModel, options: ModelTextOptions = {}): stri
     else if (hasUpper) out.push(...withRhs(lpSum(sum, ` ${name}:`), `<= ${num(row.upper)}`));
   });
   const bounded = [...continuous].sort((a, b) => a - b);
-  if (bounded.length > 0) out.push('Bounds', ...bounded.map((j) => ` 0 <= ${lpVarName(j)} <= 1`));
+  if (bounded.length > 0) out.push('Bounds', ...bounded.map((j) => ` 0 <= ${varName(j)} <= 1`));
   const binaries = Array.from({ length: model.numVars }, (_, j) => j).filter((j) => !continuous.has(j));
   if (binaries.length > 0) {
     out.push('Binary');
@@ -93,7 +90,7 @@ export function toLpText(model: MilpModel, options: ModelTextOptions = {}): stri
       out.push(
         ` ${binaries
           .slice(k, k + 12)
-          .map(lpVarName)
+          .map(varName)
           .join(' ')}`,
       );
   }
@@ -118,14 +115,14 @@ export function toMpsText(model: MilpModel, options: ModelTextOptions = {}): str
   model.cost.forEach((c, j) => {
     if (c !== 0) columns[j].push(['obj', c]);
   });
-  for (const r of rows) for (const [v, c] of terms(r.row)) columns[v].push([lpRowName(r.i), c]);
+  for (const r of rows) for (const [v, c] of terms(r.row)) columns[v].push([rowName(r.i), c]);
   const name = (options.name ?? 'refract').replace(/[^A-Za-z0-9_-]/g, '_') || 'refract';
   const out = [
     ...(options.comments ?? []).map((c) => `* ${c}`),
     `NAME ${name}`,
     'ROWS',
     ' N obj',
-    ...rows.map((r) => ` ${type(r)} ${lpRowName(r.i)}`),
+    ...rows.map((r) => ` ${type(r)} ${rowName(r.i)}`),
     'COLUMNS',
   ];
   let marker = 0;
@@ -138,22 +135,22 @@ export function toMpsText(model: MilpModel, options: ModelTextOptions = {}): str
     }
     // A column must appear to exist: one without entries is written with a zero objective.
     const entries = columns[j].length ? columns[j] : [['obj', 0] as [string, number]];
-    for (const [row, c] of entries) out.push(`    ${lpVarName(j)} ${row} ${num(c)}`);
+    for (const [row, c] of entries) out.push(`    ${varName(j)} ${row} ${num(c)}`);
   }
   if (inInteger) out.push(`    M${marker} 'MARKER' 'INTEND'`);
   out.push('RHS');
   for (const r of rows) {
     const rhs = r.lower ? r.row.lower : r.row.upper;
-    if (rhs !== 0) out.push(`    RHS ${lpRowName(r.i)} ${num(rhs)}`);
+    if (rhs !== 0) out.push(`    RHS ${rowName(r.i)} ${num(rhs)}`);
   }
   const ranged = rows.filter((r) => type(r) === 'G' && r.upper);
   if (ranged.length > 0) {
     out.push('RANGES');
-    for (const r of ranged) out.push(`    RNG ${lpRowName(r.i)} ${num(r.row.upper - r.row.lower)}`);
+    for (const r of ranged) out.push(`    RNG ${rowName(r.i)} ${num(r.row.upper - r.row.lower)}`);
   }
   out.push('BOUNDS');
   for (let j = 0; j < model.numVars; j++)
-    out.push(continuous.has(j) ? ` UP BND ${lpVarName(j)} 1` : ` BV BND ${lpVarName(j)}`);
+    out.push(continuous.has(j) ? ` UP BND ${varName(j)} 1` : ` BV BND ${varName(j)}`);
   out.push('ENDATA');
   return `${out.join('\n')}\n`;
 }
