@@ -1,8 +1,9 @@
-import { appendFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { registerBatch } from '../src/cli/batch.ts';
+import { registerFix } from '../src/cli/fix.ts';
 import type { Summary } from '../src/batch/summary.ts';
 import { runCommands } from './cli-run.ts';
 import { GOLD } from './helpers.ts';
@@ -143,5 +144,50 @@ describe('scored batch on a labelled file', () => {
     await run('--resume', '--summary', join(dir, 'strangers-resumed'));
     const resumed = JSON.parse(readFileSync(join(dir, 'strangers-resumed.json'), 'utf8')) as Summary;
     expect(resumed.scores).toEqual(fresh.scores);
+  });
+
+  it("reads a catalog a record names by path from the input file's folder, in batch, resume and fix", async () => {
+    // A researcher's labelled file beside its catalog, run from elsewhere, with no --catalog.
+    const folder = join(dir, 'named');
+    mkdirSync(folder);
+    copyFileSync(LABELLED_CATALOG, join(folder, 'tools.json'));
+    const records = join(folder, 'records.jsonl');
+    const lines = readFileSync(data, 'utf8').trimEnd().split('\n').slice(0, 2);
+    const named = lines.map((line) => JSON.stringify({ ...JSON.parse(line), catalog: 'tools.json' }));
+    const missing = JSON.stringify({ ...JSON.parse(lines[0]), id: 'lost', catalog: 'nope.json' });
+    appendFileSync(records, [...named, missing].join('\n') + '\n');
+    const out = join(dir, 'named-out.jsonl');
+    const run = (...extra: string[]) =>
+      runCommands([registerBatch], ['batch', records, '--out', out, '--workers', '1', ...extra]);
+    const first = await run('--summary', join(dir, 'named'));
+    expect(first.code).toBe(2);
+    const results = readFileSync(out, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(results.map((r) => r.status)).toEqual(['repaired', 'repaired', 'error']);
+    expect(results[2].reason).toBe(
+      `line 3: catalog: ${join(folder, 'nope.json')}: cannot read file (ENOENT)`,
+    );
+    const fresh = JSON.parse(readFileSync(join(dir, 'named.json'), 'utf8')) as Summary;
+    expect(fresh.scores!.overall).toMatchObject({ n: 2, restored: 2 });
+    await run('--resume', '--summary', join(dir, 'named-resumed'));
+    const resumed = JSON.parse(readFileSync(join(dir, 'named-resumed.json'), 'utf8')) as Summary;
+    expect(resumed.scores).toEqual(fresh.scores);
+    // fix reads them the same way, and needs --catalog only for a record that carries none.
+    const fixed = await runCommands([registerFix], ['fix', records, '--format', 'json']);
+    expect(
+      fixed.out
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l).status),
+    ).toEqual(results.map((r) => r.status));
+    const bare = join(folder, 'bare.jsonl');
+    appendFileSync(bare, `${named[0]}\n${JSON.stringify({ id: 'bare', sequence: GOLD })}\n`);
+    const refused = await runCommands([registerFix], ['fix', bare]);
+    expect(refused).toMatchObject({ code: 2, out: '' });
+    expect(refused.err).toContain(
+      '--catalog: required: the tool catalog to check against (record "bare" carries none)',
+    );
   });
 });

@@ -4,12 +4,24 @@
  * submit (workers and collect refuse it), parts missing or tampered with (collect names the chunks and
  * writes nothing), and the summary (the single-machine one, latencies aside).
  */
-import { existsSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobId, QUEUE_NAME } from '../src/cluster/redis.ts';
 import { partDir } from '../src/cluster/store.ts';
+import { runBatch } from '../src/batch/run.ts';
+import type { Summary } from '../src/batch/summary.ts';
 import { CATALOG, datasetText, readLines, tempDir } from './fixtures/batch/records.ts';
 import { testRedis } from './fixtures/redis.ts';
 import {
@@ -194,6 +206,36 @@ describe.skipIf(!redis.url)(
         code: 2,
         err: expect.stringMatching(/--run: run changed is already on this queue .*continue it with --resume/),
       });
+    }, 60_000);
+
+    it("reads a catalog a record names by path from the input file's folder, as a single machine does", async () => {
+      // The records carry no catalog of their own but its file name, beside them; --catalog is not used.
+      const folder = tmp.file('named');
+      mkdirSync(folder);
+      copyFileSync(CATALOG, join(folder, 'tools.json'));
+      const named = join(folder, 'in.jsonl');
+      const lines = readLines(input)
+        .slice(0, 100)
+        .map((record) => JSON.stringify({ ...record, catalog: 'tools.json', gold: record.sequence }));
+      writeFileSync(named, lines.join('\n') + '\n');
+      const single = tmp.file('named-single.jsonl');
+      await runBatch({
+        input: createReadStream(named),
+        out: single,
+        request: {},
+        workers: 1,
+        recordBase: folder,
+      });
+      const results = tmp.file('named-results');
+      const run = ['--queue', url, '--run', 'named', '--results', results, '--quiet', ...CHUNK];
+      expect((await batchCli(['submit', named, ...run])).code).toBe(0);
+      expect(await workHere(url)).toMatchObject({ written: 2, failed: 0 });
+      const out = tmp.file('named-out.jsonl');
+      expect((await collect('named', results, out)).code).toBe(1);
+      expect(withoutTimes(out)).toBe(withoutTimes(single));
+      expect(readFileSync(out, 'utf8')).not.toContain('"status":"error"');
+      const summary = JSON.parse(readFileSync(`${results}/summary.json`, 'utf8')) as Summary;
+      expect(summary.scores!.overall).toMatchObject({ n: 100, catalogJudged: 100 });
     }, 60_000);
 
     it('lists chunks that fail for good with their errors, and redoes them on resume', async () => {

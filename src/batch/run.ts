@@ -9,7 +9,7 @@ import { InputError } from '../model/errors.ts';
 import type { ApiRequest } from '../api/request.ts';
 import { PoolError } from '../workers/pool.ts';
 import { createBatchPool, TASKS_AHEAD, type BatchPool } from './pool.ts';
-import { judgingCatalog } from './catalogs.ts';
+import { judgingCatalog, RecordCatalogs } from './catalogs.ts';
 import { countRecords } from './count.ts';
 import { errorDone } from './lines.ts';
 import type { ReadFile } from './out-path.ts';
@@ -34,6 +34,12 @@ export interface BatchOptions {
   readonly output?: NodeJS.WritableStream;
   /** The fix request every record is repaired with, resolved once in every worker (`catalogPath`, …). */
   readonly request: ApiRequest;
+  /**
+   * The directory a record's catalog given as a path (`"catalog": "tools.json"`) is read from: the input
+   * file's. Without it a record carries its catalog itself. A caller's `pool` must have been started with
+   * the same.
+   */
+  readonly recordBase?: string;
   readonly workers: number;
   /** Skip the records `out` already holds and append the rest. */
   readonly resume?: boolean;
@@ -113,7 +119,10 @@ async function batchRun(options: BatchOptions): Promise<BatchReport> {
     (options.input as Partial<NodeJS.ReadStream> | undefined)?.destroy?.();
     throw error;
   }
-  const read = options.records ?? (options.input && readRecordSources(options.input));
+  // Records the reading thread parses (a line holding a list, a resumed run's, a failed one's) read the
+  // catalogs they name as the workers do.
+  const recordOptions = { parseCatalog: new RecordCatalogs({ base: options.recordBase }).parse };
+  const read = options.records ?? (options.input && readRecordSources(options.input, recordOptions));
   if (!read) throw new Error('internal: runBatch needs input or records');
   const sources = read[Symbol.asyncIterator]();
   // Nothing is opened for writing before the first record: an empty input writes nothing.
@@ -160,6 +169,7 @@ async function batchRun(options: BatchOptions): Promise<BatchReport> {
         stepByStep: options.stepByStep ?? false,
         faults: options.faults,
         recordTimeoutMs: options.recordTimeoutMs ?? 60_000,
+        recordBase: options.recordBase,
       },
       options.workers,
       (reason) => {
@@ -174,7 +184,7 @@ async function batchRun(options: BatchOptions): Promise<BatchReport> {
     deliver({ seq: record.seq, ...result });
   };
   const fail = (record: TaskRecord, reason: string) =>
-    finish(record, errorDone(sourceRecord(record.source), reason));
+    finish(record, errorDone(sourceRecord(record.source, recordOptions), reason));
   /** Tasks sent and not yet answered. */
   let inFlight = 0;
   // The watchdog counts from when the task reaches the head of its worker's queue, and again from each
@@ -271,7 +281,7 @@ async function batchRun(options: BatchOptions): Promise<BatchReport> {
       if (prior) {
         const line = await prior.next();
         if (line) {
-          const record = sourceRecord(source);
+          const record = sourceRecord(source, recordOptions);
           prior.expect(line, record.id);
           summary.add(outcomeOf(record, line.value, judgeAgainst(record)));
           progress?.update(0, ++resumed);

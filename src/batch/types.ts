@@ -57,6 +57,8 @@ export interface WorkerSetup {
   readonly faults?: readonly InjectedFault[];
   /** The record watchdog in ms: each repair gets a deadline within it (compiling and solving). */
   readonly recordTimeoutMs?: number;
+  /** The directory a record's catalog named by path is read from (see `BatchOptions.recordBase`). */
+  readonly recordBase?: string;
 }
 
 /** One record of a task: its position in the input and its source (usually still JSON text). */

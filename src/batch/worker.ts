@@ -19,7 +19,7 @@ const setup = jobData<WorkerSetup>();
 const catalog = setup.request.catalogPath ? loadCatalog(setup.request.catalogPath) : undefined;
 const settings = requestSettings('fix', setup.request, { files: true });
 const context: JobContext = { catalog, settings, stepByStep: setup.stepByStep };
-const catalogs = new RecordCatalogs();
+const catalogs = new RecordCatalogs({ base: setup.recordBase });
 
 /**
  * What a repair leaves of the record watchdog, so it ends as a `timeout` line before the watchdog: a fifth of

@@ -21,6 +21,7 @@ import {
 } from './batch-shared.ts';
 import { integer } from '../api/flag-values.ts';
 import { addRequestOptions } from './request-flags.ts';
+import { recordBase } from './input.ts';
 
 interface Flags extends Record<string, unknown> {
   out?: string;
@@ -109,6 +110,7 @@ export function registerBatch(program: Command): void {
       report = await runBatch({
         input: input.stream,
         inputPath: input.path,
+        recordBase: recordBase(input.path),
         out: flags.out,
         request,
         workers,

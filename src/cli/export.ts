@@ -93,7 +93,7 @@ export function registerExport(program: Command): void {
         'export writes the model of the first repair; the next ones need its optimum',
       );
     const { settings, catalog } = resolveRequest('fix', flags);
-    const input = parseInput(readInput(file));
+    const input = parseInput(readInput(file), file);
     const wanted = flags.id ? new Set(flags.id) : undefined;
     const records = input.records.filter((r) => !wanted || wanted.has(r.id));
     const missing = flags.id?.find((id) => !input.records.some((r) => r.id === id));

@@ -3,6 +3,7 @@
  * input order). Shells over the request functions of src/api.
  */
 import type { Command } from 'commander';
+import { InputError } from '../model/errors.ts';
 import type { Catalog } from '../model/types.ts';
 import { makeCall, runCall, type Settings } from '../api/call.ts';
 import type { ApiRequest, RequestKind } from '../api/request.ts';
@@ -58,8 +59,14 @@ export function commandRequest(
 
 async function runRequests(kind: RequestKind, file: string | undefined, flags: Record<string, unknown>) {
   const format = oneOf('--format', flags.format as string, ['text', 'json'] as const);
-  const { settings, catalog } = commandRequest(kind, flags);
-  const input = parseInput(readInput(file));
+  const { settings, catalog } = resolveRequest(kind, flags);
+  const input = parseInput(readInput(file), file);
+  // Records that carry their own catalogs need no --catalog; one that carries none does, before any output.
+  const bare = input.records.find((record) => record.sequence && !record.catalog);
+  if (!catalog && bare) {
+    const which = input.single ? '' : ` (record ${JSON.stringify(bare.id)} carries none)`;
+    throw new InputError('--catalog', `required: the tool catalog to check against${which}`);
+  }
   let exit = 0;
   const counts: Record<string, number> = {};
   const times: number[] = [];
@@ -76,7 +83,7 @@ async function runRequests(kind: RequestKind, file: string | undefined, flags: R
     }
     const call = makeCall(settings, {
       sequence: record.sequence,
-      catalog: record.catalog ?? catalog,
+      catalog: record.catalog ?? (catalog as Catalog),
       memory: record.memory,
       executed: record.executed,
       goals: record.goals,

@@ -1,5 +1,7 @@
 /** Reading a command's input: one sequence (any form) or many records (NESTFUL data array, JSONL). */
-import { parseRecords, type RecordItem } from '../read/records.ts';
+import { dirname, resolve } from 'node:path';
+import { parseRecords, type RecordItem, type RecordOptions } from '../read/records.ts';
+import { RecordCatalogs } from '../batch/catalogs.ts';
 import { parseSequenceText } from '../read/sequence.ts';
 import { InputError } from '../model/errors.ts';
 import { isPlainObject } from '../read/json.ts';
@@ -10,14 +12,23 @@ export interface Input {
   readonly records: readonly RecordItem[];
 }
 
-export function parseInput(text: string): Input {
+/**
+ * Where the records of an input read a catalog they name by path (`"catalog": "tools.json"`): the input
+ * file's folder, or the working directory for standard input.
+ */
+export const recordBase = (file: string | undefined): string =>
+  file === undefined || file === '-' ? process.cwd() : dirname(resolve(file));
+
+/** `file`: the input's path (absent or `-` for standard input), for the catalogs its records name. */
+export function parseInput(text: string, file?: string): Input {
+  const options: RecordOptions = { parseCatalog: new RecordCatalogs({ base: recordBase(file) }).parse };
   if (text.trim() === '') throw new InputError('input', 'empty input: expected a sequence or records');
   // One record (`{"id": …, "sequence": …, "memory": …}`, a JSONL file of one line): its id, memory, goals
   // and catalog are the record's, as they are on any line of a longer file; without an id it prints as one
   // sequence does.
   const record = recordObject(text);
   if (record) {
-    const records = parseRecords(text);
+    const records = parseRecords(text, options);
     return { single: record.id === undefined && records.length === 1, records };
   }
   let singleError: unknown;
@@ -26,7 +37,7 @@ export function parseInput(text: string): Input {
   } catch (error) {
     singleError = error;
   }
-  const records = parseRecords(text);
+  const records = parseRecords(text, options);
   if (records.length === 1 && records[0].error) {
     // Neither one sequence nor a record file: report the single-sequence reading, which names the field.
     throw singleError instanceof InputError ? singleError : new InputError('input', records[0].error);

@@ -29,7 +29,7 @@ export function registerTags(program: Command): void {
     const format = oneOf('--format', flags.format as string, ['text', 'json'] as const);
     const { settings, catalog } = commandRequest('validate', flags);
     const { memory, resultName, types } = settings.options;
-    const pred = parseInput(readInput(file));
+    const pred = parseInput(readInput(file), file);
     const gold = flags.gold ? goldById(flags.gold) : undefined;
     if (gold && pred.single && gold.size !== 1) {
       throw new InputError(
@@ -85,7 +85,7 @@ export function registerModes(program: Command): void {
     void _held;
     const compressRequest = request.costModel === undefined ? uncalibrated : request;
     const compressing = asFlags(() => requestSettings('compress', compressRequest, { files: true, catalog }));
-    const input = parseInput(readInput(file));
+    const input = parseInput(readInput(file), file);
     let exit = 0;
     for (const record of input.records) {
       if (record.error || !record.sequence) {
@@ -113,7 +113,7 @@ export function registerModes(program: Command): void {
 
 function goldById(path: string): Map<string, RecordItem> {
   try {
-    const input = parseInput(readInput(path));
+    const input = parseInput(readInput(path), path);
     return new Map(input.records.map((r) => [r.id, r]));
   } catch (error) {
     if (!(error instanceof InputError)) throw error;

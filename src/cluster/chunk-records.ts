@@ -5,7 +5,7 @@
  * not the one the chunks were cut from.
  */
 import { createReadStream } from 'node:fs';
-import { readJsonlSlice, type RecordSource } from '../read/records.ts';
+import { readJsonlSlice, type RecordOptions, type RecordSource } from '../read/records.ts';
 import type { ChunkRef } from './chunks.ts';
 
 export class ChunkMismatch extends Error {
@@ -15,12 +15,20 @@ export class ChunkMismatch extends Error {
   }
 }
 
-export async function* chunkRecords(path: string, chunk: ChunkRef): AsyncGenerator<RecordSource> {
+export async function* chunkRecords(
+  path: string,
+  chunk: ChunkRef,
+  options: RecordOptions = {},
+): AsyncGenerator<RecordSource> {
   let index = chunk.index;
   if (chunk.end > chunk.start) {
     const input = createReadStream(path, { start: chunk.start, end: chunk.end - 1 });
     try {
-      for await (const item of readJsonlSlice(input, { line: chunk.line, index, offset: chunk.start })) {
+      for await (const item of readJsonlSlice(
+        input,
+        { line: chunk.line, index, offset: chunk.start },
+        options,
+      )) {
         index++;
         yield item;
       }

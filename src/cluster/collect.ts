@@ -12,15 +12,15 @@ import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { InputError } from '../model/errors.ts';
-import { sourceRecord, type RecordItem } from '../read/records.ts';
+import { sourceRecord, type RecordItem, type RecordOptions } from '../read/records.ts';
 import type { Catalog } from '../model/types.ts';
-import { judgingCatalog } from '../batch/catalogs.ts';
+import { judgingCatalog, RecordCatalogs } from '../batch/catalogs.ts';
 import { outcomeOf, SummaryAccumulator, type Summary } from '../batch/summary.ts';
 import { prepareOutPath, refuseOverwrite } from '../batch/out-path.ts';
 import { chunkRecords } from './chunk-records.ts';
 import type { ChunkRef } from './chunks.ts';
 import { syncPath, uniqueSuffix } from './files.ts';
-import { checkInput, readChunkTable, readManifest } from './manifest.ts';
+import { checkInput, readChunkTable, readManifest, recordBase } from './manifest.ts';
 import { doneChunks, isDone, partLines, readPartSummary } from './store.ts';
 import { connect, loadQueueLibraries, openQueue, queueUrl, RedisUnreachable } from './redis.ts';
 import { queuedChunks } from './queued.ts';
@@ -75,6 +75,7 @@ async function checkPart(
   ref: ChunkRef,
   summary: SummaryAccumulator,
   judgeAgainst: (record: RecordItem) => Catalog | undefined,
+  recordOptions: RecordOptions,
 ): Promise<Buffer> {
   const part = await readPartSummary(options.results, chunk);
   const bytes = await readFile(partLines(options.results, chunk));
@@ -91,8 +92,8 @@ async function checkPart(
   if (lines.length !== ref.count) throw new Error(`${lines.length} lines for ${ref.count} records`);
   const statuses: Record<string, number> = {};
   let at = 0;
-  for await (const source of chunkRecords(input, ref)) {
-    const record = sourceRecord(source);
+  for await (const source of chunkRecords(input, ref, recordOptions)) {
+    const record = sourceRecord(source, recordOptions);
     const line = lines[at++];
     const id = lineId(line);
     if (id !== record.id) {
@@ -188,12 +189,21 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
   const { path: temporary, handle } = await openOutput(options.out);
   const summary = new SummaryAccumulator();
   const judgeAgainst = judgingCatalog(manifest.request.catalogPath);
+  const recordOptions = { parseCatalog: new RecordCatalogs({ base: recordBase(manifest) }).parse };
   const broken: { chunk: number; reason: string }[] = [];
   let total = 0;
   try {
     for (let k = 0; k < chunks.length; k++) {
       try {
-        const bytes = await checkPart(options, manifest.input.path, k, chunks[k], summary, judgeAgainst);
+        const bytes = await checkPart(
+          options,
+          manifest.input.path,
+          k,
+          chunks[k],
+          summary,
+          judgeAgainst,
+          recordOptions,
+        );
         await handle.write(bytes);
         total += bytes.length;
       } catch (error) {

@@ -7,7 +7,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../model/errors.ts';
 import type { ApiRequest } from '../api/request.ts';
@@ -57,6 +57,9 @@ const manifestSchema = z.object({
   costSha256: z.string(),
   submitted: z.string(),
 });
+
+/** Where a record's catalog named by path is read from: the input file's folder (a shared file system). */
+export const recordBase = (manifest: Manifest): string => dirname(manifest.input.path);
 
 export async function inputStamp(path: string): Promise<Manifest['input']> {
   const info = await stat(path);

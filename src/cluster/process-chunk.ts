@@ -7,7 +7,8 @@
 import type { Redis } from 'ioredis';
 import { InputError } from '../model/errors.ts';
 import { runBatch } from '../batch/run.ts';
-import { checkInput } from './manifest.ts';
+import { checkInput, recordBase } from './manifest.ts';
+import { RecordCatalogs } from '../batch/catalogs.ts';
 import { ChunkMismatch, chunkRecords } from './chunk-records.ts';
 import type { ChunkJob } from './job-data.ts';
 import { markActive, markDone } from './redis.ts';
@@ -32,8 +33,10 @@ export async function processChunk(job: ChunkJob, context: RunContext, redis: Re
   let outcome: ChunkOutcome;
   try {
     const { written } = await commitPart(job.results, job.chunk, async (linesPath) => {
+      const base = recordBase(manifest);
       const report = await runBatch({
-        records: chunkRecords(job.input, job),
+        records: chunkRecords(job.input, job, { parseCatalog: new RecordCatalogs({ base }).parse }),
+        recordBase: base,
         out: linesPath,
         request: manifest.request,
         workers: pool.size,

@@ -6,7 +6,7 @@
  */
 import { InputError } from '../model/errors.ts';
 import { createBatchPool, type BatchPool } from '../batch/run.ts';
-import { checkFiles, costHash, readManifest, type Manifest } from './manifest.ts';
+import { checkFiles, costHash, readManifest, recordBase, type Manifest } from './manifest.ts';
 import type { ChunkJob } from './job-data.ts';
 
 /** A job that can never succeed as it stands (retrying it only wastes the attempts). */
@@ -88,6 +88,7 @@ export class RunContexts {
         request: manifest.request,
         stepByStep: manifest.stepByStep,
         recordTimeoutMs: manifest.recordTimeoutMs,
+        recordBase: recordBase(manifest),
       },
       this.workers,
       (reason) => this.onBroken(job.run, reason),

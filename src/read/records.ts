@@ -155,9 +155,14 @@ export function lineRecordCount(line: string): number {
 }
 
 /** The records of a parsed value: a list of records, or one record (a record, a sample, a step array). */
-function valueRecords(value: unknown, index: number, where?: string): RecordItem[] {
-  if (isRecordList(value)) return value.map((item, i) => recordFrom(item, index + i, where));
-  return [recordFrom(value, index, where)];
+function valueRecords(
+  value: unknown,
+  index: number,
+  where?: string,
+  options: RecordOptions = {},
+): RecordItem[] {
+  if (isRecordList(value)) return value.map((item, i) => recordFrom(item, index + i, where, options));
+  return [recordFrom(value, index, where, options)];
 }
 
 /** Parses one record's text; never throws (malformed JSON gives an item with `error`). */
@@ -182,7 +187,7 @@ export function sourceRecord(source: RecordSource, options: RecordOptions = {}):
  * The sources of one JSONL line: the line itself, except a line holding a list of records, which is parsed
  * here to split it (and to number the records after it).
  */
-function lineSources(line: string, lineNo: number, index: number): RecordSource[] {
+function lineSources(line: string, lineNo: number, index: number, options: RecordOptions): RecordSource[] {
   if (line.trimStart().startsWith('[')) {
     let value: unknown;
     try {
@@ -190,7 +195,7 @@ function lineSources(line: string, lineNo: number, index: number): RecordSource[
     } catch {
       value = undefined;
     }
-    if (isRecordList(value)) return valueRecords(value, index, `line ${lineNo}`);
+    if (isRecordList(value)) return valueRecords(value, index, `line ${lineNo}`, options);
   }
   return [{ text: line, index, lineNo }];
 }
@@ -219,12 +224,17 @@ export function isRecordLine(line: string): boolean {
  * `start` the index of the first record (a slice of a file read on its own numbers its records as the whole
  * file does).
  */
-function* jsonlSources(lines: Iterable<string>, first = 1, start = 0): Generator<RecordSource> {
+function* jsonlSources(
+  lines: Iterable<string>,
+  first = 1,
+  start = 0,
+  options: RecordOptions = {},
+): Generator<RecordSource> {
   let lineNo = first;
   let index = start;
   for (const line of lines) {
     if (line.trim() !== '') {
-      const sources = lineSources(line, lineNo, index);
+      const sources = lineSources(line, lineNo, index, options);
       index += sources.length;
       yield* sources;
     }
@@ -233,12 +243,17 @@ function* jsonlSources(lines: Iterable<string>, first = 1, start = 0): Generator
 }
 
 /** The records of JSONL lines (see `jsonlSources`), parsed. */
-export function* jsonlRecords(lines: Iterable<string>, first = 1, start = 0): Generator<RecordItem> {
-  for (const source of jsonlSources(lines, first, start)) yield sourceRecord(source);
+export function* jsonlRecords(
+  lines: Iterable<string>,
+  first = 1,
+  start = 0,
+  options: RecordOptions = {},
+): Generator<RecordItem> {
+  for (const source of jsonlSources(lines, first, start, options)) yield sourceRecord(source, options);
 }
 
 /** Parses a whole file of records. */
-export function parseRecords(text: string): RecordItem[] {
+export function parseRecords(text: string, options: RecordOptions = {}): RecordItem[] {
   const body = stripBom(text);
   const trimmed = body.trim();
   if (trimmed === '') return [];
@@ -247,7 +262,7 @@ export function parseRecords(text: string): RecordItem[] {
     document = JSON.parse(trimmed);
   } catch (error) {
     const lines = body.split(/\r?\n/);
-    if (lines.some(isRecordLine)) return [...jsonlRecords(lines)];
+    if (lines.some(isRecordLine)) return [...jsonlRecords(lines, 1, 0, options)];
     if (trimmed[0] === '[' || trimmed[0] === '{') {
       return [{ id: '0', error: `invalid JSON (${errorMessage(error)})` }];
     }
@@ -261,8 +276,8 @@ export function parseRecords(text: string): RecordItem[] {
   if (Array.isArray(document) && document.length === 0) return [];
   const lines = body.split(/\r?\n/);
   // One line is JSONL too: read it the same way the stream does.
-  if (lines.filter((line) => line.trim() !== '').length === 1) return [...jsonlRecords(lines)];
-  return valueRecords(document, 0);
+  if (lines.filter((line) => line.trim() !== '').length === 1) return [...jsonlRecords(lines, 1, 0, options)];
+  return valueRecords(document, 0, undefined, options);
 }
 
 /** Where a slice of a JSONL file starts: its first line's number, first record's index, first byte's offset. */
@@ -280,6 +295,7 @@ export interface SliceStart {
 export async function* readJsonlSlice(
   stream: NodeJS.ReadableStream,
   start: SliceStart,
+  options: RecordOptions = {},
 ): AsyncGenerator<RecordSource> {
   let lineNo = start.line - 1;
   let index = start.index;
@@ -289,7 +305,8 @@ export async function* readJsonlSlice(
       yield { id: String(index++), error: `line ${lineNo}: ${read.error}` };
       continue;
     }
-    for (const source of jsonlSources([lineNo === 1 ? stripBom(read.text) : read.text], lineNo, index)) {
+    const line = lineNo === 1 ? stripBom(read.text) : read.text;
+    for (const source of jsonlSources([line], lineNo, index, options)) {
       index++;
       yield source;
     }
@@ -302,7 +319,10 @@ export async function* readJsonlSlice(
  * without any (a pretty-printed JSON document, the string form) is read whole and parsed with
  * `parseRecords`, giving the same items.
  */
-export async function* readRecordSources(stream: NodeJS.ReadableStream): AsyncGenerator<RecordSource> {
+export async function* readRecordSources(
+  stream: NodeJS.ReadableStream,
+  options: RecordOptions = {},
+): AsyncGenerator<RecordSource> {
   const held: string[] = [];
   let jsonl = false;
   let lineNo = 0;
@@ -312,7 +332,7 @@ export async function* readRecordSources(stream: NodeJS.ReadableStream): AsyncGe
     if ('error' in read) {
       // Not UTF-8: the record of this line gets the error; JSONL goes on with the next line.
       jsonl = true;
-      for (const source of jsonlSources(held)) {
+      for (const source of jsonlSources(held, 1, 0, options)) {
         index++;
         yield source;
       }
@@ -325,7 +345,7 @@ export async function* readRecordSources(stream: NodeJS.ReadableStream): AsyncGe
       held.push(line);
       if (!isRecordLine(line)) continue;
       jsonl = true;
-      for (const source of jsonlSources(held)) {
+      for (const source of jsonlSources(held, 1, 0, options)) {
         index++;
         yield source;
       }
@@ -333,15 +353,18 @@ export async function* readRecordSources(stream: NodeJS.ReadableStream): AsyncGe
       continue;
     }
     if (line.trim() === '') continue;
-    for (const source of lineSources(line, lineNo, index)) {
+    for (const source of lineSources(line, lineNo, index, options)) {
       index++;
       yield source;
     }
   }
-  if (!jsonl) yield* parseRecords(held.join('\n'));
+  if (!jsonl) yield* parseRecords(held.join('\n'), options);
 }
 
 /** Streams records from JSONL (see `readRecordSources`), parsing each. */
-export async function* readRecords(stream: NodeJS.ReadableStream): AsyncGenerator<RecordItem> {
-  for await (const source of readRecordSources(stream)) yield sourceRecord(source);
+export async function* readRecords(
+  stream: NodeJS.ReadableStream,
+  options: RecordOptions = {},
+): AsyncGenerator<RecordItem> {
+  for await (const source of readRecordSources(stream, options)) yield sourceRecord(source, options);
 }
