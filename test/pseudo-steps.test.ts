@@ -80,6 +80,36 @@ describe('a repaired sequence read back by the library', () => {
     ]);
   });
 
+  it('labels an ask for a parameter whose name is no label (kebab-case, spaces, a leading digit) as a label', async () => {
+    const catalog = parseCatalog([
+      {
+        name: 'lookupCity',
+        parameters: { 'city-name': { type: 'string', required: true } },
+        output_parameters: { 'city-id': { type: 'string' } },
+      },
+      {
+        name: 'getForecast',
+        parameters: {
+          'city-id': { type: 'string', required: true },
+          'Forecast Day': { type: 'string', required: true },
+          '2fa-code': { type: 'string', required: true },
+        },
+      },
+    ]);
+    const input = seq('r1 = lookupCity()\nr2 = getForecast(city-id="$r1.city-id$")');
+    const r = await repair(input, catalog);
+    expect(r.status).toBe('repaired');
+    expect(r.sequence.filter((s) => s.name === 'ask')).toEqual([
+      { name: 'ask', arguments: { slot: 'city-name' }, label: 'city_name' },
+      { name: 'ask', arguments: { slot: 'Forecast Day' }, label: 'Forecast_Day' },
+      { name: 'ask', arguments: { slot: '2fa-code' }, label: '_2fa_code' },
+    ]);
+    // It reads back, in both forms, and a second repair keeps it as it is.
+    expect(seq(text(r.sequence))).toEqual(r.sequence);
+    expect(validate(r.sequence, catalog).valid).toBe(true);
+    expect((await repair(r.sequence, catalog)).status).toBe('valid');
+  });
+
   it('reports them as unknown APIs when told not to read pseudo-steps', async () => {
     const issues = validate(await repaired(), executable, { pseudoSteps: false }).issues;
     expect(issues.map((i) => [i.tag, i.step])).toEqual([['unknown_api', 2]]);

@@ -49,6 +49,16 @@ function freshLabels(
   return labels;
 }
 
+/**
+ * The label of an ask for a parameter: its name where that is a label, else the name with every character a
+ * label cannot hold as `_` (and `_` before a leading digit): `city-name` → `city_name`, `2fa code` →
+ * `_2fa_code`. The ask's `slot` keeps the parameter's own name.
+ */
+export function askLabel(param: string): string {
+  const label = param.replace(/[^A-Za-z0-9_]/g, '_');
+  return label === '' ? 'value' : /^[0-9]/.test(label) ? `_${label}` : label;
+}
+
 export function decode(plan: Plan, values: readonly number[]): Decoded {
   const edits: Edit[] = [];
   const chosen = new Map<number, number>(); // call id -> api choice index
@@ -61,8 +71,9 @@ export function decode(plan: Plan, values: readonly number[]): Decoded {
   const order = plan.calls.filter((c) => chosen.has(c.id)).sort((a, b) => a.pos - b.pos || a.id - b.id);
   const sequence: Step[] = [];
   const freeSlot = (name: string) => {
-    let slot = name;
-    for (let n = 2; slots.has(slot); n++) slot = `${name}_${n}`;
+    const base = askLabel(name);
+    let slot = base;
+    for (let n = 2; slots.has(slot); n++) slot = `${base}_${n}`;
     slots.add(slot);
     return slot;
   };
