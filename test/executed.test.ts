@@ -40,6 +40,17 @@ describe('tries', () => {
     expect(keys[4]).not.toBe(keys[1]);
   });
 
+  it('two asks for one slot are two values: the calls they feed are not one call run twice', async () => {
+    // Both airports of a flight were lost: each restored search asks for its own query.
+    const flight = parseStringForm(
+      'var3 = SkyScrapperFlightSearch(originSkyId="$var1.skyId$", destinationSkyId="$var2.skyId$", ' +
+        'originEntityId="$var1.entityId$", destinationEntityId="$var2.entityId$", date="2024-08-15")',
+    );
+    const r = await repair(flight, executable, { maxTries: 1 });
+    expect(r.status).toBe('repaired');
+    expect(formatStringForm(r.sequence)).toContain('SkyScrapperSearchAirport(query="$query_2$")');
+  });
+
   it('the validator reports a run beyond maxTries, and only with a limit', () => {
     expect(validate(PLAN, executable, { executed: EXECUTED }).valid).toBe(true);
     expect(validate(PLAN, executable, { executed: EXECUTED, maxTries: 3 }).valid).toBe(true);
@@ -100,7 +111,21 @@ describe('tries', () => {
     const args = ['fix', '-c', CATALOG, '--executed', 'samples/executed-calls.txt', '--format', 'json'];
     const r = await runCommands([registerFix], [...args, '--max-tries', '2', 'samples/retry-plan.txt']);
     expect(r.code).toBe(4);
-    expect((JSON.parse(r.out) as { status: string }).status).toBe('exhausted');
+    const json = JSON.parse(r.out) as Record<string, unknown>;
+    expect(json).toMatchObject({ status: 'exhausted', isExecutable: false });
+    // The calls over the limit are in the answer, numbered as steps are.
+    expect(json.exhausted).toEqual([
+      { step: 1, name: 'SkyScrapperSearchAirport', tries: 3, executed: 2 },
+      { step: 2, name: 'SkyScrapperFlightSearch', tries: 3, executed: 2 },
+    ]);
+    // compress keeps the plan's goals, which need the calls the limit would take away: exhausted too, not a
+    // solver fault.
+    const compress = await runCommands(
+      [registerFix],
+      ['compress', ...args.slice(1), '--max-tries', '2', 'samples/retry-plan.txt'],
+    );
+    expect(compress.code).toBe(4);
+    expect(JSON.parse(compress.out)).toMatchObject({ status: 'exhausted', exhausted: json.exhausted });
     const bad = await runCommands([registerFix], [...args, '--max-tries', '0', 'samples/retry-plan.txt']);
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('--max-tries');

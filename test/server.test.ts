@@ -94,6 +94,20 @@ describe('solve routes', () => {
     expect((await call('POST', '/v1/validate', { sequence: calls, catalog })).json.valid).toBe(true);
   });
 
+  it('answers only what the OpenAPI document describes: healed arguments and exhausted calls included', async () => {
+    const strict = RepairJsonSchema.strict();
+    const healed = [
+      { type: 'function', function: { name: 'SkyScrapperSearchAirport', arguments: '{"query": "Rome"' } },
+    ];
+    const h = await call('POST', '/v1/fix', { sequence: healed, catalog, heal: true });
+    expect(strict.parse(h.json).heal).toMatchObject([{ kind: 'repairJson', step: 1 }]);
+    const executed = readFileSync('samples/executed-calls.txt', 'utf8');
+    const plan = readFileSync('samples/retry-plan.txt', 'utf8');
+    const e = await call('POST', '/v1/fix', { sequence: plan, catalog, executed, maxTries: 2 });
+    expect(strict.parse(e.json)).toMatchObject({ status: 'exhausted', isExecutable: false });
+    expect(e.json.exhausted).toHaveLength(2);
+  });
+
   it('compresses: a repeated call goes', async () => {
     const repeated = [gold[0], { ...gold[0], label: 'var9' }, ...gold.slice(1)];
     const r = await call('POST', '/v1/compress', { sequence: repeated, catalog });
@@ -273,6 +287,11 @@ describe('openapi.json', () => {
     expect(repair.properties.solver.enum).toEqual(['highs', 'lp-solver', 'portfolio']);
     expect(repair.additionalProperties).toBe(false);
     // Every status the catalog routes answer with is documented.
+    for (const route of ['/v1/validate', '/v1/fix', '/v1/compress', '/v1/loop'])
+      expect(Object.keys(r.json.paths[route].post.responses)).toEqual(
+        expect.arrayContaining(['200', '400', '401', '408', '413', '414', '415', '431', '503']),
+      );
+    expect(Object.keys(r.json.paths['/v1/catalogs'].get.responses)).toEqual(['200', '401']);
     const registry = r.json.paths['/v1/catalogs/{name}'];
     expect(Object.keys(registry.put.responses)).toEqual(
       expect.arrayContaining(['200', '201', '400', '401', '403', '413', '415', '507']),
@@ -296,6 +315,9 @@ describe('minConfidence', () => {
     const held = RepairJsonSchema.parse(r.json);
     expect(held.status).toBe('uncertain');
     expect(held.sequence).toEqual(plain.sequence);
+    // Held back: a client gating execution on isExecutable does not run it (the agent hook agrees).
+    expect(plain.isExecutable).toBe(true);
+    expect(held.isExecutable).toBe(false);
     expect(held.reason).toBe(`confidence ${plain.confidence} is below minConfidence 1`);
   });
 });

@@ -58,6 +58,7 @@ export function resultJson(result: RepairResult, id?: string): Record<string, un
   json.timeMs = round(result.timeMs, SHORT_DIGITS);
   json.isExecutable = result.isExecutable;
   if (result.dropped) json.dropped = result.dropped.map(numbered);
+  if (result.exhausted) json.exhausted = result.exhausted.map(numbered);
   if (result.reason) json.reason = result.reason;
   if (result.gap !== undefined) json.gap = result.gap;
   if (result.confidence !== undefined) json.confidence = result.confidence;

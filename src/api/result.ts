@@ -63,7 +63,12 @@ export const RepairJsonSchema = z
     diff: z.string(),
     solver: z.string(),
     timeMs: z.number(),
-    isExecutable: z.boolean().optional(),
+    isExecutable: z
+      .boolean()
+      .optional()
+      .describe(
+        'true when the sequence may run as it stands: no ask or confirm step, no call over maxTries, not held back as uncertain',
+      ),
     dropped: z
       .array(z.object({ step: z.number().int(), name: z.string(), reason: z.string() }))
       .optional()
@@ -89,6 +94,20 @@ export const RepairJsonSchema = z
       .describe(
         'calibrated probability that the repair is the intended plan (a calibrated cost model): 1 for a valid input, 0 for a partial repair',
       ),
+    heal: z
+      .array(
+        z.object({
+          kind: z.enum(['repairJson', 'unpackJson', 'coerce']),
+          step: z.number().int(),
+          param: z.string().optional(),
+          from: z.string(),
+          to: z.string(),
+          cost: z.number(),
+          detail: z.string(),
+        }),
+      )
+      .optional()
+      .describe('the arguments healed before the repair (heal: true), as JSON text before and after'),
     model: z.object({ vars: z.number(), rows: z.number() }).optional(),
     fixes: z
       .array(

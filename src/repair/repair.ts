@@ -170,32 +170,46 @@ export async function repair(
       : Math.min(options.deadline, ownDeadline);
   // Pseudo-steps of an earlier repair stay as they are: the optimiser sees the calls alone.
   const aside = setAside(sequence, catalog, options.memory);
-  let compiled: Compiled;
-  try {
-    const input = aside ? aside.calls : sequence;
-    compiled = compileFor(input, catalog, aside ? { ...options, memory: aside.memory } : options, {
-      maxVars: options.maxModelVars ?? DEFAULT_MAX_MODEL_VARS,
-      maxNonzeros: options.maxModelNonzeros ?? DEFAULT_MAX_MODEL_NONZEROS,
-      deadline,
-      signal: options.signal,
-    });
-  } catch (error) {
-    if (error instanceof GoalError) return undecided('error', error.message);
-    if (error instanceof BudgetExceeded)
-      return undecided(error.kind === 'time' ? 'timeout' : 'error', error.message);
-    return undecided('error', `compile failed: ${(error as Error).message}`);
-  }
-  const { plan } = compiled;
+  const compileWith = (own: RepairOptions): Compiled | RepairResult => {
+    try {
+      const input = aside ? aside.calls : sequence;
+      return compileFor(input, catalog, aside ? { ...own, memory: aside.memory } : own, {
+        maxVars: options.maxModelVars ?? DEFAULT_MAX_MODEL_VARS,
+        maxNonzeros: options.maxModelNonzeros ?? DEFAULT_MAX_MODEL_NONZEROS,
+        deadline,
+        signal: options.signal,
+      });
+    } catch (error) {
+      if (error instanceof GoalError) return undecided('error', error.message);
+      if (error instanceof BudgetExceeded)
+        return undecided(error.kind === 'time' ? 'timeout' : 'error', error.message);
+      return undecided('error', `compile failed: ${(error as Error).message}`);
+    }
+  };
+  let compiled = compileWith(options);
+  if ('status' in compiled) return compiled;
   let model: MilpModel = compiled.model;
-  const size = { vars: model.numVars, rows: model.rows.length };
-  if (options.signal?.aborted) return undecided('error', 'the request was cancelled', { model: size });
+  if (options.signal?.aborted) {
+    return undecided('error', 'the request was cancelled', { model: modelSize(model) });
+  }
 
   const backend = options.backend ?? getSolver(options.solver ?? DEFAULT_SOLVER);
   const solve = (m: MilpModel): Promise<Solution> =>
     solveGuarded(backend, m, {
       timeLimit: deadline === undefined ? undefined : Math.max(0.05, (deadline - Date.now()) / 1000),
     });
-  const first = await solve(model);
+  let first = await solve(model);
+  if (!first.values && first.status !== 'timeout' && options.maxTries !== undefined) {
+    // The tries rows can leave no repair at all (a goal needs the call the limit takes away): solved without
+    // them, the repair's final check reports the calls over the limit (`exhausted`).
+    const unlimited = compileWith({ ...options, maxTries: undefined });
+    if ('status' in unlimited) return unlimited;
+    compiled = unlimited;
+    model = compiled.model;
+    first = await solve(model);
+  }
+  const { plan } = compiled;
+  const size = modelSize(model);
   if (!first.values || (first.status !== 'optimal' && first.status !== 'timeout')) {
     const status = first.status === 'timeout' ? 'timeout' : 'error';
     return undecided(status, first.reason ?? `solver status ${first.status}`, { model: size });
@@ -291,8 +305,11 @@ export async function repair(
     optimal: first.optimal,
     diff: unchanged ? '' : diffSequences(sequence, checked.sequence),
     solver: first.solver,
-    // A plan over its tries is not run as it stands, whatever it asks.
-    isExecutable: exhausted.length === 0 && !checked.sequence.some(pseudoStepsOf(checked, catalog)),
+    // A plan over its tries is not run as it stands, whatever it asks; nor one held back as uncertain.
+    isExecutable:
+      exhausted.length === 0 &&
+      status !== 'uncertain' &&
+      !checked.sequence.some(pseudoStepsOf(checked, catalog)),
     ...(first.gap !== undefined ? { gap: first.gap } : {}),
     ...(confidence !== undefined ? { confidence } : {}),
     ...(options.confidenceEvidence && assessed ? { evidence: assessed.evidence } : {}),
@@ -338,6 +355,8 @@ function revalidate(decoded: Decoded, catalog: Catalog, options: RepairOptions):
   const first = check.issues.find((x) => x.severity === 'error')!;
   return `internal: the repair does not validate (step ${first.step + 1}: ${first.message})`;
 }
+
+const modelSize = (model: MilpModel) => ({ vars: model.numVars, rows: model.rows.length });
 
 /** The calls of a repaired sequence beyond `maxTries` (none without the limit). */
 function overTries(sequence: Sequence, catalog: Catalog, options: RepairOptions): TriesExceeded[] {

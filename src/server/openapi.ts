@@ -49,7 +49,14 @@ export function openApiDocument(version: string): JsonSchema {
   const errors = {
     '400': { description: 'bad request: `field` names the request field at fault', ...json(error) },
     '401': { description: 'missing or wrong bearer token', ...json(error) },
+    '408': { description: 'the request did not arrive within the request timeout', ...json(error) },
     '413': { description: 'body larger than the body limit', ...json(error) },
+    '414': { description: 'the URL is longer than the server reads', ...json(error) },
+    '415': {
+      description: 'the body is not JSON (content type), or is compressed (content-encoding)',
+      ...json(error),
+    },
+    '431': { description: 'the request headers are larger than the server reads', ...json(error) },
     '503': { description: 'too many requests in flight (see Retry-After)', ...json(error) },
     '504': { description: 'the request time limit was exceeded; its worker was replaced', ...json(error) },
     '500': { description: 'the worker failed; determination is null', ...json(error) },
@@ -87,7 +94,10 @@ export function openApiDocument(version: string): JsonSchema {
       },
     },
     '/v1/catalogs': {
-      get: { summary: 'registered catalogs', responses: { '200': ok(c(CatalogListSchema)) } },
+      get: {
+        summary: 'registered catalogs',
+        responses: { '200': ok(c(CatalogListSchema)), '401': errors['401'] },
+      },
     },
     '/v1/catalogs/{name}': {
       put: {
@@ -101,10 +111,6 @@ export function openApiDocument(version: string): JsonSchema {
           ...owned,
           '413': {
             description: 'body larger than the body limit, or a catalog larger than the registry holds',
-            ...json(error),
-          },
-          '415': {
-            description: 'the body is not JSON (content type), or is compressed (content-encoding)',
             ...json(error),
           },
           '507': {

@@ -13,15 +13,23 @@ import type { TriesExceeded } from '../model/options.ts';
 /**
  * The identity of each step of `executed` followed by `sequence`: its API and canonical arguments, with the
  * references resolved to the identity of the latest earlier step of that label (memory items stay names).
+ * A step of `sequence` that `unique` tells (an `ask`: each one's answer is a value of its own) is the same as
+ * no other, so two calls fed by two asks for one slot are two calls.
  */
-export function callKeys(executed: Sequence, sequence: Sequence): string[] {
+export function callKeys(
+  executed: Sequence,
+  sequence: Sequence,
+  unique: (step: Step, index: number) => boolean = () => false,
+): string[] {
   const byLabel = new Map<string, string>();
-  return [...executed, ...sequence].map((step) => {
+  return [...executed, ...sequence].map((step, at) => {
     const args = mapReferences(step.arguments as Json, (ref) => {
       const producer = byLabel.get(ref.label);
       return producer === undefined ? ref.raw : formatReference(`{${producer}}`, ref.path);
     });
-    const key = `${step.name}(${canonicalJson(args)})`;
+    const i = at - executed.length;
+    const own = i >= 0 && unique(step, i) ? `#${i}` : '';
+    const key = `${step.name}(${canonicalJson(args)})${own}`;
     if (step.label !== undefined) byLabel.set(step.label, key);
     return key;
   });
@@ -34,7 +42,7 @@ export function triesExceeded(
   maxTries: number,
   skip: (step: Step, index: number) => boolean,
 ): TriesExceeded[] {
-  const keys = callKeys(executed, sequence);
+  const keys = callKeys(executed, sequence, skip);
   const ran = new Map<string, number>();
   keys.slice(0, executed.length).forEach((k) => ran.set(k, (ran.get(k) ?? 0) + 1));
   const done = new Map(ran);
