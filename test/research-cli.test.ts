@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { runCli } from '../src/cli/main.ts';
 import { loadCostModel } from '../src/read/cost-models.ts';
 import { registerCalibrate, registerCoverage, registerFit, registerSweep } from '../research/cli/research.ts';
+import { prepareBenchOut, registerBench } from '../research/cli/bench.ts';
 import { parseCostModel } from '../src/read/cost-models.ts';
 import {
   ALTERNATIVE_EVIDENCE,
@@ -283,6 +284,7 @@ describe('refract calibrate', () => {
     const data = writeLabelledWithFlow(dir, 'with-flow.jsonl');
     const [out, report] = ['calib-form.json', 'calib-form.md'].map((f) => join(dir, f));
     const args = ['calibrate', '--data', data, '--catalog', CATALOG, '--out', out, '--alternatives', '0'];
+    args.push('--overwrite');
     await run(...args, '--evidence', 'form', '--report', report);
     const evidence = CalibrationSchema.parse(JSON.parse(readFileSync(out, 'utf8'))).evidence;
     expect(evidence).toContain('formOnly');
@@ -319,6 +321,7 @@ describe('refract calibrate', () => {
     writeFileSync(data, records.join('\n') + '\n');
     const [out, report] = ['calib-refits.json', 'calib-refits.md'].map((f) => join(dir, f));
     const args = ['calibrate', '--data', data, '--catalog', CATALOG, '--out', out, '--alternatives', '0'];
+    args.push('--overwrite');
     await run(...args, '--refits', '3', '--report', report);
     const page = readFileSync(report, 'utf8');
     expect(page).toContain('The same held-out ECE under 3 calibrations fitted on resamples');
@@ -352,15 +355,68 @@ describe('refract calibrate', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('keeps the outputs of an earlier run unless told to overwrite them, naming the flag', async () => {
+    const [out, report] = ['calib-kept.json', 'calib-kept.md'].map((f) => join(dir, f));
+    await run(...calibrateOn(out), '--alternatives', '0', '--report', report);
+    const kept = readFileSync(out, 'utf8');
+    const again = await cli(...calibrateOn(out), '--alternatives', '0', '--report', report);
+    expect(again.code).toBe(2);
+    expect(again.err.trim()).toBe(
+      `refract: --out: ${out} already holds ${Buffer.byteLength(kept)} bytes: add --overwrite to replace it`,
+    );
+    expect(readFileSync(out, 'utf8')).toBe(kept);
+    // A report of its own is refused the same way; --overwrite replaces both.
+    const fresh = join(dir, 'calib-fresh.json');
+    const onReport = await cli(...calibrateOn(fresh), '--alternatives', '0', '--report', report);
+    expect(onReport.err).toMatch(/^refract: --report: .* already holds \d+ bytes: add --overwrite/);
+    await run(...calibrateOn(out), '--alternatives', '0', '--report', report, '--overwrite');
+  });
+
   it('fits no alternatives with --alternatives 0, and refuses a bad count naming the flag', async () => {
     const out = join(dir, 'calib-none.json');
     await run(...calibrateOn(out), '--alternatives', '0');
     expect(CalibrationSchema.parse(JSON.parse(readFileSync(out, 'utf8'))).alternatives).toBeUndefined();
     for (const bad of ['-1', '2.5', 'many', '11']) {
-      const { code, err } = await cli(...calibrateOn(out), '--alternatives', bad);
+      const { code, err } = await cli(...calibrateOn(out), '--alternatives', bad, '--overwrite');
       expect(code).toBe(2);
       expect(err).toMatch(/--alternatives/);
       expect(err.trim().split('\n')).toHaveLength(1);
     }
+  });
+});
+
+describe('refract bench --out', () => {
+  it('writes into a new or empty folder or an earlier run’s pages, and refuses any other, one line each', async () => {
+    const mine = join(dir, 'my-notes');
+    mkdirSync(mine);
+    writeFileSync(join(mine, 'README.md'), 'my notes\n');
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'x');
+    expect(() => prepareBenchOut(mine, false)).toThrow(
+      `--out: ${mine} holds files that are no earlier benchmark's pages: give a new or empty folder, or add --overwrite to write into it`,
+    );
+    expect(() => prepareBenchOut(file, false)).toThrow(`--out: ${file} is not a folder`);
+    expect(() => prepareBenchOut(join(file, 'sub'), false)).toThrow(
+      `--out: cannot create the folder ${join(file, 'sub')} (ENOTDIR)`,
+    );
+    prepareBenchOut(mine, true);
+    const earlier = join(dir, 'earlier-bench');
+    mkdirSync(earlier);
+    writeFileSync(join(earlier, 'README.md'), '# Benchmark results\n');
+    prepareBenchOut(earlier, false);
+    prepareBenchOut(join(dir, 'new-bench', 'deep'), false);
+    expect(existsSync(join(dir, 'new-bench', 'deep'))).toBe(true);
+    // From the command line: exit 2, one line, the notes kept.
+    let err = '';
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((c) => ((err += String(c)), true));
+    try {
+      await runCli(['node', 'refract', 'bench', '--only', 'solvers', '--out', mine], [registerBench]);
+      expect(process.exitCode).toBe(2);
+    } finally {
+      spy.mockRestore();
+      process.exitCode = 0;
+    }
+    expect(err.trim().split('\n')).toHaveLength(1);
+    expect(readFileSync(join(mine, 'README.md'), 'utf8')).toBe('my notes\n');
   });
 });

@@ -3,7 +3,8 @@
  * folder of the current directory. With `--data`, a solver study on the models of any records file.
  */
 import type { Command } from 'commander';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { InputError } from '../../src/model/errors.ts';
 import { loadCatalog } from '../../src/read/catalog.ts';
 import { readableFile } from '../../src/read/files.ts';
@@ -26,6 +27,36 @@ interface Flags {
   synthetic?: string;
   data?: string[];
   catalog?: string;
+  overwrite?: boolean;
+}
+
+/**
+ * `--out`: a folder that is new, empty, or an earlier run's pages (its index opens with `# Benchmark
+ * results`); any other folder's files are not replaced without `--overwrite`. Created here, so that a path
+ * that cannot be a folder is one line before the benchmarks run.
+ */
+export function prepareBenchOut(dir: string, overwrite: boolean): void {
+  let info;
+  try {
+    info = statSync(dir);
+  } catch {
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'error';
+      throw new InputError('--out', `cannot create the folder ${dir} (${code})`);
+    }
+    return;
+  }
+  if (!info.isDirectory()) throw new InputError('--out', `${dir} is not a folder`);
+  if (overwrite || readdirSync(dir).length === 0) return;
+  const index = join(dir, 'README.md');
+  const earlier = existsSync(index) && readFileSync(index, 'utf8').startsWith('# Benchmark results');
+  if (!earlier)
+    throw new InputError(
+      '--out',
+      `${dir} holds files that are no earlier benchmark's pages: give a new or empty folder, or add --overwrite to write into it`,
+    );
 }
 
 export function parseSolvers(text: string): SolverName[] {
@@ -48,6 +79,7 @@ export function registerBench(program: Command): void {
     .option('--synthetic <vars>', 'largest synthetic model of the solver study, 0 for none (default 10000)')
     .option('--data <file>', 'solver study on the models of these records (JSONL, repeatable)', collect)
     .option('-c, --catalog <file>', 'catalog of the --data records that bring none of their own')
+    .option('--overwrite', 'write into an --out folder that holds other files than an earlier run’s pages')
     .action(async (flags: Flags, cmd: Command) => {
       let only = flags.only === undefined ? undefined : parseOnly(flags.only);
       if (flags.data?.length) {
@@ -60,6 +92,7 @@ export function registerBench(program: Command): void {
         ? loadLabelled(flags.data, { catalog, requireGold: false })
         : undefined;
       if (records?.length === 0) throw new InputError('--data', 'no records in the given files');
+      prepareBenchOut(resolve(flags.out), flags.overwrite === true);
       const files = await runBench({
         quick: flags.quick ?? false,
         only,

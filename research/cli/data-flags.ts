@@ -9,7 +9,7 @@ import { InputError } from '../../src/model/errors.ts';
 import { loadCatalog } from '../../src/read/catalog.ts';
 import { readableFile } from '../../src/read/files.ts';
 import { costModelFile, loadCostModel } from '../../src/read/cost-models.ts';
-import { prepareOutputFile, type ReadFile } from '../../src/batch/out-path.ts';
+import { prepareOutputFile, refuseOverwrite, type ReadFile } from '../../src/batch/out-path.ts';
 import { SOLVER_NAMES } from '../../src/model/constants.ts';
 import { collect, integer, oneOf } from '../../src/api/flag-values.ts';
 import { EVIDENCE_SETS, type EvidenceSet } from '../../src/confidence/fit.ts';
@@ -30,6 +30,7 @@ export interface DataFlags {
   mappings: string;
   solver: string;
   quiet?: boolean;
+  overwrite?: boolean;
 }
 
 export function addDataOptions(cmd: Command): Command {
@@ -45,7 +46,11 @@ export function addDataOptions(cmd: Command): Command {
     .option('--cost-model <name|file>', 'base cost model: preset name or JSON file', 'default')
     .option('--mappings <source>', `mapping tables: ${MAPPING_SOURCES.join(' | ')} | a mapping file`, 'none')
     .option('--solver <name>', SOLVER_NAMES.join(' | '), 'highs')
-    .option('--quiet', 'no progress lines on standard error');
+    .option('--quiet', 'no progress lines on standard error')
+    .option(
+      '--overwrite',
+      'replace output files that already hold something (without it, such a file is refused)',
+    );
 }
 
 /**
@@ -106,7 +111,11 @@ export function prepareOutputs(flags: DataFlags, outputs: readonly [string, stri
     if (other)
       throw new InputError(flag, `${path} is the ${other[0]} file: give each output a file of its own`);
   });
-  for (const [flag, path] of given) prepareOutputFile(flag, path, reads);
+  for (const [flag, path] of given) {
+    prepareOutputFile(flag, path, reads);
+    // A fitted model or a report of an earlier run is not replaced in silence.
+    if (!flags.overwrite) refuseOverwrite(path, 'add --overwrite to replace it', flag);
+  }
 }
 
 /** Writes `text` to the file `flag` names. */

@@ -99,8 +99,9 @@ export function prepareOutPath(out: string, input: InputIdentity, reads: readonl
 export function refuseOverwrite(
   out: string,
   remedy = 'add --resume to finish that run, or --overwrite to replace it',
+  flag = '--out',
 ): void {
-  const target = statOrNull('--out', out);
+  const target = statOrNull(flag, out);
   if (target?.isFile() && target.size > 0)
-    throw new InputError('--out', `${out} already holds ${target.size} bytes: ${remedy}`);
+    throw new InputError(flag, `${out} already holds ${target.size} bytes: ${remedy}`);
 }
