@@ -9,11 +9,13 @@ import { registerBatch } from '../src/cli/batch.ts';
 import { formatStringForm } from '../src/read/sequence.ts';
 import { tempDir } from './fixtures/batch/records.ts';
 import { checkToolCalls } from '../src/agents/hook.ts';
+import { checkToolCalls as libraryCheck } from '../src/index.ts';
 import { repair } from '../src/repair/repair.ts';
 import { validate } from '../src/validate/validate.ts';
 import { callKeys } from '../src/validate/tries.ts';
 import { parseStringForm } from '../src/read/string-form.ts';
 import { runCommands } from './cli-run.ts';
+import { makeCall, requestSettings, runCall } from '../src/api/call.ts';
 import { executable } from './helpers.ts';
 
 const CATALOG = 'data/nestful/executable-spec.json';
@@ -159,5 +161,86 @@ describe('tries', () => {
       ['fresh', 'valid'],
       ['retried', 'exhausted'],
     ]);
+  });
+});
+
+describe('labels the run holds: memory items and executed calls', () => {
+  const memory = {
+    var1: { skyId: 'NYCA', entityId: '27537542' },
+    var2: { skyId: 'LOND', entityId: '27544008' },
+  };
+  const ran =
+    'var1 = SkyScrapperSearchAirport(query="New York")\nvar2 = SkyScrapperSearchAirport(query="London")';
+  const flight = (origin: string) =>
+    `SkyScrapperFlightSearch(originSkyId="$${origin}.skyId$", destinationSkyId="$var2.skyId$", ` +
+    `originEntityId="$${origin}.entityId$", destinationEntityId="$var2.entityId$", date="2024-08-15")`;
+  const answer = async (request: Record<string, unknown>, input: unknown) => {
+    const settings = requestSettings('fix', request, { files: true });
+    return runCall(makeCall(settings, { input, catalog: executable }));
+  };
+
+  it('a call that takes a held label is a duplicate_label; the repair relabels it and its readers follow', async () => {
+    const executed = parseStringForm(ran);
+    // The plan searches Paris under var1, which the run holds for New York: the flight means Paris.
+    const plan = parseStringForm(`var1 = SkyScrapperSearchAirport(query="Paris")\nvar3 = ${flight('var1')}`);
+    const issues = validate(plan, executable, { memory, executed }).issues;
+    expect(issues).toEqual([
+      {
+        tag: 'duplicate_label',
+        severity: 'error',
+        step: 0,
+        message: "label var1 is already a memory item's",
+      },
+    ]);
+    const onlyRan = validate(plan, executable, { executed }).issues[0].message;
+    expect(onlyRan).toBe("label var1 is already an executed call's");
+    const r = await repair(plan, executable, { memory, executed });
+    expect(r.status).toBe('repaired');
+    expect(r.edits.map((e) => e.kind)).toEqual(['relabel']);
+    expect(formatStringForm(r.sequence)).toBe(
+      `var4 = SkyScrapperSearchAirport(query="Paris")\nvar3 = ${flight('var4')}`,
+    );
+  });
+
+  it('tool calls without labels take none the run holds; executed ones take the ids memory keeps them by', async () => {
+    const call = (id: string, name: string, args: object) => ({
+      id,
+      type: 'function',
+      function: { name, arguments: JSON.stringify(args) },
+    });
+    const paris = [call('c9', 'SkyScrapperSearchAirport', { query: 'Paris' })];
+    const labelled = await answer({ memory }, paris);
+    expect(labelled.kind === 'fix' && labelled.result).toMatchObject({
+      status: 'valid',
+      sequence: [{ label: 'var3' }],
+    });
+    // Memory kept by tool-call id: the executed calls are labelled so, and a repeat reads what they returned.
+    const byId = { call_ny: memory.var1, call_ld: memory.var2 };
+    const executed = [
+      call('call_ny', 'SkyScrapperSearchAirport', { query: 'New York' }),
+      call('call_ld', 'SkyScrapperSearchAirport', { query: 'London' }),
+    ];
+    const plan = [
+      call('call_ny2', 'SkyScrapperSearchAirport', { query: 'New York' }),
+      call('call_f', 'SkyScrapperFlightSearch', {
+        originSkyId: '$call_ny2.skyId$',
+        destinationSkyId: '$call_ld.skyId$',
+        originEntityId: '$call_ny2.entityId$',
+        destinationEntityId: '$call_ld.entityId$',
+        date: '2024-08-15',
+      }),
+    ];
+    const repeated = await answer({ memory: byId, executed, maxTries: 1 }, plan);
+    if (repeated.kind !== 'fix') throw new Error('expected a repair');
+    expect(repeated.result.status).toBe('repaired');
+    expect(formatStringForm(repeated.result.sequence)).toBe(
+      'var2 = SkyScrapperFlightSearch(originSkyId="$call_ny.skyId$", destinationSkyId="$call_ld.skyId$", ' +
+        'originEntityId="$call_ny.entityId$", destinationEntityId="$call_ld.entityId$", date="2024-08-15")',
+    );
+    // The hook takes executed tool calls too, read the same way.
+    const options = { catalog: executable, memory: byId, executed: executed as never, maxTries: 1 };
+    const check = await libraryCheck(plan, options);
+    expect(check.repair?.status).toBe('repaired');
+    expect(check.calls.map((c) => c.id)).toEqual(['call_f']);
   });
 });

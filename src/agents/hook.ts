@@ -13,6 +13,8 @@ import { catalogArgument, optionsArgument } from '../api/arguments.ts';
 import { REQUEST_FIELDS } from '../api/request.ts';
 import type { Check } from '../api/arguments.ts';
 import type { Catalog, Sequence } from '../model/types.ts';
+import { parseSequence } from '../read/sequence.ts';
+import { parseMemory } from '../read/memory.ts';
 import { feedback, type FeedbackFormat } from '../feedback/index.ts';
 import { totalCost } from '../heal/index.ts';
 import type { HealEdit, HealOptions } from '../heal/types.ts';
@@ -106,7 +108,24 @@ export function checkOptions(options: unknown, name = 'options'): CheckOptions {
   if (!isPlainObject(options)) throw new InputError(name, `expected object, received ${kindOf(options)}`);
   const catalog = catalogArgument(options.catalog, `${name}.catalog`);
   parseAt(REQUEST_FIELDS.feedback, options.feedback, [name, 'feedback']);
-  return { ...optionsArgument<CheckOptions>(options, catalog, name, HOOK_OPTION_NAMES), catalog };
+  // The calls already executed may be tool calls as the model wrote them, as the calls checked are: labelled
+  // by their ids where memory keeps results so, else by place.
+  const executed = options.executed;
+  const toolCallsRan =
+    Array.isArray(executed) && executed.some((call) => isPlainObject(call) && 'function' in call);
+  const given = toolCallsRan
+    ? {
+        ...options,
+        executed: parseSequence(executed, {
+          root: `${name}.executed`,
+          resultName: typeof options.resultName === 'string' ? options.resultName : undefined,
+          idLabels: Object.keys(
+            options.memory === undefined ? {} : parseMemory(options.memory, `${name}.memory`),
+          ),
+        }),
+      }
+    : options;
+  return { ...optionsArgument<CheckOptions>(given, catalog, name, HOOK_OPTION_NAMES), catalog };
 }
 
 /** `checkOptions` as an argument check for `checked` / `checkedAsync`. */

@@ -12,7 +12,7 @@ import { WeightOverridesSchema, WeightsSchema } from '../model/cost.ts';
 import { InputError, parseAt } from '../model/errors.ts';
 import { parseMappings } from '../read/mappings.ts';
 import { parseMemory } from '../read/memory.ts';
-import { parseSequence } from '../read/sequence.ts';
+import { heldLabels, parseSequence } from '../read/sequence.ts';
 import { loadCostModel, parseCostModel, presetNames, withWeights } from '../read/cost-models.ts';
 import { validate } from '../validate/validate.ts';
 import { DEFAULT_TIME_LIMIT } from '../solvers/index.ts';
@@ -112,10 +112,17 @@ export function checkWeights(
 
 /** The options of a request of `kind` (its fields already checked against the kind's schema). */
 export function requestSettings(kind: RequestKind, request: ApiRequest, context: RequestContext): Settings {
+  const memory = request.memory !== undefined ? parseMemory(request.memory, 'memory') : undefined;
   const checking: RepairOptions = {
-    ...(request.memory !== undefined ? { memory: parseMemory(request.memory, 'memory') } : {}),
+    ...(memory !== undefined ? { memory } : {}),
     ...(request.executed !== undefined
-      ? { executed: parseSequence(request.executed, { root: 'executed', resultName: request.resultName }) }
+      ? {
+          executed: parseSequence(request.executed, {
+            root: 'executed',
+            resultName: request.resultName,
+            idLabels: Object.keys(memory ?? {}),
+          }),
+        }
       : {}),
     ...(request.maxTries !== undefined ? { maxTries: request.maxTries } : {}),
     ...(request.types !== undefined ? { types: request.types } : {}),
@@ -197,10 +204,19 @@ export function makeCall(settings: Settings, subject: Subject): Call {
   });
   if ('sequence' in subject) return call(subject.sequence);
   if (settings.heal) {
-    const healed = heal(subject.input, catalog, { resultName });
+    const healed = heal(subject.input, catalog, {
+      resultName,
+      held: heldLabels(options.memory, options.executed),
+    });
     return call(healed.sequence, healed.edits);
   }
-  return call(parseSequence(subject.input, { root: 'sequence', resultName }));
+  return call(
+    parseSequence(subject.input, {
+      root: 'sequence',
+      resultName,
+      held: heldLabels(options.memory, options.executed),
+    }),
+  );
 }
 
 /** What only a command line can add to a loop: another fixer, checks (shell commands). */

@@ -60,7 +60,7 @@ export function commandRequest(
 async function runRequests(kind: RequestKind, file: string | undefined, flags: Record<string, unknown>) {
   const format = oneOf('--format', flags.format as string, ['text', 'json'] as const);
   const { settings, catalog } = resolveRequest(kind, flags);
-  const input = parseInput(readInput(file), file);
+  const input = parseInput(readInput(file), file, settings.options);
   // Records that carry their own catalogs need no --catalog; one that carries none does, before any output.
   const bare = input.records.find((record) => record.sequence && !record.catalog);
   if (!catalog && bare) {

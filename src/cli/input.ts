@@ -2,7 +2,7 @@
 import { dirname, resolve } from 'node:path';
 import { parseRecords, type RecordItem, type RecordOptions } from '../read/records.ts';
 import { RecordCatalogs } from '../batch/catalogs.ts';
-import { parseSequenceText } from '../read/sequence.ts';
+import { heldLabels, parseSequenceText } from '../read/sequence.ts';
 import { InputError } from '../model/errors.ts';
 import { isPlainObject } from '../read/json.ts';
 
@@ -19,9 +19,19 @@ export interface Input {
 export const recordBase = (file: string | undefined): string =>
   file === undefined || file === '-' ? process.cwd() : dirname(resolve(file));
 
-/** `file`: the input's path (absent or `-` for standard input), for the catalogs its records name. */
-export function parseInput(text: string, file?: string): Input {
-  const options: RecordOptions = { parseCatalog: new RecordCatalogs({ base: recordBase(file) }).parse };
+/**
+ * `file`: the input's path (absent or `-` for standard input), for the catalogs its records name; `run`: the
+ * run's memory and executed calls, whose labels no unlabelled call of the input takes.
+ */
+export function parseInput(
+  text: string,
+  file?: string,
+  run: Pick<RecordOptions, 'memory' | 'executed'> = {},
+): Input {
+  const options: RecordOptions = {
+    ...run,
+    parseCatalog: new RecordCatalogs({ base: recordBase(file) }).parse,
+  };
   if (text.trim() === '') throw new InputError('input', 'empty input: expected a sequence or records');
   // One record (`{"id": …, "sequence": …, "memory": …}`, a JSONL file of one line): its id, memory, goals
   // and catalog are the record's, as they are on any line of a longer file; without an id it prints as one
@@ -33,7 +43,8 @@ export function parseInput(text: string, file?: string): Input {
   }
   let singleError: unknown;
   try {
-    return { single: true, records: [{ id: '0', sequence: parseSequenceText(text) }] };
+    const held = heldLabels(run.memory, run.executed);
+    return { single: true, records: [{ id: '0', sequence: parseSequenceText(text, { held }) }] };
   } catch (error) {
     singleError = error;
   }

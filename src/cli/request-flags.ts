@@ -60,7 +60,12 @@ const FLAGS: readonly Flag[] = [
     field: 'executed',
     flags: '--executed <file>',
     help: 'the calls already executed, in order (a sequence file): they count against --max-tries, and a planned repeat of one whose result --memory holds may read it instead',
-    value: (path, flag) => loadSequence(readableFile(flag, path as string), { root: flag }),
+    // Read after --memory: an executed tool call whose id memory keeps is labelled by it.
+    value: (path, flag, request) =>
+      loadSequence(readableFile(flag, path as string), {
+        root: flag,
+        idLabels: Object.keys((request.memory as object | undefined) ?? {}),
+      }),
   },
   { field: 'maxTries', flags: '--max-tries <n>' },
   {

@@ -86,7 +86,8 @@ export function labelChoices(
   const kind = original === undefined ? 'addLabel' : 'relabel';
   const change: Features = free ? NO_FEATURES : { [kind]: 1 };
   const choices: LabelChoice[] = [];
-  if (original !== undefined) choices.push(labelChoice(ctx, original, NO_FEATURES));
+  if (original !== undefined && !ctx.held.has(original))
+    choices.push(labelChoice(ctx, original, NO_FEATURES));
   for (const l of orphans) {
     if (l === original || (step !== undefined && !fitsDeleted(ctx, step, l, api))) continue;
     choices.push(labelChoice(ctx, l, change));
@@ -232,13 +233,15 @@ function movedCopy(
     });
   // An own label some step before i already ends with is not this step's to lend.
   const ownFirst = own === undefined ? -1 : ctx.steps.findIndex((_, k) => k < i && reads(k, new Set([own])));
-  const keepOwn = ownFirst >= 0 && !ctx.steps.slice(0, ownFirst).some((s) => s.label === own);
+  // A label the run holds already (memory, an executed call) is no call's to keep.
+  const ownable = own !== undefined && !ctx.held.has(own);
+  const keepOwn = ownable && ownFirst >= 0 && !ctx.steps.slice(0, ownFirst).some((s) => s.label === own);
   const lendable = [...orphanReads].flatMap(([l, k]) =>
     l !== own && k < i && fitsDeleted(ctx, i, l, api) ? [l] : [],
   );
   // Written too late where nothing earlier reads it, the step keeps its own label where the count puts it.
   const late = latePlace(ctx, i);
-  const mine = keepOwn || (ownFirst < 0 && lendable.length === 0 && own !== undefined && late !== undefined);
+  const mine = keepOwn || (ownFirst < 0 && lendable.length === 0 && ownable && late !== undefined);
   const labels = new Set([...(mine ? [own!] : []), ...lendable]);
   if (labels.size === 0) return null;
   const reader = ctx.steps.findIndex((_, k) => k < i && reads(k, labels));

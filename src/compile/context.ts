@@ -142,6 +142,11 @@ export class CompileContext {
     readonly to: number;
     readonly chained: boolean;
   }[] = [];
+  /**
+   * Labels the run holds before the sequence (memory items, executed calls): no call of the repair takes one,
+   * as its result would replace what is held (the validator's `duplicate_label`).
+   */
+  readonly held: ReadonlySet<string>;
   /** parameter name -> labels whose outputs feed a parameter of that name somewhere in the sequence. */
   readonly feedsByParam = new Map<string, Set<string>>();
   /** parameter name -> the whole references passed to a parameter of that name, and their steps. */
@@ -190,6 +195,10 @@ export class CompileContext {
         ? { ...w, perCall: w.perCall > 0 ? w.perCall : this.bounds.optimalPerCall, deleteStep: 0 }
         : w;
     this.memory = options.memory ?? {};
+    this.held = new Set([
+      ...Object.keys(this.memory),
+      ...(options.executed ?? []).flatMap((call) => (call.label === undefined ? [] : [call.label])),
+    ]);
     this.repeats = executedRepeats(steps, options.executed ?? [], this.memory);
     for (const m of options.mappings ?? []) {
       let list = this.given.get(m.to);

@@ -82,6 +82,8 @@ export type TokenOption =
       readonly cost: number;
       /** Producer call, or null for a memory item. */
       readonly call: number | null;
+      /** The producer's label is one the run held: it took another, which the reference follows. */
+      readonly follows?: true;
     }
   | {
       readonly kind: 'reassign';

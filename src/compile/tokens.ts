@@ -31,14 +31,18 @@ export function tokenPlans(
     const shadowing: number[] = [];
     for (const j of earlier) {
       const as = j.labels.find((l) => l.label === label);
-      if (!as) continue;
-      shadowing.push(as.v);
+      // A step labelled like what the run holds (a memory item, an executed call) takes another label; its
+      // readers follow it there, as they read it in the input.
+      const follows = !as && ctx.held.has(label) && j.origin >= 0 && ctx.steps[j.origin].label === label;
+      if (!as && !follows) continue;
+      if (as) shadowing.push(as.v);
+      else shadowing.push(...ctx.active(j));
       const provides = ctx.provides(j, path);
       if (provides.length === 0) continue;
       const v = ctx.variable();
-      b.atMost([v], [as.v]);
+      if (as) b.atMost([v], [as.v]);
       b.atMost([v], provides);
-      options.push({ kind: 'keep', v, cost: 0, call: j.id });
+      options.push({ kind: 'keep', v, cost: 0, call: j.id, ...(follows ? { follows: true } : {}) });
     }
     if (ctx.inMemory(label) && memoryProvides(ctx.memory[label], path)) {
       const v = ctx.variable();

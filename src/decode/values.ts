@@ -25,7 +25,8 @@ export function rewriteTokens(
     if (!option) return ref.raw;
     if (option.kind === 'ask') return `$${askFor(option.ask, ref.raw)}$`;
     confirm(option, ref.raw);
-    if (option.kind === 'keep') return ref.raw;
+    if (option.kind === 'keep')
+      return option.follows ? formatReference(labels.get(option.call!)!, ref.path) : ref.raw;
     const target = option.call === null ? option.memoryLabel! : labels.get(option.call)!;
     const text = formatReference(target, option.path);
     edits.push({

@@ -13,9 +13,14 @@ import { COST_DIGITS, round } from '../model/numbers.ts';
  * Heals a sequence or raw tool calls (any form `parseSequence` reads: OpenAI tool calls, an assistant
  * message, NESTFUL steps, text). Throws an `InputError` for input that stays unreadable after repair.
  */
-export function heal(input: Sequence | unknown, catalog: Catalog, options: HealOptions = {}): Healed {
+/** `held`: labels the run already holds (memory items, executed calls), which no unlabelled call gets. */
+export function heal(
+  input: Sequence | unknown,
+  catalog: Catalog,
+  options: HealOptions & { readonly held?: readonly string[] } = {},
+): Healed {
   const raw = healToolCalls(input, options);
-  const parsed = parseSequence(raw.calls, { resultName: options.resultName });
+  const parsed = parseSequence(raw.calls, { resultName: options.resultName, held: options.held });
   const values = healValues(parsed, catalog, options);
   const edits = [...raw.edits, ...values.edits];
   return { sequence: values.sequence, edits, cost: totalCost(edits) };

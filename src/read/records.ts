@@ -11,7 +11,7 @@ import { errorMessage, InputError, parseAt } from '../model/errors.ts';
 import { parseCatalog } from './catalog.ts';
 import { isPlainObject, kindOf, nameSchema, own, type PlainObject } from './json.ts';
 import { parseMemory } from './memory.ts';
-import { parseSequence, parseSequenceText } from './sequence.ts';
+import { heldLabels, parseSequence, parseSequenceText } from './sequence.ts';
 import { byteLines } from './byte-lines.ts';
 
 export interface RecordItem {
@@ -52,6 +52,12 @@ export type RecordSource = RecordText | RecordItem;
 export interface RecordOptions {
   /** Parses a record's own catalog (default `parseCatalog`); a caller may cache by content. */
   readonly parseCatalog?: (value: unknown) => Catalog;
+  /**
+   * The run's memory and executed calls (`--memory`, `--executed`), which a record's own replace: the labels
+   * they hold are no unlabelled call's (`SequenceOptions.held`).
+   */
+  readonly memory?: Memory;
+  readonly executed?: Sequence;
 }
 
 const kindsSchema = z.union([z.array(z.string().min(1)).min(1), z.string().min(1)]);
@@ -86,15 +92,27 @@ function recordFromObject(value: PlainObject, id: string, options: RecordOptions
   }
   const sequence = own(value, 'sequence');
   const output = own(value, 'output');
-  let parsed: Sequence;
-  if (sequence !== undefined) parsed = parseSequence(sequence);
-  else if (output !== undefined) parsed = parseSequence(output, { root: 'output' });
-  else if (own(value, 'tool_calls') !== undefined) parsed = parseSequence(value);
-  else throw new Error('expected a record with a "sequence" (or a NESTFUL sample with an "output")');
-  const input = own(value, 'input');
+  const toolCalls = own(value, 'tool_calls');
+  if (sequence === undefined && output === undefined && toolCalls === undefined)
+    throw new Error('expected a record with a "sequence" (or a NESTFUL sample with an "output")');
   const memory = own(value, 'memory');
-  const goals = own(value, 'goals');
+  const ownMemory = memory != null ? parseMemory(memory) : undefined;
   const executed = own(value, 'executed');
+  // Executed calls are labelled by their tool-call ids where memory keeps their results so.
+  const ownExecuted =
+    executed != null
+      ? parseSequence(executed, {
+          root: 'executed',
+          idLabels: Object.keys(ownMemory ?? options.memory ?? {}),
+        })
+      : undefined;
+  const held = heldLabels(ownMemory ?? options.memory, ownExecuted ?? options.executed);
+  let parsed: Sequence;
+  if (sequence !== undefined) parsed = parseSequence(sequence, { held });
+  else if (output !== undefined) parsed = parseSequence(output, { root: 'output', held });
+  else parsed = parseSequence(value, { held });
+  const input = own(value, 'input');
+  const goals = own(value, 'goals');
   const catalog = own(value, 'catalog') ?? own(value, 'tools');
   const gold = own(value, 'gold');
   const kinds = own(value, 'kinds') ?? own(value, 'kind');
@@ -102,9 +120,9 @@ function recordFromObject(value: PlainObject, id: string, options: RecordOptions
     id,
     ...(typeof input === 'string' ? { input } : {}),
     sequence: parsed,
-    ...(memory != null ? { memory: parseMemory(memory) } : {}),
+    ...(ownMemory !== undefined ? { memory: ownMemory } : {}),
     ...(goals != null ? { goals: parseAt(goalsSchema, goals, ['goals']) as Goals } : {}),
-    ...(executed != null ? { executed: parseSequence(executed, { root: 'executed' }) } : {}),
+    ...(ownExecuted !== undefined ? { executed: ownExecuted } : {}),
     ...(catalog != null ? { catalog: (options.parseCatalog ?? parseCatalog)(catalog) } : {}),
     ...(gold != null ? { gold: parseSequence(gold, { root: 'gold' }) } : {}),
     ...(kinds != null ? { kinds: kindList(parseAt(kindsSchema, kinds, ['kinds'])) } : {}),
@@ -120,7 +138,8 @@ function kindList(kinds: string | readonly string[]): string[] {
 function recordFrom(value: unknown, index: number, where?: string, options: RecordOptions = {}): RecordItem {
   const id = givenId(value) ?? String(index);
   try {
-    if (Array.isArray(value) || typeof value === 'string') return { id, sequence: parseSequence(value) };
+    if (Array.isArray(value) || typeof value === 'string')
+      return { id, sequence: parseSequence(value, { held: heldLabels(options.memory, options.executed) }) };
     if (isPlainObject(value)) return recordFromObject(value, id, options);
     throw new Error(`expected a record object, received ${kindOf(value)}`);
   } catch (error) {

@@ -4,7 +4,7 @@
  * completion), a single call, or text (JSON or the string form).
  */
 import { z } from 'zod';
-import type { Json, Sequence, Step } from '../model/types.ts';
+import type { Json, Memory, Sequence, Step } from '../model/types.ts';
 import { InputError, formatPath, parseAt, type FieldPath } from '../model/errors.ts';
 import { loadWith } from './files.ts';
 import {
@@ -29,6 +29,13 @@ export interface SequenceOptions {
   readonly root?: string;
   /** The answer pseudo-step: OpenAI calls of this name get no generated label (default `var_result`). */
   readonly resultName?: string;
+  /** Labels the run already holds (memory items, executed calls): an OpenAI call without a label gets none. */
+  readonly held?: readonly string[];
+  /**
+   * An OpenAI call without a label whose `id` is one of these is labelled by it: the executed calls, when
+   * memory keeps their results by tool-call id.
+   */
+  readonly idLabels?: readonly string[];
 }
 
 /** A step as written in NESTFUL files. */
@@ -132,6 +139,7 @@ export function placeLabels(
   items: readonly unknown[],
   unlabelled: (item: unknown) => boolean,
   taken: Iterable<string> = [],
+  idLabels: Iterable<string> = [],
 ): (string | undefined)[] {
   const used = new Set(taken);
   for (const item of items) {
@@ -139,6 +147,12 @@ export function placeLabels(
     if (typeof label === 'string') used.add(label);
   }
   const ids = referredIds(items, used);
+  const named = new Set(idLabels);
+  items.forEach((item) => {
+    const id = isToolCall(item) ? own(item as PlainObject, 'id') : undefined;
+    if (typeof id === 'string' && named.has(id) && isLabel(id) && !used.has(id) && unlabelled(item))
+      ids.add(id);
+  });
   for (const id of ids) used.add(id);
   return items.map((item, i) => {
     if (!unlabelled(item)) return undefined;
@@ -155,13 +169,16 @@ export function placeLabels(
  * Parses an array whose items are NESTFUL steps or OpenAI tool calls (or a mix). A tool call without a
  * `label` gets one (`placeLabels`); the answer pseudo-step gets none.
  */
-function parseSteps(items: readonly unknown[], at: FieldPath, resultName: string): Step[] {
+function parseSteps(items: readonly unknown[], at: FieldPath, options: SequenceOptions): Step[] {
+  const resultName = options.resultName ?? DEFAULT_RESULT_NAME;
   const labels = placeLabels(
     items,
     (item) =>
       isToolCall(item) &&
       own(item as PlainObject, 'label') == null &&
       own(own(item as PlainObject, 'function') as PlainObject, 'name') !== resultName,
+    options.held,
+    options.idLabels,
   );
   const steps = items.map((item, i): Step => {
     const where = [...at, i];
@@ -187,28 +204,35 @@ function parseSteps(items: readonly unknown[], at: FieldPath, resultName: string
   return checkSteps(steps, at);
 }
 
-function parseObject(json: PlainObject, root: string, resultName: string): Sequence {
+function parseObject(json: PlainObject, root: string, options: SequenceOptions): Sequence {
   const calls = own(json, 'tool_calls');
   if (calls !== undefined) {
     if (!Array.isArray(calls))
       throw new InputError(`${root}.tool_calls`, `expected array, received ${kindOf(calls)}`);
-    return parseSteps(calls, [root, 'tool_calls'], resultName);
+    return parseSteps(calls, [root, 'tool_calls'], options);
   }
   const output = own(json, 'output');
-  if (Array.isArray(output)) return parseSteps(output, [root, 'output'], resultName);
+  if (Array.isArray(output)) return parseSteps(output, [root, 'output'], options);
   const choices = own(json, 'choices');
   if (Array.isArray(choices) && isPlainObject(choices[0]) && isPlainObject(own(choices[0], 'message'))) {
-    return parseObject(own(choices[0], 'message') as PlainObject, `${root}.choices[0].message`, resultName);
+    return parseObject(own(choices[0], 'message') as PlainObject, `${root}.choices[0].message`, options);
   }
   if (own(json, 'sequence') !== undefined)
-    return fromJson(own(json, 'sequence'), { root: `${root}.sequence`, resultName });
-  if (typeof own(json, 'name') === 'string' || isToolCall(json))
-    return parseSteps([json], [root], resultName);
+    return fromJson(own(json, 'sequence'), { ...options, root: `${root}.sequence` });
+  if (typeof own(json, 'name') === 'string' || isToolCall(json)) return parseSteps([json], [root], options);
   const keys = Object.keys(json).slice(0, 5).join(', ');
   throw new InputError(
     root,
     `expected an array of steps, {"input", "output"}, tool_calls or the string form; received an object with keys ${keys || '(none)'}`,
   );
+}
+
+/** The labels a run holds before its sequence: its memory items' and its executed calls'. */
+export function heldLabels(memory: Memory | undefined, executed: Sequence | undefined): string[] {
+  return [
+    ...Object.keys(memory ?? {}),
+    ...(executed ?? []).flatMap((call) => (call.label === undefined ? [] : [call.label])),
+  ];
 }
 
 /** The options argument of the two parsers, checked once at their door. */
@@ -232,10 +256,9 @@ export function parseSequenceText(text: string, options: SequenceOptions = {}): 
 
 function fromJson(json: unknown, options: SequenceOptions): Sequence {
   const root = options.root ?? 'sequence';
-  const resultName = options.resultName ?? DEFAULT_RESULT_NAME;
   if (typeof json === 'string') return withinValue(root, () => fromText(json, options));
-  if (Array.isArray(json)) return parseSteps(json, [root], resultName);
-  if (isPlainObject(json)) return parseObject(json, root, resultName);
+  if (Array.isArray(json)) return parseSteps(json, [root], options);
+  if (isPlainObject(json)) return parseObject(json, root, options);
   throw new InputError(root, `expected an array of steps, an object or text, received ${kindOf(json)}`);
 }
 

@@ -44,6 +44,11 @@ export function validate(sequence: Sequence, catalog: Catalog, options: Validate
   const pseudoSteps = options.pseudoSteps !== false;
   // label -> index of the latest step that defines it (so far)
   const defined = new Map<string, number>();
+  // Labels the run holds before the sequence: a memory item's, an executed call's.
+  const held = new Map<string, string>();
+  for (const call of options.executed ?? [])
+    if (call.label !== undefined) held.set(call.label, 'an executed call');
+  for (const label of Object.keys(memory)) held.set(label, 'a memory item');
   const laterLabels = new Map<string, number>();
   sequence.forEach((s, i) => {
     if (s.label !== undefined && !laterLabels.has(s.label)) laterLabels.set(s.label, i);
@@ -86,6 +91,9 @@ export function validate(sequence: Sequence, catalog: Catalog, options: Validate
           i,
           `label ${step.label} is already used by step ${defined.get(step.label)! + 1}`,
         );
+      } else if (held.has(step.label)) {
+        // Its result would replace what the run already holds under that name.
+        add('duplicate_label', i, `label ${step.label} is already ${held.get(step.label)}'s`);
       }
       defined.set(step.label, i);
     }
