@@ -13,6 +13,8 @@ import { checkToolCalls as libraryCheck } from '../src/index.ts';
 import { repair } from '../src/repair/repair.ts';
 import { validate } from '../src/validate/validate.ts';
 import { callKeys } from '../src/validate/tries.ts';
+import { holdsNothing } from '../src/validate/outputs.ts';
+import type { Json } from '../src/model/types.ts';
 import { parseStringForm } from '../src/read/string-form.ts';
 import { runCommands } from './cli-run.ts';
 import { makeCall, requestSettings, runCall } from '../src/api/call.ts';
@@ -199,6 +201,30 @@ describe('labels the run holds: memory items and executed calls', () => {
     expect(r.edits.map((e) => e.kind)).toEqual(['relabel']);
     expect(formatStringForm(r.sequence)).toBe(
       `var4 = SkyScrapperSearchAirport(query="Paris")\nvar3 = ${flight('var4')}`,
+    );
+  });
+
+  it('an executed call whose result memory does not carry is still read by the plan, never run again', async () => {
+    const executed = parseStringForm(ran);
+    const plan = parseStringForm(`var3 = ${flight('var1')}`);
+    expect(validate(plan, executable, { executed }).valid).toBe(true);
+    // With a mistake beside: the repair mends it and reads the executed calls; it restores no search.
+    const typo = parseStringForm(
+      `var3 = ${flight('var1').replace('SkyScrapperFlightSearch', 'SkyScraperFlightSearch')}`,
+    );
+    const r = await repair(typo, executable, { executed });
+    expect(r.edits.map((e) => e.kind)).toEqual(['renameApi']);
+    expect(formatStringForm(r.sequence)).toBe(`var3 = ${flight('var1')}`);
+    // A result of nothing but nulls holds nothing; an empty list or object in a field is a value.
+    expect(
+      ([{ skyId: null }, { a: { b: null } }, {}, [], null] as Json[]).map((v) => holdsNothing(v)),
+    ).toEqual([true, true, true, true, true]);
+    expect(
+      ([{ news: [] }, { a: {} }, { skyId: 'NYCA' }, [null]] as Json[]).map((v) => holdsNothing(v)),
+    ).toEqual([false, false, false, false]);
+    // Nothing of the result is known: a repeat of the call is no reuse of it (it returned no value here).
+    expect((await repair(parseStringForm(ran), executable, { executed, maxTries: 1 })).status).toBe(
+      'exhausted',
     );
   });
 

@@ -86,7 +86,7 @@ export function labelChoices(
   const kind = original === undefined ? 'addLabel' : 'relabel';
   const change: Features = free ? NO_FEATURES : { [kind]: 1 };
   const choices: LabelChoice[] = [];
-  if (original !== undefined && !ctx.held.has(original))
+  if (original !== undefined && (!ctx.held.has(original) || (step !== undefined && ctx.restated.has(step))))
     choices.push(labelChoice(ctx, original, NO_FEATURES));
   for (const l of orphans) {
     if (l === original || (step !== undefined && !fitsDeleted(ctx, step, l, api))) continue;
@@ -234,7 +234,7 @@ function movedCopy(
   // An own label some step before i already ends with is not this step's to lend.
   const ownFirst = own === undefined ? -1 : ctx.steps.findIndex((_, k) => k < i && reads(k, new Set([own])));
   // A label the run holds already (memory, an executed call) is no call's to keep.
-  const ownable = own !== undefined && !ctx.held.has(own);
+  const ownable = own !== undefined && (!ctx.held.has(own) || ctx.restated.has(i));
   const keepOwn = ownable && ownFirst >= 0 && !ctx.steps.slice(0, ownFirst).some((s) => s.label === own);
   const lendable = [...orphanReads].flatMap(([l, k]) =>
     l !== own && k < i && fitsDeleted(ctx, i, l, api) ? [l] : [],

@@ -39,7 +39,7 @@ import { ModelBuilder } from './builder.ts';
 import { nameStyle, namesAnId, words } from '../catalog/names.ts';
 import { perObject } from '../model/memo.ts';
 import { isLiteral } from '../validate/validate.ts';
-import { executedRepeats } from '../validate/tries.ts';
+import { executedRepeats, restatedSteps } from '../validate/tries.ts';
 import { BudgetExceeded, BudgetMeter, type CompileBudget } from './budget.ts';
 import { referencesProblem, stepReferences } from '../read/references.ts';
 import type { Goals } from '../model/options.ts';
@@ -147,6 +147,8 @@ export class CompileContext {
    * as its result would replace what is held (the validator's `duplicate_label`).
    */
   readonly held: ReadonlySet<string>;
+  /** Steps that restate an executed call under its own label (`restatedSteps`): theirs to keep. */
+  readonly restated: ReadonlySet<number>;
   /** parameter name -> labels whose outputs feed a parameter of that name somewhere in the sequence. */
   readonly feedsByParam = new Map<string, Set<string>>();
   /** parameter name -> the whole references passed to a parameter of that name, and their steps. */
@@ -199,6 +201,7 @@ export class CompileContext {
       ...Object.keys(this.memory),
       ...(options.executed ?? []).flatMap((call) => (call.label === undefined ? [] : [call.label])),
     ]);
+    this.restated = restatedSteps(steps, options.executed ?? []);
     this.repeats = executedRepeats(steps, options.executed ?? [], this.memory);
     for (const m of options.mappings ?? []) {
       let list = this.given.get(m.to);

@@ -33,11 +33,17 @@ export function tokenPlans(
       const as = j.labels.find((l) => l.label === label);
       // A step labelled like what the run holds (a memory item, an executed call) takes another label; its
       // readers follow it there, as they read it in the input.
-      const follows = !as && ctx.held.has(label) && j.origin >= 0 && ctx.steps[j.origin].label === label;
+      const follows =
+        !as &&
+        ctx.held.has(label) &&
+        j.origin >= 0 &&
+        ctx.steps[j.origin].label === label &&
+        !ctx.restated.has(j.origin);
       if (!as && !follows) continue;
-      if (as) shadowing.push(as.v);
-      else shadowing.push(...ctx.active(j));
       const provides = ctx.provides(j, path);
+      // A step the label names shadows the memory item; relabelled, only where it has the field read.
+      if (as) shadowing.push(as.v);
+      else if (provides.length > 0) shadowing.push(...ctx.active(j));
       if (provides.length === 0) continue;
       const v = ctx.variable();
       if (as) b.atMost([v], [as.v]);

@@ -18,6 +18,7 @@ import { apiByName, validate } from '../validate/validate.ts';
 import { unmetGoals } from '../validate/goals.ts';
 import type { Fix, RepairOptions, RepairResult, TriesExceeded } from '../model/options.ts';
 import { exhaustedReason, triesExceeded } from '../validate/tries.ts';
+import { withExecutedResults } from '../validate/executed-memory.ts';
 import { COST_DIGITS, round, SHORT_DIGITS } from '../model/numbers.ts';
 import { errorMessage, InputError } from '../model/errors.ts';
 import { pseudoStepsOf, putBack, setAside } from './pseudo.ts';
@@ -111,9 +112,12 @@ function reasonOf(...parts: (string | undefined)[]): { reason?: string } {
 export async function repair(
   sequence: Sequence,
   catalog: Catalog,
-  options: RepairOptions = {},
+  given: RepairOptions = {},
 ): Promise<RepairResult> {
   const start = performance.now();
+  // An executed call's result is the run's whether or not memory carries it: its readers read it.
+  const memory = withExecutedResults(given.memory, given.executed, catalog);
+  const options = memory === given.memory ? given : { ...given, memory };
   const cost = options.cost ?? loadCostModel('default');
   const calibration = calibrationInForce(cost);
   if (options.minConfidence !== undefined) checkMinConfidence(options);

@@ -36,11 +36,24 @@ export function apiProvides(api: ApiSpec, path: readonly PathSegment[]): Provide
   return 'no';
 }
 
-/** A memory value that holds nothing: `null`, `{}`, `[]` (the call that made it returned nothing). */
+/**
+ * A memory value that holds nothing: `null`, `{}`, `[]`, or fields with no value but `null` (`{"skyId": null}`,
+ * what an executed call without a stored result stands for): the call that made it returned no value. An
+ * empty list or object in a field (`{"news": []}`) is a value.
+ */
 export function holdsNothing(value: Json): boolean {
   if (value === null) return true;
   if (Array.isArray(value)) return value.length === 0;
-  return typeof value === 'object' && Object.keys(value).length === 0;
+  return typeof value === 'object' && Object.values(value).every((v) => onlyNulls(v as Json));
+}
+
+/** `null`, or a non-empty list or object of nothing but such (an empty one in a field is a value). */
+function onlyNulls(value: Json): boolean {
+  if (value === null) return true;
+  if (Array.isArray(value)) return value.length > 0 && value.every(onlyNulls);
+  if (typeof value !== 'object') return false;
+  const fields = Object.values(value);
+  return fields.length > 0 && fields.every((v) => onlyNulls(v as Json));
 }
 
 /** Whether a stored memory value has something at `path`. */

@@ -35,6 +35,22 @@ export function callKeys(
   });
 }
 
+/**
+ * The steps of `sequence` that restate an executed call under its own label (the same call, the same name: a
+ * plan sent whole, the part already run included). Such a step names what the run holds; it takes nothing away.
+ */
+export function restatedSteps(sequence: Sequence, executed: Sequence): Set<number> {
+  const out = new Set<number>();
+  if (executed.length === 0) return out;
+  const keys = callKeys(executed, sequence);
+  sequence.forEach((step, i) => {
+    if (step.label === undefined) return;
+    const key = keys[executed.length + i];
+    if (executed.some((call, e) => call.label === step.label && keys[e] === key)) out.add(i);
+  });
+  return out;
+}
+
 /** The steps of `sequence` that make a call run more than `maxTries` times; `skip` tells pseudo-steps. */
 export function triesExceeded(
   sequence: Sequence,

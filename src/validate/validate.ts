@@ -9,7 +9,8 @@ import { literalMismatch, typesCompatible } from './literals.ts';
 import { apiProvides, memoryProvides, outputField } from './outputs.ts';
 import { normalisePath } from '../read/references.ts';
 import { paramsByName } from '../catalog/catalog-index.ts';
-import { triesExceeded, triesMessage } from './tries.ts';
+import { restatedSteps, triesExceeded, triesMessage } from './tries.ts';
+import { withExecutedResults } from './executed-memory.ts';
 
 const catalogIndex = new WeakMap<Catalog, Map<string, ApiSpec>>();
 
@@ -37,7 +38,8 @@ export function isLiteral(value: Json): boolean {
 export function validate(sequence: Sequence, catalog: Catalog, options: ValidateOptions = {}): Validation {
   const issues: Issue[] = [];
   const apis = apiByName(catalog);
-  const memory = options.memory ?? {};
+  // An executed call's result is the run's whether or not memory carries it.
+  const memory = withExecutedResults(options.memory, options.executed, catalog) ?? {};
   const resultName = options.resultName ?? DEFAULT_RESULT_NAME;
   const strictness = options.types ?? 'warn';
   // A repair's own output reads back: its asks are pseudo-steps unless the catalog has an API of the name.
@@ -48,7 +50,8 @@ export function validate(sequence: Sequence, catalog: Catalog, options: Validate
   const held = new Map<string, string>();
   for (const call of options.executed ?? [])
     if (call.label !== undefined) held.set(call.label, 'an executed call');
-  for (const label of Object.keys(memory)) held.set(label, 'a memory item');
+  for (const label of Object.keys(options.memory ?? {})) held.set(label, 'a memory item');
+  const restated = held.size === 0 ? new Set<number>() : restatedSteps(sequence, options.executed ?? []);
   const laterLabels = new Map<string, number>();
   sequence.forEach((s, i) => {
     if (s.label !== undefined && !laterLabels.has(s.label)) laterLabels.set(s.label, i);
@@ -91,7 +94,7 @@ export function validate(sequence: Sequence, catalog: Catalog, options: Validate
           i,
           `label ${step.label} is already used by step ${defined.get(step.label)! + 1}`,
         );
-      } else if (held.has(step.label)) {
+      } else if (held.has(step.label) && !restated.has(i)) {
         // Its result would replace what the run already holds under that name.
         add('duplicate_label', i, `label ${step.label} is already ${held.get(step.label)}'s`);
       }
