@@ -2,7 +2,8 @@
  * Bad input found by trying the command line as a new user would: each gets one line naming the field and
  * exit 2, before anything is drawn or written; what is well formed keeps working. Real solver and files.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { scanChunks } from '../src/cluster/chunks.ts';
 import { join } from 'node:path';
@@ -22,7 +23,8 @@ import {
   withWeights,
 } from '../src/index.ts';
 import { loadCostModel } from '../src/read/cost-models.ts';
-import { parseLabelled } from '../research/tuning/dataset.ts';
+import { loadLabelled, parseLabelled } from '../research/tuning/dataset.ts';
+import { verdicts } from '../research/tuning/fit-report.ts';
 import { runRealCli, expectRefusal } from './cli-run.ts';
 import { registerCalibrate, registerFit, registerSweep } from '../research/cli/research.ts';
 import { tempDir } from './fixtures/batch/records.ts';
@@ -106,6 +108,9 @@ describe('records', () => {
       /^data: line 1: kinds: says "param_name" where kind says "api_name": give one of them$/,
     );
     expect(parseLabelled(line({ kind: 'a+b', kinds: ['a', 'b'] }))[0].kind).toBe('a+b');
+    // Either field takes either form, as a batch reads them.
+    expect(parseLabelled(line({ kinds: 'a+b' }))[0].kind).toBe('a+b');
+    expect(parseLabelled(line({ kind: ['a', 'b'] }))[0].kind).toBe('a+b');
   });
 
   it('a labelled file names the line, then the field in it', () => {
@@ -443,5 +448,30 @@ describe('command line', () => {
     ]);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
+  });
+});
+
+describe('labelled data files', () => {
+  it('an empty --data file is named as empty, not as "no records selected"', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'refract-empty-data-'));
+    const empty = join(dir, 'empty.jsonl');
+    writeFileSync(empty, '\n');
+    expect(() => loadLabelled([empty])).toThrow(`--data: ${empty}: empty input: expected labelled records`);
+  });
+});
+
+describe('the fit report', () => {
+  it('says how many training golds the model cannot hold, and that no weight moved when none did', () => {
+    const score = { n: 10, restored: 7, restorationCi: { lo: 0.4, hi: 0.9 } } as never;
+    const lines = verdicts({
+      method: 'mert',
+      before: { train: score },
+      epochs: [],
+      chosen: 0,
+      model: {} as never,
+      goldNotHeld: 3,
+    });
+    expect(lines[0]).toMatch(/^3 training golds could not be held by the repair model/);
+    expect(lines.at(-1)).toMatch(/^No weight moved/);
   });
 });

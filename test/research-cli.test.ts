@@ -144,16 +144,18 @@ describe('refract sweep on a labelled file of its own', () => {
 
 describe('refract fit on a labelled file of its own', () => {
   it('writes a cost model that loads with --cost-model, and a report with intervals', async () => {
-    const out = join(dir, 'fitted.json');
+    const out = join(dir, 'mine-fitted.json');
     const report = join(dir, 'fit.md');
     await run(
       'fit',
       ...['--data', LABELLED, '--catalog', CATALOG],
       ...['--holdout', '0', '--rounds', '1', '--out', out, '--report', report],
     );
-    expect(loadCostModel(out).name).toBe('fitted');
+    // Named after its file, not the shipped `fitted` preset.
+    expect(loadCostModel(out).name).toBe('mine-fitted');
     const page = readFileSync(report, 'utf8');
     expect(page).toContain('Train: 4 records of mine');
+    expect(page).toContain('held out: none.');
     expect(page).toMatch(/\(\d\/4; \d+\.\d–\d+\.\d%\)/);
   });
 

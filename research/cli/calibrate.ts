@@ -10,6 +10,7 @@ import {
   logger,
   prepareOutputs,
   write,
+  modelName,
   type DataFlags,
 } from './data-flags.ts';
 import { invocation } from './invocation.ts';
@@ -101,7 +102,7 @@ export function registerCalibrate(program: Command): void {
     const report = calibrate(samples, base, l2, evidence, refits);
     if (flags.out) write('--out', flags.out, `${JSON.stringify(report.calibration, null, 2)}\n`, log);
     if (flags.modelOut) {
-      const model = { ...base, calibration: report.calibration };
+      const model = { ...base, name: modelName(flags.modelOut), calibration: report.calibration };
       write('--model-out', flags.modelOut, `${JSON.stringify(model, null, 2)}\n`, log);
     }
     const page = calibrationPage(report, pageHeader('Confidence calibration', machine(), invocation(cmd)));

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { existsSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { InputError } from '../../src/model/errors.ts';
 import { loadCatalog } from '../../src/read/catalog.ts';
 import { readableFile } from '../../src/read/files.ts';
@@ -117,6 +117,9 @@ export function prepareOutputs(flags: DataFlags, outputs: readonly [string, stri
     if (!flags.overwrite) refuseOverwrite(path, 'add --overwrite to replace it', flag);
   }
 }
+
+/** The name of a cost model written to `file`: the file's, without `.json` (`fitted-mine.json` → `fitted-mine`). */
+export const modelName = (file: string): string => basename(file).replace(/\.json$/i, '') || 'model';
 
 /** Writes `text` to the file `flag` names. */
 export function write(flag: string, file: string, text: string, log: Log): void {

@@ -32,6 +32,7 @@ import {
   number,
   prepareOutputs,
   write,
+  modelName,
   type DataFlags,
 } from './data-flags.ts';
 import { invocation } from './invocation.ts';
@@ -261,6 +262,8 @@ export function registerFit(program: Command): void {
       log(
         `${flags.out} carries no calibration (a calibration belongs to its weights): its repairs have no confidence; add --calibrate, or run refract calibrate --cost-model ${flags.out}`,
       );
+    // Named after its file: a fitted model is not the shipped `fitted` preset, and pages say which one ran.
+    if (flags.out) model = { ...model, name: modelName(flags.out) };
     if (flags.out) write('--out', flags.out, `${JSON.stringify(model, null, 2)}\n`, log);
     const page = fitPage(result, base, {
       header: pageHeader('Weight fit', machine(), invocation(cmd)),

@@ -41,9 +41,19 @@ const RecordSchema = z.object({
   gold: z.unknown().optional(),
   catalog: z.union([z.string().min(1), z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional(),
   set: z.string().min(1).optional(),
-  kind: z.string().optional(),
-  kinds: z.array(z.string().min(1)).optional(),
+  // Either field takes either form: a list, or kinds joined by `+` (as a batch reads them).
+  kind: z.union([z.string(), z.array(z.string().min(1)).min(1)]).optional(),
+  kinds: z.union([z.string(), z.array(z.string().min(1)).min(1)]).optional(),
 });
+
+/** `["a", "b"]` or `"a+b"` → `"a+b"`. */
+const joinedKinds = (kinds: string | readonly string[]): string =>
+  typeof kinds === 'string'
+    ? kinds
+        .split('+')
+        .filter((k) => k !== '')
+        .join('+')
+    : kinds.join('+');
 
 /** The default data: the three corrupted NESTFUL sets. */
 export const DEFAULT_DATA: readonly string[] = SET_NAMES.map((set) => corruptedPath(set));
@@ -83,10 +93,10 @@ export function parseLabelled(text: string, options: ParseOptions = {}): Labelle
     }
     const r = parsed.data;
     // Two names for the record's mistakes: which one the per-kind tables count would be a guess.
-    if (r.kind !== undefined && r.kinds !== undefined && r.kind !== r.kinds.join('+'))
+    if (r.kind !== undefined && r.kinds !== undefined && joinedKinds(r.kind) !== joinedKinds(r.kinds))
       throw new InputError(
         within('kinds'),
-        `says ${JSON.stringify(r.kinds.join('+'))} where kind says ${JSON.stringify(r.kind)}: give one of them`,
+        `says ${JSON.stringify(joinedKinds(r.kinds))} where kind says ${JSON.stringify(joinedKinds(r.kind))}: give one of them`,
         source,
       );
     if (r.gold === undefined && options.requireGold !== false)
@@ -130,7 +140,7 @@ export function parseLabelled(text: string, options: ParseOptions = {}): Labelle
       throw new InputError(within('gold'), 'empty: expected the plan the repair should restore', source);
     out.push({
       id: String(r.id),
-      kind: r.kinds ? r.kinds.join('+') : (r.kind ?? ''),
+      kind: joinedKinds(r.kinds ?? r.kind ?? ''),
       set,
       gold,
       sequence,
@@ -214,6 +224,8 @@ export function loadLabelled(
       catalog: options.catalog,
       requireGold: options.requireGold,
     });
+    if (parsed.length === 0)
+      throw new InputError('--data', `${file}: empty input: expected labelled records`);
     for (const r of parsed) {
       const first = from.get(r.id);
       if (first !== undefined)

@@ -31,7 +31,7 @@ export function epochTable(result: FitResult): string {
         '–',
         '–',
         '–',
-        '–',
+        result.goldNotHeld ?? '–',
         ...names.map((n) => cell(result.before[n])),
       ],
       ...result.epochs.map((e) => [
@@ -58,19 +58,35 @@ export function weightsTable(base: CostModel, fitted: CostModel): string {
 
 /** One sentence per evaluation set other than `train`: does the fitted model beat the base there? */
 export function verdicts(result: FitResult): string[] {
-  if (result.epochs.length === 0) return ['No epochs were run.'];
+  const unheld = result.goldNotHeld
+    ? [
+        `${result.goldNotHeld} training golds could not be held by the repair model (no weight makes the repair restore them): they are no target of the fit.`,
+        '',
+      ]
+    : [];
+  if (result.epochs.length === 0)
+    return [
+      ...unheld,
+      result.method === 'mert'
+        ? 'No weight moved: no move of a learned weight restored more training records. The fitted model is the base.'
+        : 'No epochs were run.',
+    ];
   const chosen = result.epochs.find((e) => e.epoch === result.chosen);
-  if (!chosen) return ['No round kept every training set and restored more: the fitted model is the base.'];
-  return Object.keys(result.before)
-    .filter((n) => n !== 'train')
-    .map((n) => {
-      const a = result.before[n];
-      const b = chosen.scores[n];
-      const d = b.restored - a.restored;
-      const how =
-        d > 0 ? `beats the base by ${d}` : d === 0 ? 'ties the base' : `loses ${-d} against the base`;
-      return `- **${n}**: ${cell(a)} before, ${cell(b)} after: the fitted model ${how}.`;
-    });
+  if (!chosen)
+    return [...unheld, 'No round kept every training set and restored more: the fitted model is the base.'];
+  return [
+    ...unheld,
+    ...Object.keys(result.before)
+      .filter((n) => n !== 'train')
+      .map((n) => {
+        const a = result.before[n];
+        const b = chosen.scores[n];
+        const d = b.restored - a.restored;
+        const how =
+          d > 0 ? `beats the base by ${d}` : d === 0 ? 'ties the base' : `loses ${-d} against the base`;
+        return `- **${n}**: ${cell(a)} before, ${cell(b)} after: the fitted model ${how}.`;
+      }),
+  ];
 }
 
 export function fitSummary(result: FitResult, base: CostModel): string {
@@ -110,7 +126,7 @@ export function fitPage(result: FitResult, base: CostModel, run: FitRun): string
   return [
     run.header,
     `Train: ${run.train.length} records of ${run.trainSets.join(', ')} (${golds(run.train)}); ` +
-      `held out: ${held}. Start: \`${run.start}\`; changed weights: \`${changed}\`.`,
+      `held out: ${held || 'none'}. Start: \`${run.start}\`; changed weights: \`${changed}\`.`,
     '',
     fitSummary(result, base),
   ].join('\n');

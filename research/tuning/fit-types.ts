@@ -42,4 +42,9 @@ export interface FitResult {
   readonly chosen: number;
   /** The base model with the chosen weights; validates with CostModelSchema. */
   readonly model: CostModel;
+  /**
+   * Training records whose gold the first solve could not hold (mert): no weight can make the repair restore
+   * them, so they are no target of the fit.
+   */
+  readonly goldNotHeld?: number;
 }

@@ -130,6 +130,7 @@ export async function fitWeights(
       epochs: fit.epochs,
       chosen: fit.chosen,
       model: fittedModel(base, fit.weights, options),
+      ...(fit.goldNotHeld !== undefined ? { goldNotHeld: fit.goldNotHeld } : {}),
     };
   }
   return fitByPerceptron(train, evaluation, base, options);

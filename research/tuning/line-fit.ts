@@ -212,7 +212,7 @@ export async function fitByLineSearch(
     sets: Readonly<Record<string, readonly LabelledRecord[]>>,
     model: CostModel,
   ) => Promise<Record<string, Score>>,
-): Promise<Pick<FitResult, 'before' | 'epochs' | 'chosen'> & { weights: Weights }> {
+): Promise<Pick<FitResult, 'before' | 'epochs' | 'chosen' | 'goldNotHeld'> & { weights: Weights }> {
   const log = options.log ?? (() => {});
   const learn = options.learn ?? LINE_LEARNED;
   const worlds = [...new Set(train.map((r) => r.set))].sort();
@@ -235,6 +235,7 @@ export async function fitByLineSearch(
     }
   }
   let pass = await solvePass(pools, train, groupOf, worlds.length, base, options);
+  const goldNotHeld = pass.goldNotHeld;
   const slack = Float64Array.from(perWorld, (n) => Math.floor(options.guardSlack * n));
   const startCounts = pass.byGroup.map((k, g) => k - slack[g]);
   const before = { train: passScore(pass), ...(await scoreSets(evaluation, base)) };
@@ -274,7 +275,7 @@ export async function fitByLineSearch(
     );
     ({ best, weights } = afterRound(best, { weights, score: balanced(pass), round }, kept));
   }
-  return { before, epochs, weights: best.weights, chosen: best.round };
+  return { before, epochs, weights: best.weights, chosen: best.round, goldNotHeld };
 }
 
 /** A round's weights and the training score its solves gave (each world weighing the same). */
