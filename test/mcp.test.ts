@@ -226,6 +226,42 @@ describe('MCP server (in-memory transport)', () => {
 });
 
 describe('MCP server (stdio)', () => {
+  it('answers a tools/call whose arguments are no object with -32602 in one line naming the field', async () => {
+    const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+    await createMcpServer().connect(serverSide);
+    const replies: unknown[] = [];
+    clientSide.onmessage = (message) => replies.push(message);
+    await clientSide.start();
+    const call = (id: number, params: unknown) =>
+      clientSide.send({ jsonrpc: '2.0', id, method: 'tools/call', params } as never);
+    await call(1, { name: 'fix', arguments: 'notanobject' });
+    await call(2, { name: 'fix', arguments: [1, 2] });
+    await call(3, { name: 7 });
+    await call(4, { name: 'validate', arguments: { sequence: 'x()', catalog: [{ name: 'x' }] } });
+    await new Promise((done) => setTimeout(done, 200));
+    const byId = new Map(replies.map((r) => [(r as { id: number }).id, r as Record<string, unknown>]));
+    expect(byId.get(1)).toMatchObject({
+      error: {
+        code: -32602,
+        message: 'MCP error -32602: params.arguments: expected an object, received string',
+      },
+    });
+    expect(byId.get(2)).toMatchObject({
+      error: {
+        code: -32602,
+        message: 'MCP error -32602: params.arguments: expected an object, received array',
+      },
+    });
+    expect(byId.get(3)).toMatchObject({
+      error: {
+        code: -32602,
+        message: 'MCP error -32602: params.name: expected a tool name, received number',
+      },
+    });
+    expect(text(byId.get(4)!.result)).toMatchObject({ valid: true });
+    await clientSide.close();
+  });
+
   it('serves over standard input/output in a child process', async () => {
     const script = "import { serveStdio } from './src/mcp/server.ts'; await serveStdio();";
     const transport = new StdioClientTransport({

@@ -8,7 +8,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
-  CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
@@ -18,6 +17,7 @@ import {
 import { z } from 'zod';
 import { InputError } from '../model/errors.ts';
 import { catalog, optional, record } from '../api/arguments.ts';
+import { isPlainObject, kindOf } from '../read/json.ts';
 import { TOOL_NAMES, TOOL_SCHEMAS, runTool, type ToolDefaults, type ToolName } from './tools.ts';
 
 export const SERVER_NAME = 'refract';
@@ -37,6 +37,12 @@ const TOOLS: Tool[] = TOOL_NAMES.map((name) => ({
 }));
 
 const isTool = (name: string): name is ToolName => (TOOL_NAMES as readonly string[]).includes(name);
+
+/** A tools/call as it may come: its name and arguments checked by the handler, one line each. */
+const LooseCallSchema = z.object({
+  method: z.literal('tools/call'),
+  params: z.looseObject({ name: z.unknown(), arguments: z.unknown().optional() }),
+});
 
 const textResult = (value: object, isError?: true): CallToolResult => ({
   content: [{ type: 'text', text: JSON.stringify(value) }],
@@ -65,8 +71,22 @@ export function createMcpServer(defaults: ToolDefaults = {}): Server {
   record({ catalog: optional(catalog) })(defaults, 'defaults', [defaults]);
   const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => {
+  // Registered on the protocol layer with a loose schema: the SDK's own check of a tools/call (its Server
+  // wrapper, and the parse against CallToolRequestSchema) answers `arguments: "x"` with a multi-line schema
+  // dump as an internal error. Here it is -32602 in one line naming the field; tasks are not offered.
+  const register = Object.getPrototypeOf(Server.prototype) as Pick<Server, 'setRequestHandler'>;
+  register.setRequestHandler.call(server, LooseCallSchema, (request: z.infer<typeof LooseCallSchema>) => {
     const { name, arguments: args } = request.params;
+    if (typeof name !== 'string')
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `params.name: expected a tool name, received ${kindOf(name)}`,
+      );
+    if (args !== undefined && !isPlainObject(args))
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `params.arguments: expected an object, received ${kindOf(args)}`,
+      );
     if (!isTool(name)) {
       throw new McpError(
         ErrorCode.InvalidParams,
