@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseRecords } from '../src/read/records.ts';
 import { parseInput } from '../src/cli/input.ts';
 import { loadMappings, parseMappings } from '../src/read/mappings.ts';
+import { parseMemory } from '../src/read/memory.ts';
 import { loadCatalog, parseCatalog } from '../src/read/catalog.ts';
 import { loadSequence, parseSequence } from '../src/read/sequence.ts';
 import {
@@ -473,5 +474,31 @@ describe('the fit report', () => {
     });
     expect(lines[0]).toMatch(/^3 training golds could not be held by the repair model/);
     expect(lines.at(-1)).toMatch(/^No weight moved/);
+  });
+});
+
+describe('a slip in a key of a step or a memory item', () => {
+  it('is refused naming the key and the one it means; other keys of a step are an agent’s own', () => {
+    const step = (extra: object) => [{ name: 'f', arguments: { q: 1 }, ...extra }];
+    expect(() => parseSequence([{ name: 'f', argumnets: { q: 1 } }])).toThrow(
+      'sequence[0].argumnets: unknown key (did you mean arguments?)',
+    );
+    expect(() => parseSequence(step({ lable: 'var1' }))).toThrow(
+      'sequence[0].lable: unknown key (did you mean label?)',
+    );
+    const call = { type: 'function', function: { name: 'f', argument: '{}' } };
+    expect(() => parseSequence([call])).toThrow(
+      'sequence[0].function.argument: unknown key (did you mean arguments?)',
+    );
+    expect(parseSequence(step({ thought: 'look it up first', id: 'c1' }))).toEqual([
+      { name: 'f', arguments: { q: 1 } },
+    ]);
+    // Memory items are this tool's own shape: any other key is refused.
+    expect(() => parseMemory([{ label: 'var1', vaule: 1 }])).toThrow(
+      'memory[0].vaule: unknown key (did you mean value?)',
+    );
+    expect(() => parseMemory([{ label: 'var1', value: 1, junk: 1 }])).toThrow(
+      'memory[0].junk: unknown key (known: label, value, output)',
+    );
   });
 });

@@ -12,7 +12,7 @@ import type { Catalog, Memory, Sequence, Step } from '../model/types.ts';
 import type { RepairOptions } from '../model/options.ts';
 import type { CompileOptions } from '../compile/context.ts';
 import type { HealOptions } from '../heal/types.ts';
-import { editDistance } from '../catalog/names.ts';
+import { nearestName } from '../model/edit-distance.ts';
 import { InputError, parseAt } from '../model/errors.ts';
 import { isPlainObject, jsonValue, kindOf } from '../read/json.ts';
 import { checkSteps } from '../read/sequence.ts';
@@ -100,11 +100,8 @@ function knownKeys(
  * its letters at most: `foo` is no `cost`), else the list of the known ones.
  */
 export function unknownName(kind: string, key: string, names: readonly string[]): string {
-  const near = names
-    .map((n) => ({ n, d: editDistance(n.toLowerCase(), key.toLowerCase(), 4) }))
-    .filter((c) => c.d <= Math.max(1, Math.floor(key.length / 3)))
-    .sort((a, b) => a.d - b.d || (a.n < b.n ? -1 : 1))[0];
-  return near ? `unknown ${kind} (did you mean ${near.n}?)` : `unknown ${kind} (known: ${names.join(', ')})`;
+  const near = nearestName(key, names);
+  return near ? `unknown ${kind} (did you mean ${near}?)` : `unknown ${kind} (known: ${names.join(', ')})`;
 }
 
 /** The library's options: the request fields they share, in their parsed form, and the library's own. */

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Json } from '../model/types.ts';
 import { InputError, formatPath, type FieldPath } from '../model/errors.ts';
 import { setOwn } from '../model/objects.ts';
+import { nearestName } from '../model/edit-distance.ts';
 
 export { setOwn };
 
@@ -130,5 +131,25 @@ export function parseJsonText(text: string, at: FieldPath = []): unknown {
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (error) {
     throw new InputError(formatPath(at), `invalid JSON (${(error as Error).message})`);
+  }
+}
+
+/**
+ * Refuses a key that reads as a slip of one `known` (`lable`, `argumnets`) and is not beside it: read as
+ * written, the value would be lost in silence. Other keys (an agent's own notes) are left alone, unless
+ * `strict` (a shape of this tool's own), where any other key is refused.
+ */
+export function refuseSlips(
+  item: PlainObject,
+  known: readonly string[],
+  at: FieldPath,
+  strict = false,
+): void {
+  for (const key of Object.keys(item)) {
+    if (known.includes(key)) continue;
+    const meant = nearestName(key, known);
+    if (meant !== undefined && !Object.hasOwn(item, meant))
+      throw new InputError(formatPath([...at, key]), `unknown key (did you mean ${meant}?)`);
+    if (strict) throw new InputError(formatPath([...at, key]), `unknown key (known: ${known.join(', ')})`);
   }
 }

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Json, Memory } from '../model/types.ts';
 import { InputError, formatPath, parseAt } from '../model/errors.ts';
 import { loadJsonWith } from './files.ts';
-import { isPlainObject, jsonValue, kindOf, nameSchema, own, setOwn } from './json.ts';
+import { isPlainObject, jsonValue, kindOf, nameSchema, own, refuseSlips, setOwn } from './json.ts';
 import { isLabel, notALabel } from './references.ts';
 
 const item = z
@@ -14,6 +14,8 @@ const item = z
   .refine((x) => x.value !== undefined || x.output !== undefined, {
     message: 'expected a value or an output',
   });
+
+const ITEM_KEYS = ['label', 'value', 'output'] as const;
 
 /** Parses memory; `root` names it in error paths. */
 export function parseMemory(json: unknown, root = 'memory'): Memory {
@@ -28,6 +30,7 @@ export function parseMemory(json: unknown, root = 'memory'): Memory {
   }
   if (Array.isArray(json)) {
     json.forEach((raw, i) => {
+      if (isPlainObject(raw)) refuseSlips(raw, ITEM_KEYS, [root, i], true);
       const entry = parseAt(item, raw, [root, i]);
       if (!isLabel(entry.label)) throw new InputError(formatPath([root, i, 'label']), notALabel(entry.label));
       if (Object.prototype.hasOwnProperty.call(memory, entry.label)) {

@@ -15,6 +15,7 @@ import {
   nameSchema,
   own,
   parseJsonText,
+  refuseSlips,
   type PlainObject,
 } from './json.ts';
 import { formatStringForm, parseStringForm } from './string-form.ts';
@@ -57,6 +58,10 @@ const toolCall = z.looseObject({
   label: nameSchema.nullish(),
   function: z.looseObject({ name: nameSchema, arguments: z.unknown().optional() }),
 });
+
+const STEP_KEYS = ['name', 'arguments', 'label'] as const;
+const CALL_KEYS = ['id', 'type', 'label', 'function', 'index'] as const;
+const FUNCTION_KEYS = ['name', 'arguments'] as const;
 
 /** Arguments as an object or as a JSON string holding one; `describe` names the call in errors. */
 function parseArguments(raw: unknown, at: FieldPath, describe: string): Record<string, Json> {
@@ -183,6 +188,9 @@ function parseSteps(items: readonly unknown[], at: FieldPath, options: SequenceO
   const steps = items.map((item, i): Step => {
     const where = [...at, i];
     if (isToolCall(item)) {
+      refuseSlips(item as PlainObject, CALL_KEYS, where);
+      const fn = own(item as PlainObject, 'function');
+      if (isPlainObject(fn)) refuseSlips(fn, FUNCTION_KEYS, [...where, 'function']);
       const call = parseAt(toolCall, item, where);
       const describe = `call ${stepNumber(i)}${call.id ? ` (id ${JSON.stringify(call.id)})` : ''} to ${call.function.name}`;
       const args = parseArguments(call.function.arguments, [...where, 'function', 'arguments'], describe);
@@ -191,6 +199,7 @@ function parseSteps(items: readonly unknown[], at: FieldPath, options: SequenceO
         ? { name: call.function.name, arguments: args }
         : { name: call.function.name, arguments: args, label };
     }
+    if (isPlainObject(item)) refuseSlips(item, STEP_KEYS, where);
     const step = parseAt(nestfulStep, item, where);
     const args = parseArguments(
       step.arguments,
