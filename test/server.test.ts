@@ -252,6 +252,17 @@ describe('bad requests', () => {
         field: 'content-encoding',
       },
     });
+    // JSON is UTF-8: a body declared in another charset is refused, not read as UTF-8; utf-8 in any case is fine.
+    expect(await send('POST', '/v1/validate', 'application/json; charset=latin1', valid)).toEqual({
+      status: 415,
+      json: { error: 'charset latin1 is not supported: send the body as UTF-8', field: 'content-type' },
+    });
+    expect((await send('POST', '/v1/validate', 'application/json; charset=UTF-8', valid)).status).toBe(200);
+    // A request without its sequence says the field is missing.
+    expect((await call('POST', '/v1/fix', { catalog })).json).toEqual({
+      error: 'sequence: required: expected string or array or object',
+      field: 'sequence',
+    });
   });
 
   it('never reads a cost model from a path it is given', async () => {

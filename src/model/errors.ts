@@ -79,11 +79,16 @@ type Issue = z.core.$ZodIssue;
 function describeIssue(issue: Issue): string {
   if (issue.code === 'invalid_union') {
     const expected = new Set<string>();
+    let absent = true;
     for (const branch of issue.errors) {
       for (const inner of branch)
-        if (inner.code === 'invalid_type' && inner.path.length === 0) expected.add(inner.expected);
+        if (inner.code === 'invalid_type' && inner.path.length === 0) {
+          expected.add(inner.expected);
+          absent &&= inner.message.endsWith('received undefined');
+        }
     }
-    if (expected.size > 0) return `expected ${[...expected].join(' or ')}`;
+    // A field left out is named as missing, not as a value of the wrong kind.
+    if (expected.size > 0) return `${absent ? 'required: ' : ''}expected ${[...expected].join(' or ')}`;
   }
   return issue.message.replace(/^Invalid (input|option): /, '');
 }

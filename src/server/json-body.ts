@@ -25,6 +25,13 @@ export function installJsonParser(app: FastifyInstance): void {
         ),
         undefined,
       );
+    // JSON is UTF-8 (RFC 8259): a body declared in another charset would be read as what it is not.
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1];
+    if (charset && !/^utf-?8$/i.test(charset))
+      return done(
+        new HttpProblem(415, 'content-type', `charset ${charset} is not supported: send the body as UTF-8`),
+        undefined,
+      );
     let text: string;
     try {
       text = decodeUtf8(body as Buffer, 'body');
