@@ -28,6 +28,8 @@ describe('partial repairs', () => {
     expect(result.status).toBe('partial');
     // The repair dropped a call the user wrote: it is not their plan (a scored batch never counts it right).
     expect(result.confidence).toBe(0);
+    // Nor is it run as it stands by a client gating on isExecutable.
+    expect((result as unknown as { isExecutable: boolean }).isExecutable).toBe(false);
     // Steps are numbered from 1 in what users read.
     expect(result.dropped).toEqual([
       { step: 2, name: 'FrobnicateTheWidgets', reason: 'no catalog API is close to its name' },

@@ -67,7 +67,7 @@ export const RepairJsonSchema = z
       .boolean()
       .optional()
       .describe(
-        'true when the sequence may run as it stands: no ask or confirm step, no call over maxTries, not held back as uncertain',
+        'true when the sequence may run as it stands: no ask or confirm step, no call over maxTries, no call of the input dropped (partial), not held back as uncertain',
       ),
     dropped: z
       .array(z.object({ step: z.number().int(), name: z.string(), reason: z.string() }))

@@ -309,10 +309,12 @@ export async function repair(
     optimal: first.optimal,
     diff: unchanged ? '' : diffSequences(sequence, checked.sequence),
     solver: first.solver,
-    // A plan over its tries is not run as it stands, whatever it asks; nor one held back as uncertain.
+    // A plan over its tries is not run as it stands, whatever it asks; nor one held back as uncertain, nor
+    // one that dropped a call of the user's (partial: not the plan asked for).
     isExecutable:
       exhausted.length === 0 &&
       status !== 'uncertain' &&
+      !partial &&
       !checked.sequence.some(pseudoStepsOf(checked, catalog)),
     ...(first.gap !== undefined ? { gap: first.gap } : {}),
     ...(confidence !== undefined ? { confidence } : {}),
