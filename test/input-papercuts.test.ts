@@ -26,6 +26,7 @@ import {
 import { loadCostModel } from '../src/read/cost-models.ts';
 import { loadLabelled, parseLabelled } from '../research/tuning/dataset.ts';
 import { verdicts } from '../research/tuning/fit-report.ts';
+import { invalidGolds } from '../research/cli/data-flags.ts';
 import { runRealCli, expectRefusal } from './cli-run.ts';
 import { registerCalibrate, registerFit, registerSweep } from '../research/cli/research.ts';
 import { tempDir } from './fixtures/batch/records.ts';
@@ -500,5 +501,14 @@ describe('a slip in a key of a step or a memory item', () => {
     expect(() => parseMemory([{ label: 'var1', value: 1, junk: 1 }])).toThrow(
       'memory[0].junk: unknown key (known: label, value, output)',
     );
+  });
+});
+
+describe('labelled data whose gold the catalog refuses', () => {
+  it('is named record by record, for the research commands to warn that no repair restores it', () => {
+    const catalog = [{ name: 'f', parameters: { q: { type: 'string', required: true } } }];
+    const line = (id: string, gold: string) => JSON.stringify({ id, sequence: 'f()', gold, catalog });
+    const records = parseLabelled([line('ok', 'f(q="a")'), line('bad', 'g(q="a")')].join('\n'));
+    expect(invalidGolds(records)).toEqual(['bad: unknown_api at step 1']);
   });
 });

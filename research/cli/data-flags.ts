@@ -11,6 +11,7 @@ import { readableFile } from '../../src/read/files.ts';
 import { costModelFile, loadCostModel } from '../../src/read/cost-models.ts';
 import { prepareOutputFile, refuseOverwrite, type ReadFile } from '../../src/batch/out-path.ts';
 import { SOLVER_NAMES } from '../../src/model/constants.ts';
+import { validate } from '../../src/validate/validate.ts';
 import { collect, integer, oneOf } from '../../src/api/flag-values.ts';
 import { EVIDENCE_SETS, type EvidenceSet } from '../../src/confidence/fit.ts';
 import {
@@ -19,6 +20,7 @@ import {
   MAPPING_SOURCES,
   mappingsFor,
   type EvalOptions,
+  type LabelledRecord,
 } from '../tuning/index.ts';
 
 export interface DataFlags {
@@ -82,7 +84,23 @@ export function loadData(flags: DataFlags, sets?: readonly string[]) {
     sets,
   });
   if (records.length === 0) throw new InputError('--data', 'no records selected');
+  const unsound = invalidGolds(records);
+  if (unsound.length > 0)
+    logger(flags)(
+      `warning: ${unsound.length} of ${records.length} golds do not validate against their catalog (first: ` +
+        `${unsound[0]}): a repair validates, so none restores them as written`,
+    );
   return { records, options, base };
+}
+
+/** `id: issue` for each record whose gold the validator refuses (against the record's catalog and options). */
+export function invalidGolds(records: readonly LabelledRecord[]): string[] {
+  return records.flatMap((r) => {
+    if (r.gold.length === 0) return [];
+    const check = validate(r.gold, r.catalog, { ...r.options, pseudoSteps: true });
+    const first = check.issues.find((issue) => issue.severity === 'error');
+    return first ? [`${r.id}: ${first.tag} at step ${first.step + 1}`] : [];
+  });
 }
 
 export type Log = (line: string) => void;
