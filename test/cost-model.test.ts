@@ -75,6 +75,9 @@ describe('cost models', () => {
     expect(() => withWeights(model, { sloFill: 1 })).toThrow(InputError);
     expect(() => withWeights(model, { sloFill: 1 })).toThrow(/weight\.sloFill/);
     expect(() => parseWeightFlags(['slotFill=abc'])).toThrow(/expected name=number/);
+    expect(() => parseWeightFlags(['slotFill=1', 'slotFill=2'])).toThrow(
+      '--weight slotFill: given twice (1 and 2)',
+    );
     expect(parseWeightFlags(['slotFill=1', 'newMap=0.5'])).toEqual({ slotFill: 1, newMap: 0.5 });
   });
 

@@ -121,6 +121,9 @@ export function parseWeightFlags(flags: readonly string[]): Partial<Record<Weigh
     const value = m && isDecimalText(m[2]) ? Number(m[2]) : NaN;
     if (!m || !Number.isFinite(value))
       throw new InputError('--weight', `expected name=number, got ${JSON.stringify(flag)}`);
+    // Which of two values would win is a guess the run should not make in silence.
+    if (Object.hasOwn(out, m[1]))
+      throw new InputError(`--weight ${m[1]}`, `given twice (${out[m[1] as WeightName]} and ${value})`);
     out[m[1] as WeightName] = value;
   }
   return out;
