@@ -228,6 +228,16 @@ describe('labels the run holds: memory items and executed calls', () => {
     );
   });
 
+  it('a call that returned nothing is run again with the arguments it ran with, not asked for', async () => {
+    const executed = parseStringForm(ran);
+    const plan = parseStringForm(`var3 = ${flight('var1')}`);
+    const r = await repair(plan, executable, { executed, memory: { var1: {}, var2: memory.var2 } });
+    expect(r.status).toBe('repaired');
+    expect(formatStringForm(r.sequence)).toBe(
+      `var4 = SkyScrapperSearchAirport(query="New York")\nvar3 = ${flight('var4')}`,
+    );
+  });
+
   it('tool calls without labels take none the run holds; executed ones take the ids memory keeps them by', async () => {
     const call = (id: string, name: string, args: object) => ({
       id,

@@ -329,13 +329,15 @@ function literals(ctx: CompileContext, call: Call, api: ApiSpec, p: ParamSpec, e
   for (const { k, value, distance } of echoed)
     offer(value, { reuseEchoed: 1, closeDistance: distance }, { fromStep: k });
   // The calls already executed passed values too, as the plan's first steps: priced as a step's literal
-  // that far back. Not one a call of the same API passed (the copy would repeat that call).
+  // that far back. Not one a call of the same API passed (the copy would repeat that call), unless this call
+  // runs again the very call whose result came back without what is read: it takes that call's arguments.
   const executed = ctx.options.executed ?? [];
   const all = Math.max(ctx.steps.length + executed.length, 1);
   executed.forEach((other, e) => {
-    if (other.name === api.name || !passes(other) || echoes(other)) return;
-    if (other.label !== undefined && lostItems.has(other.label)) return;
-    const distance = (call.pos + executed.length - e) / all;
+    const again = call.reruns !== undefined && other.label === call.reruns && other.name === api.name;
+    if (!passes(other) || (!again && (other.name === api.name || echoes(other)))) return;
+    if (!again && other.label !== undefined && lostItems.has(other.label)) return;
+    const distance = again ? 0 : (call.pos + executed.length - e) / all;
     offer(other.arguments[p.name], { closeDistance: distance }, { fromStep: -1, fromExecuted: e });
   });
   return out;
