@@ -88,7 +88,11 @@ export function registerFit(program: Command): void {
         'sets to train on (a share of their golds is held out; default: every set)',
       )
       .option('--holdout-sets <list>', 'whole sets held out for evaluation only')
-      .option('--holdout <fraction>', 'chance each gold of the training sets is held out (seeded), in [0, 1)', '0.3')
+      .option(
+        '--holdout <fraction>',
+        'chance each gold of the training sets is held out (seeded), in [0, 1)',
+        '0.3',
+      )
       .option('--rounds <n>', 'mert: solve-and-search rounds at most', String(LINE_FIT_DEFAULTS.rounds))
       .option('--sweeps <n>', 'mert: sweeps over the weights per round', String(LINE_FIT_DEFAULTS.sweeps))
       .option(
