@@ -475,6 +475,36 @@ describe('the fit report', () => {
     });
     expect(lines[0]).toMatch(/^3 training golds could not be held by the repair model/);
     expect(lines.at(-1)).toMatch(/^No weight moved/);
+    // One record more of ten is no clear win: the paired interval says so.
+    const of = (outcomes: boolean[]) => ({
+      n: outcomes.length,
+      restored: outcomes.filter(Boolean).length,
+      executable: 0,
+      restorationCi: { lo: 0, hi: 1 },
+      outcomes,
+    });
+    const before = of([...Array(7).fill(true), false, false, false]);
+    const after = of([...Array(8).fill(true), false, false]);
+    const won = verdicts({
+      method: 'mert',
+      before: { train: score, held: before },
+      epochs: [
+        {
+          epoch: 1,
+          updates: 1,
+          inseparable: 0,
+          skipped: 0,
+          restoredInPass: 8,
+          weights: {} as never,
+          scores: { train: score, held: after },
+        },
+      ],
+      chosen: 1,
+      model: {} as never,
+    });
+    expect(won[0]).toMatch(
+      /the fitted model beats the base by 1; paired 95% interval .* points: not a clear difference\.$/,
+    );
   });
 });
 

@@ -4,6 +4,7 @@ import { pct, table } from '../bench/markdown.ts';
 import type { LabelledRecord } from './dataset.ts';
 import { changedWeights } from './fit.ts';
 import type { FitResult, Score } from './fit-types.ts';
+import { bootstrapPairedDifference, flags } from './bootstrap.ts';
 import { golds } from './split.ts';
 import { interval } from './breakdown.ts';
 import type { CrossValidation } from './cross-validate.ts';
@@ -56,6 +57,17 @@ export function weightsTable(base: CostModel, fitted: CostModel): string {
   return table(['weight', 'base', 'fitted', 'change'], rows);
 }
 
+const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}`;
+
+/** `; paired 95% interval −1.7 to +5.0 points: not a clear gain`, when both scores have their records. */
+function paired(before: Score, after: Score, d: number): string {
+  if (d === 0 || !before.outcomes || !after.outcomes || before.outcomes.length !== after.outcomes.length)
+    return '';
+  const ci = bootstrapPairedDifference(flags(after.outcomes), flags(before.outcomes));
+  const clear = ci.lo > 0 || ci.hi < 0 ? 'the interval excludes 0' : 'not a clear difference';
+  return `; paired 95% interval ${signed(ci.lo)} to ${signed(ci.hi)} points: ${clear}`;
+}
+
 /** One sentence per evaluation set other than `train`: does the fitted model beat the base there? */
 export function verdicts(result: FitResult): string[] {
   const unheld = result.goldNotHeld
@@ -84,7 +96,7 @@ export function verdicts(result: FitResult): string[] {
         const d = b.restored - a.restored;
         const how =
           d > 0 ? `beats the base by ${d}` : d === 0 ? 'ties the base' : `loses ${-d} against the base`;
-        return `- **${n}**: ${cell(a)} before, ${cell(b)} after: the fitted model ${how}.`;
+        return `- **${n}**: ${cell(a)} before, ${cell(b)} after: the fitted model ${how}${paired(a, b, d)}.`;
       }),
   ];
 }

@@ -12,6 +12,8 @@ export interface Score {
   readonly executable: number;
   /** 95 % bootstrap interval of the restoration rate. */
   readonly restorationCi: Interval;
+  /** Whether each record was restored, in the set's order (for paired comparisons between models). */
+  readonly outcomes?: readonly boolean[];
 }
 
 export interface EpochReport {

@@ -51,7 +51,13 @@ async function scoreAll(
   const out: Record<string, Score> = {};
   for (const [name, records] of Object.entries(sets)) {
     const r = await evaluateSetting(records, model, {}, options);
-    out[name] = { n: r.n, restored: r.restored, executable: r.executable, restorationCi: r.restorationCi };
+    out[name] = {
+      n: r.n,
+      restored: r.restored,
+      executable: r.executable,
+      restorationCi: r.restorationCi,
+      outcomes: r.records.map((record) => record.restored),
+    };
   }
   return out;
 }
