@@ -1,4 +1,10 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { registerFix } from '../src/cli/fix.ts';
+import { registerBatch } from '../src/cli/batch.ts';
+import { runCommands } from './cli-run.ts';
 import { parseCatalog } from '../src/read/catalog.ts';
 import { InputError } from '../src/model/errors.ts';
 import { parseSequence } from '../src/read/sequence.ts';
@@ -161,6 +167,46 @@ describe('unpackJson and coerce', () => {
     expect(heal('var1 = search(query="x", exact="true")', catalog).sequence[0].arguments).toEqual({
       query: 'x',
       exact: true,
+    });
+  });
+});
+
+describe('--heal on the command line', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'refract-heal-'));
+  const catalogFile = join(dir, 'tools.json');
+  writeFileSync(
+    catalogFile,
+    JSON.stringify([
+      {
+        name: 'search',
+        parameters: { query: { type: 'string', required: true }, limit: { type: 'integer' } },
+      },
+    ]),
+  );
+  const broken = { type: 'function', function: { name: 'search', arguments: "{'query': 'x', limit: '3'" } };
+  const records = join(dir, 'records.jsonl');
+  writeFileSync(records, `${JSON.stringify({ id: 'r1', sequence: [broken], catalog: 'tools.json' })}\n`);
+
+  it('fix and batch heal malformed argument JSON the records carry, where it was an error line', async () => {
+    const plain = await runCommands([registerFix], ['fix', records, '--format', 'json']);
+    expect(JSON.parse(plain.out)).toMatchObject({ id: 'r1', status: 'error' });
+    const healed = await runCommands([registerFix], ['fix', records, '--format', 'json', '--heal']);
+    const json = JSON.parse(healed.out) as { status: string; sequence: unknown; heal: { kind: string }[] };
+    expect(json.status).toBe('valid');
+    expect(json.sequence).toEqual([{ name: 'search', arguments: { query: 'x', limit: 3 }, label: 'var1' }]);
+    expect(json.heal.map((e) => e.kind)).toEqual(['repairJson', 'coerce']);
+    const text = await runCommands([registerFix], ['fix', records, '--heal']);
+    expect(text.out).toContain('healed:\n    repairJson (step 1, 0.5): malformed JSON repaired');
+    const out = join(dir, 'out.jsonl');
+    const batch = await runCommands(
+      [registerBatch],
+      ['batch', records, '--heal', '--out', out, '--workers', '1', '-q'],
+    );
+    expect(batch.code).toBe(0);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({
+      id: 'r1',
+      status: 'valid',
+      heal: json.heal,
     });
   });
 });

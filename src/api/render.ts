@@ -33,8 +33,14 @@ export function answerText(answer: Answer): string {
     case 'validate':
       return validationText(answer.validation);
     case 'fix':
-    case 'compress':
-      return resultText(answer.result);
+    case 'compress': {
+      const healed = (answer.healed ?? []).map(
+        (e) =>
+          `  ${e.kind} (step ${stepNumber(e.step)}${e.param === undefined ? '' : ` ${e.param}`}, ${e.cost}): ${e.detail}`,
+      );
+      const text = resultText(answer.result);
+      return healed.length === 0 ? text : `${text}\nhealed:\n${healed.join('\n')}`;
+    }
     case 'loop':
       return formatLoopReport(answer.result);
   }

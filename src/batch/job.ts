@@ -29,7 +29,10 @@ const SOLVER_FAULT = /RuntimeError|Aborted\(|\bthrew:/;
 
 /** Repairs one record. A solver fault (or a throw) is returned as a fault, for the pool to retire the worker. */
 export async function runJob(record: RecordItem, ctx: JobContext): Promise<JobResult> {
-  if (record.error !== undefined || !record.sequence) {
+  // A sequence that could not be read goes to healing when it is asked for (`--heal`), as given.
+  const given = ctx.settings.heal === true ? (record.unparsed ?? record.sequence) : undefined;
+  const sequence = given === undefined && record.error === undefined ? record.sequence : undefined;
+  if (given === undefined && sequence === undefined) {
     return { kind: 'done', ...errorDone(record, record.error ?? 'the record has no sequence') };
   }
   const catalog = record.catalog ?? ctx.catalog;
@@ -37,7 +40,7 @@ export async function runJob(record: RecordItem, ctx: JobContext): Promise<JobRe
     return { kind: 'done', ...errorDone(record, 'no catalog: pass --catalog or give the record a catalog') };
   const call = makeCall(ctx.settings, {
     id: record.id,
-    sequence: record.sequence,
+    ...(sequence !== undefined ? { sequence } : { input: given }),
     catalog,
     memory: record.memory,
     executed: record.executed,
@@ -50,7 +53,7 @@ export async function runJob(record: RecordItem, ctx: JobContext): Promise<JobRe
       return { kind: 'fault', reason: result.reason };
     }
     const line = answerJson(answer);
-    if (ctx.stepByStep) Object.assign(line, checkStepByStep(record.sequence, catalog, call.options));
+    if (ctx.stepByStep) Object.assign(line, checkStepByStep(call.sequence, catalog, call.options));
     return { kind: 'done', line: JSON.stringify(line), outcome: outcomeOf(record, line, catalog) };
   } catch (error) {
     return { kind: 'fault', reason: `the repair threw: ${errorMessage(error)}` };

@@ -121,7 +121,10 @@ async function batchRun(options: BatchOptions): Promise<BatchReport> {
   }
   // Records the reading thread parses (a line holding a list, a resumed run's, a failed one's) read the
   // catalogs they name as the workers do.
-  const recordOptions = { parseCatalog: new RecordCatalogs({ base: options.recordBase }).parse };
+  const recordOptions = {
+    parseCatalog: new RecordCatalogs({ base: options.recordBase }).parse,
+    keepUnparsed: options.request.heal === true,
+  };
   const read = options.records ?? (options.input && readRecordSources(options.input, recordOptions));
   if (!read) throw new Error('internal: runBatch needs input or records');
   const sources = read[Symbol.asyncIterator]();

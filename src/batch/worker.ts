@@ -70,7 +70,10 @@ serveJobs(async (task: Task, { progress }): Promise<WorkerResult> => {
       progress();
       reported = now;
     }
-    const record = sourceRecord(source, { parseCatalog: catalogs.parse });
+    const record = sourceRecord(source, {
+      parseCatalog: catalogs.parse,
+      keepUnparsed: setup.request.heal === true,
+    });
     const injected = setup.faults && injectFault(setup.faults, record, task.attempt);
     if (injected) return injected;
     const budget = setup.recordTimeoutMs;

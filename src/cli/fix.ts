@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { InputError } from '../model/errors.ts';
-import type { Catalog } from '../model/types.ts';
+import type { Catalog, Sequence } from '../model/types.ts';
 import { makeCall, runCall, type Settings } from '../api/call.ts';
 import type { ApiRequest, RequestKind } from '../api/request.ts';
 import { answerJson, answerText } from '../api/render.ts';
@@ -60,7 +60,8 @@ export function commandRequest(
 async function runRequests(kind: RequestKind, file: string | undefined, flags: Record<string, unknown>) {
   const format = oneOf('--format', flags.format as string, ['text', 'json'] as const);
   const { settings, catalog } = resolveRequest(kind, flags);
-  const input = parseInput(readInput(file), file, settings.options);
+  const heals = settings.kind !== 'validate' && settings.heal === true;
+  const input = parseInput(readInput(file), file, { ...settings.options, keepUnparsed: heals });
   // Records that carry their own catalogs need no --catalog; one that carries none does, before any output.
   const bare = input.records.find((record) => record.sequence && !record.catalog);
   if (!catalog && bare) {
@@ -71,7 +72,9 @@ async function runRequests(kind: RequestKind, file: string | undefined, flags: R
   const counts: Record<string, number> = {};
   const times: number[] = [];
   for (const record of input.records) {
-    if (record.error || !record.sequence) {
+    // A sequence that could not be read goes to healing when it is asked for, as given.
+    const given = heals ? (record.unparsed ?? record.sequence) : undefined;
+    if (given === undefined && (record.error || !record.sequence)) {
       exit = worse(exit, 2);
       counts.error = (counts.error ?? 0) + 1;
       const json =
@@ -82,7 +85,7 @@ async function runRequests(kind: RequestKind, file: string | undefined, flags: R
       continue;
     }
     const call = makeCall(settings, {
-      sequence: record.sequence,
+      ...(given !== undefined ? { input: given } : { sequence: record.sequence as Sequence }),
       catalog: record.catalog ?? (catalog as Catalog),
       memory: record.memory,
       executed: record.executed,

@@ -26,7 +26,7 @@ export const recordBase = (file: string | undefined): string =>
 export function parseInput(
   text: string,
   file?: string,
-  run: Pick<RecordOptions, 'memory' | 'executed'> = {},
+  run: Pick<RecordOptions, 'memory' | 'executed' | 'keepUnparsed'> = {},
 ): Input {
   const options: RecordOptions = {
     ...run,
@@ -49,6 +49,8 @@ export function parseInput(
     singleError = error;
   }
   const records = parseRecords(text, options);
+  // One sequence that cannot be read as given, kept for healing (`--heal`).
+  if (records.length === 1 && records[0].unparsed !== undefined) return { single: true, records };
   if (records.length === 1 && records[0].error) {
     // Neither one sequence nor a record file: report the single-sequence reading, which names the field.
     throw singleError instanceof InputError ? singleError : new InputError('input', records[0].error);

@@ -132,6 +132,11 @@ const FLAGS: readonly Flag[] = [
   },
   { field: 'defensive', flags: '--defensive' },
   {
+    field: 'heal',
+    flags: '--heal',
+    help: 'repair malformed argument JSON (quotes, commas, brackets) and coerce values ("5" for an integer) before the optimiser, each fix an edit of its own',
+  },
+  {
     field: 'confidence',
     flags: '--no-confidence',
     help: 'skip the second solve that reads a repair’s confidence: a repair has none (a valid input keeps its 1, a partial repair its 0)',

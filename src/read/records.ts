@@ -31,6 +31,8 @@ export interface RecordItem {
   readonly kinds?: readonly string[];
   /** Why the record could not be read; the other fields may then be missing. */
   readonly error?: string;
+  /** The sequence as given, when it could not be read and healing was asked for (`keepUnparsed`). */
+  readonly unparsed?: unknown;
 }
 
 /**
@@ -58,6 +60,11 @@ export interface RecordOptions {
    */
   readonly memory?: Memory;
   readonly executed?: Sequence;
+  /**
+   * Keep a sequence that cannot be read as given (`unparsed`), for a repair that heals it (`--heal`): its
+   * malformed argument JSON is healed, not refused.
+   */
+  readonly keepUnparsed?: boolean;
 }
 
 const kindsSchema = z.union([z.array(z.string().min(1)).min(1), z.string().min(1)]);
@@ -107,10 +114,19 @@ function recordFromObject(value: PlainObject, id: string, options: RecordOptions
         })
       : undefined;
   const held = heldLabels(ownMemory ?? options.memory, ownExecuted ?? options.executed);
-  let parsed: Sequence;
-  if (sequence !== undefined) parsed = parseSequence(sequence, { held });
-  else if (output !== undefined) parsed = parseSequence(output, { root: 'output', held });
-  else parsed = parseSequence(value, { held });
+  const raw = sequence ?? output ?? value;
+  let parsed: Sequence | undefined;
+  let unreadable: string | undefined;
+  try {
+    parsed = parseSequence(raw, {
+      root: sequence === undefined && output !== undefined ? 'output' : 'sequence',
+      held,
+    });
+  } catch (error) {
+    // Kept as given for a repair that heals it; without healing, the record cannot be read.
+    if (!options.keepUnparsed || !(error instanceof InputError)) throw error;
+    unreadable = errorMessage(error);
+  }
   const input = own(value, 'input');
   const goals = own(value, 'goals');
   const catalog = own(value, 'catalog') ?? own(value, 'tools');
@@ -119,7 +135,7 @@ function recordFromObject(value: PlainObject, id: string, options: RecordOptions
   return {
     id,
     ...(typeof input === 'string' ? { input } : {}),
-    sequence: parsed,
+    ...(parsed !== undefined ? { sequence: parsed } : { error: unreadable, unparsed: raw }),
     ...(ownMemory !== undefined ? { memory: ownMemory } : {}),
     ...(goals != null ? { goals: parseAt(goalsSchema, goals, ['goals']) as Goals } : {}),
     ...(ownExecuted !== undefined ? { executed: ownExecuted } : {}),
@@ -138,9 +154,19 @@ function kindList(kinds: string | readonly string[]): string[] {
 function recordFrom(value: unknown, index: number, where?: string, options: RecordOptions = {}): RecordItem {
   const id = givenId(value) ?? String(index);
   try {
-    if (Array.isArray(value) || typeof value === 'string')
-      return { id, sequence: parseSequence(value, { held: heldLabels(options.memory, options.executed) }) };
-    if (isPlainObject(value)) return recordFromObject(value, id, options);
+    if (Array.isArray(value) || typeof value === 'string') {
+      try {
+        return { id, sequence: parseSequence(value, { held: heldLabels(options.memory, options.executed) }) };
+      } catch (error) {
+        if (!options.keepUnparsed || !(error instanceof InputError)) throw error;
+        const message = errorMessage(error);
+        return { id, error: where ? `${where}: ${message}` : message, unparsed: value };
+      }
+    }
+    if (isPlainObject(value)) {
+      const item = recordFromObject(value, id, options);
+      return item.error !== undefined && where ? { ...item, error: `${where}: ${item.error}` } : item;
+    }
     throw new Error(`expected a record object, received ${kindOf(value)}`);
   } catch (error) {
     return { id, error: where ? `${where}: ${errorMessage(error)}` : errorMessage(error) };
