@@ -140,6 +140,32 @@ describe('summary', () => {
     expect(slips.result().failures).toEqual([
       { status: 'error', reason: 'invalid JSON (position N)', records: 3, first: 'e0' },
     ]);
+    // Nor are the call's place, id and API: malformed arguments on many records are one reason.
+    const calls = new SummaryAccumulator();
+    for (const [i, [at, id, api]] of [
+      [0, 'call_KzlNfoFalH', 'get_forecast'],
+      [2, 'call_V1UGm7DM1H', 'log_activity'],
+    ].entries())
+      calls.add(
+        outcome(`c${i}`, 'error', {
+          inputLength: 0,
+          outputLength: 0,
+          timeMs: 0,
+          reason:
+            `line ${i + 4}: sequence.tool_calls[${at}].function.arguments: arguments of call ${Number(at) + 1} ` +
+            `(id "${id}") to ${api} are not valid JSON (Expected ',' or '}' after property value in JSON at position ${30 + i})`,
+        }),
+      );
+    expect(calls.result().failures).toEqual([
+      {
+        status: 'error',
+        reason:
+          'sequence.tool_calls[N].function.arguments: arguments of call N (id "…") to … are not valid JSON ' +
+          "(Expected ',' or '}' after property value in JSON at position N)",
+        records: 2,
+        first: 'c0',
+      },
+    ]);
     expect(md).toContain('| 10 | 6 | 3 | 0 | 0 | 0 | 0 | 1 | 80.0% | 1.000 (same length) |');
     expect(md).toContain('| `Foo` | 3 | unknown_label 2, unknown_api 1 |');
   });

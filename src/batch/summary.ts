@@ -108,7 +108,10 @@ const OTHER_REASON = '(other reasons)';
 export function reasonKind(reason: string): string {
   return reason
     .replace(/^line \d+(, column \d+)?: /, '')
-    .replace(/\b(line|column|position|byte|offset) \d+/g, '$1 N');
+    .replace(/\b(line|column|position|byte|offset|call|step) \d+/g, '$1 N')
+    .replace(/\[\d+\]/g, '[N]')
+    .replace(/"(?:[^"\\]|\\.)*"/g, '"…"')
+    .replace(/ to [\w.-]+ (are|is) not valid JSON/g, ' to … $1 not valid JSON');
 }
 /** A failure reason is kept to this many characters (the record's own line has it whole). */
 const REASON_CHARS = 300;
