@@ -204,6 +204,14 @@ describe('labels the run holds: memory items and executed calls', () => {
     );
   });
 
+  it('an ask whose answer memory now holds under its label is no duplicate label (it reads back)', async () => {
+    const asked = parseStringForm(
+      'time = ask(slot="time")\nvar1 = RedditTopPostsBySubreddit(subreddit="travel", time="$time$")',
+    );
+    expect(validate(asked, executable, { memory: { time: 'week' } }).valid).toBe(true);
+    expect((await repair(asked, executable, { memory: { time: 'week' } })).status).toBe('valid');
+  });
+
   it('an executed call whose result memory does not carry is still read by the plan, never run again', async () => {
     const executed = parseStringForm(ran);
     const plan = parseStringForm(`var3 = ${flight('var1')}`);

@@ -94,7 +94,8 @@ export function validate(sequence: Sequence, catalog: Catalog, options: Validate
           i,
           `label ${step.label} is already used by step ${defined.get(step.label)! + 1}`,
         );
-      } else if (held.has(step.label) && !restated.has(i)) {
+      } else if (held.has(step.label) && !restated.has(i) && !(pseudoSteps && isPseudoStepIn(step, apis))) {
+        // (An ask whose answer memory now holds under its label is answered, not overwritten.)
         // Its result would replace what the run already holds under that name.
         add('duplicate_label', i, `label ${step.label} is already ${held.get(step.label)}'s`);
       }
