@@ -16,6 +16,7 @@ import { callKeys } from '../src/validate/tries.ts';
 import { holdsNothing } from '../src/validate/outputs.ts';
 import type { Json } from '../src/model/types.ts';
 import { parseStringForm } from '../src/read/string-form.ts';
+import { parseExecuted } from '../src/read/sequence.ts';
 import { runCommands } from './cli-run.ts';
 import { makeCall, requestSettings, runCall } from '../src/api/call.ts';
 import { executable } from './helpers.ts';
@@ -281,6 +282,11 @@ describe('labels the run holds: memory items and executed calls', () => {
       'var2 = SkyScrapperFlightSearch(originSkyId="$call_ny.skyId$", destinationSkyId="$call_ld.skyId$", ' +
         'originEntityId="$call_ny.entityId$", destinationEntityId="$call_ld.entityId$", date="2024-08-15")',
     );
+    // Memory kept by label, executed calls as bare tool calls: which result is whose is a guess, refused.
+    await expect(answer({ memory, executed, maxTries: 1 }, plan)).rejects.toThrow(
+      'executed[0]: a tool call without a label whose id "call_ny" memory holds nothing under: give it the label its result is stored under (the checked steps carry them), or keep results under tool-call ids',
+    );
+    expect(() => parseExecuted(executed, undefined).map((s) => s.label)).not.toThrow();
     // The hook takes executed tool calls too, read the same way.
     const options = { catalog: executable, memory: byId, executed: executed as never, maxTries: 1 };
     const check = await libraryCheck(plan, options);

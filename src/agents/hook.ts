@@ -13,7 +13,7 @@ import { catalogArgument, optionsArgument } from '../api/arguments.ts';
 import { REQUEST_FIELDS } from '../api/request.ts';
 import type { Check } from '../api/arguments.ts';
 import type { Catalog, Sequence } from '../model/types.ts';
-import { parseSequence } from '../read/sequence.ts';
+import { parseExecuted } from '../read/sequence.ts';
 import { parseMemory } from '../read/memory.ts';
 import { feedback, type FeedbackFormat } from '../feedback/index.ts';
 import { totalCost } from '../heal/index.ts';
@@ -116,13 +116,14 @@ export function checkOptions(options: unknown, name = 'options'): CheckOptions {
   const given = toolCallsRan
     ? {
         ...options,
-        executed: parseSequence(executed, {
-          root: `${name}.executed`,
-          resultName: typeof options.resultName === 'string' ? options.resultName : undefined,
-          idLabels: Object.keys(
-            options.memory === undefined ? {} : parseMemory(options.memory, `${name}.memory`),
-          ),
-        }),
+        executed: parseExecuted(
+          executed,
+          options.memory === undefined ? undefined : parseMemory(options.memory, `${name}.memory`),
+          {
+            root: `${name}.executed`,
+            resultName: typeof options.resultName === 'string' ? options.resultName : undefined,
+          },
+        ),
       }
     : options;
   return { ...optionsArgument<CheckOptions>(given, catalog, name, HOOK_OPTION_NAMES), catalog };

@@ -12,7 +12,7 @@ import { WeightOverridesSchema, WeightsSchema } from '../model/cost.ts';
 import { InputError, parseAt } from '../model/errors.ts';
 import { parseMappings } from '../read/mappings.ts';
 import { parseMemory } from '../read/memory.ts';
-import { heldLabels, parseSequence } from '../read/sequence.ts';
+import { heldLabels, parseExecuted, parseSequence } from '../read/sequence.ts';
 import { loadCostModel, parseCostModel, presetNames, withWeights } from '../read/cost-models.ts';
 import { validate } from '../validate/validate.ts';
 import { DEFAULT_TIME_LIMIT } from '../solvers/index.ts';
@@ -117,10 +117,9 @@ export function requestSettings(kind: RequestKind, request: ApiRequest, context:
     ...(memory !== undefined ? { memory } : {}),
     ...(request.executed !== undefined
       ? {
-          executed: parseSequence(request.executed, {
+          executed: parseExecuted(request.executed, memory, {
             root: 'executed',
             resultName: request.resultName,
-            idLabels: Object.keys(memory ?? {}),
           }),
         }
       : {}),

@@ -10,13 +10,14 @@ import { z } from 'zod';
 import { InputError } from '../model/errors.ts';
 import { loadMappings } from '../read/mappings.ts';
 import { loadMemory } from '../read/memory.ts';
-import { loadSequence } from '../read/sequence.ts';
+import { parseExecuted } from '../read/sequence.ts';
+import { loadWith } from '../read/files.ts';
 import { readableFile } from '../read/files.ts';
 import { parseWeightFlags } from '../read/cost-models.ts';
 import { parseStringForm } from '../read/string-form.ts';
 import { checkWeights, requestSettings, type Settings } from '../api/call.ts';
 import { loadCatalog } from '../read/catalog.ts';
-import type { Catalog } from '../model/types.ts';
+import type { Catalog, Memory } from '../model/types.ts';
 import {
   REQUEST_FIELDS,
   GoalsSchema,
@@ -62,10 +63,9 @@ const FLAGS: readonly Flag[] = [
     help: 'the calls already executed, in order (a sequence file): they count against --max-tries, and a planned repeat of one whose result --memory holds may read it instead',
     // Read after --memory: an executed tool call whose id memory keeps is labelled by it.
     value: (path, flag, request) =>
-      loadSequence(readableFile(flag, path as string), {
-        root: flag,
-        idLabels: Object.keys((request.memory as object | undefined) ?? {}),
-      }),
+      loadWith(readableFile(flag, path as string), (text) =>
+        parseExecuted(text, request.memory as Memory | undefined, { root: flag }),
+      ),
   },
   { field: 'maxTries', flags: '--max-tries <n>' },
   {

@@ -11,7 +11,7 @@ import { errorMessage, InputError, parseAt } from '../model/errors.ts';
 import { parseCatalog } from './catalog.ts';
 import { isPlainObject, kindOf, nameSchema, own, type PlainObject } from './json.ts';
 import { parseMemory } from './memory.ts';
-import { heldLabels, parseSequence, parseSequenceText } from './sequence.ts';
+import { heldLabels, parseExecuted, parseSequence, parseSequenceText } from './sequence.ts';
 import { byteLines } from './byte-lines.ts';
 
 export interface RecordItem {
@@ -107,12 +107,7 @@ function recordFromObject(value: PlainObject, id: string, options: RecordOptions
   const executed = own(value, 'executed');
   // Executed calls are labelled by their tool-call ids where memory keeps their results so.
   const ownExecuted =
-    executed != null
-      ? parseSequence(executed, {
-          root: 'executed',
-          idLabels: Object.keys(ownMemory ?? options.memory ?? {}),
-        })
-      : undefined;
+    executed != null ? parseExecuted(executed, ownMemory ?? options.memory, { root: 'executed' }) : undefined;
   const held = heldLabels(ownMemory ?? options.memory, ownExecuted ?? options.executed);
   const raw = sequence ?? output ?? value;
   let parsed: Sequence | undefined;

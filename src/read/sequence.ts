@@ -236,6 +236,42 @@ function parseObject(json: PlainObject, root: string, options: SequenceOptions):
   );
 }
 
+/**
+ * The calls already executed, in any sequence form, read beside the run's memory. A tool call carries no label:
+ * it takes the `id` memory keeps its result under; when memory is given and holds none under its id, it is
+ * refused, since a label by place (`var1`, `var2`, …) could name another item's result in silence.
+ */
+export function parseExecuted(
+  raw: unknown,
+  memory: Memory | undefined,
+  options: Pick<SequenceOptions, 'root' | 'resultName'> = {},
+): Sequence {
+  const root = options.root ?? 'executed';
+  const keys = Object.keys(memory ?? {});
+  const steps = parseSequence(raw, { ...options, root, idLabels: keys });
+  let value = raw;
+  if (typeof raw === 'string')
+    try {
+      value = JSON.parse(raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw);
+    } catch {
+      value = undefined; // the string form: every call written with its label or none
+    }
+  const calls = isPlainObject(value) ? own(value, 'tool_calls') : value;
+  const items = Array.isArray(calls) ? calls : [];
+  if (keys.length > 0)
+    items.forEach((item, i) => {
+      if (!isToolCall(item) || own(item as PlainObject, 'label') != null) return;
+      const label = steps[i]?.label;
+      if (label !== undefined && keys.includes(label) && label === own(item as PlainObject, 'id')) return;
+      const id = own(item as PlainObject, 'id');
+      throw new InputError(
+        formatPath([root, i]),
+        `a tool call without a label${typeof id === 'string' ? ` whose id ${JSON.stringify(id)}` : ', with no id, whose result'} memory holds nothing under: give it the label its result is stored under (the checked steps carry them), or keep results under tool-call ids`,
+      );
+    });
+  return steps;
+}
+
 /** The labels a run holds before its sequence: its memory items' and its executed calls'. */
 export function heldLabels(memory: Memory | undefined, executed: Sequence | undefined): string[] {
   return [
