@@ -9,7 +9,7 @@ import { registerBatch } from '../src/cli/batch.ts';
 import { formatStringForm } from '../src/read/sequence.ts';
 import { tempDir } from './fixtures/batch/records.ts';
 import { checkToolCalls } from '../src/agents/hook.ts';
-import { checkToolCalls as libraryCheck } from '../src/index.ts';
+import { checkToolCalls as libraryCheck, type ToolCall } from '../src/index.ts';
 import { repair } from '../src/repair/repair.ts';
 import { validate } from '../src/validate/validate.ts';
 import { callKeys } from '../src/validate/tries.ts';
@@ -248,7 +248,7 @@ describe('labels the run holds: memory items and executed calls', () => {
   });
 
   it('tool calls without labels take none the run holds; executed ones take the ids memory keeps them by', async () => {
-    const call = (id: string, name: string, args: object) => ({
+    const call = (id: string, name: string, args: object): ToolCall => ({
       id,
       type: 'function',
       function: { name, arguments: JSON.stringify(args) },
@@ -288,8 +288,8 @@ describe('labels the run holds: memory items and executed calls', () => {
     );
     expect(() => parseExecuted(executed, undefined).map((s) => s.label)).not.toThrow();
     // The hook takes executed tool calls too, read the same way.
-    const options = { catalog: executable, memory: byId, executed: executed as never, maxTries: 1 };
-    const check = await libraryCheck(plan, options);
+    // Typed as the docs say: executed tool calls need no cast.
+    const check = await libraryCheck(plan, { catalog: executable, memory: byId, executed, maxTries: 1 });
     expect(check.repair?.status).toBe('repaired');
     expect(check.calls.map((c) => c.id)).toEqual(['call_f']);
   });

@@ -26,12 +26,13 @@ import {
   checkToolCalls,
   hookOptions,
   type CheckOptions,
+  type HookOptions,
   type CheckResult,
 } from './hook.ts';
 import type { ToolCall } from './toolcalls.ts';
 import type { FeedbackFormat } from '../feedback/index.ts';
 
-export interface RepairToolCallOptions extends Omit<CheckOptions, 'catalog'> {
+export interface RepairToolCallOptions extends Omit<HookOptions, 'catalog'> {
   /** The catalog to check against; default: built from the tools' input schemas. */
   readonly catalog?: Catalog;
   /** What each check's `feedback` (for `onCheck`) holds; default `issues` (the SDK sends the model its own error). */

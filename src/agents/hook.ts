@@ -38,6 +38,14 @@ export interface CheckOptions extends RepairOptions, HealOptions {
   readonly feedback?: FeedbackFormat;
 }
 
+/**
+ * The hook's options as a caller gives them: the calls already executed may also be tool calls as the model
+ * wrote them (whose ids memory keeps their results under); `checkOptions` reads them into `CheckOptions`.
+ */
+export type HookOptions = Omit<CheckOptions, 'executed'> & {
+  readonly executed?: Sequence | readonly ToolCall[];
+};
+
 export interface CheckResult {
   /** True when the calls can run exactly as given: readable, valid, nothing healed. */
   readonly ok: boolean;

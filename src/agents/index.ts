@@ -9,6 +9,7 @@ export {
   formatHealEdit,
   type CallCheck,
   type CheckOptions,
+  type HookOptions,
   type CheckResult as ToolCallsCheck,
 } from './hook.ts';
 export { originOf, toSequence, toToolCalls, type ExecutableCall, type ToolCall } from './toolcalls.ts';

@@ -11,7 +11,14 @@ import type { HealEdit } from '../heal/types.ts';
 import { catalog as aCatalog, checked, checkedAsync, object, optional } from '../api/arguments.ts';
 import { InputError } from '../model/errors.ts';
 import { kindOf } from '../read/json.ts';
-import { checkOptions, checkToolCalls, hookOptions, type CheckOptions, type ExecutableCall } from './hook.ts';
+import {
+  checkOptions,
+  checkToolCalls,
+  hookOptions,
+  type CheckOptions,
+  type ExecutableCall,
+  type HookOptions,
+} from './hook.ts';
 import type { ToolCall } from './toolcalls.ts';
 
 /** What the wrapper records in `additional_kwargs.refract`. */
@@ -110,7 +117,7 @@ export const repairToolCallsRunnable = checked(toolCallsRunnable, {
 
 function toolCallsRunnable(
   catalog: Catalog,
-  options: Omit<CheckOptions, 'catalog'> = {},
+  options: Omit<HookOptions, 'catalog'> = {},
 ): RunnableLambda<AIMessage, AIMessage> {
   // Checked once here, not per message: each message then goes to the unchecked core. A message that is no
   // AIMessage passes through as it is; the types say what a chat model's output becomes.

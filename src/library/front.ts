@@ -220,11 +220,15 @@ export const createProgress = checked(progress.createProgress, {
 export const progressText = checked(progress.progressText, { state: progressState, bar: anything });
 
 export const formatHealEdit = checked(hook.formatHealEdit, { edit: healEdit });
+// Typed with the options as callers give them (executed tool calls too): `hookOptions` reads them.
 export const checkToolCalls = checkedAsync(hook.checkToolCalls, {
   toolCalls: anything,
   options: hook.hookOptions,
-});
-export const checkCall = checkedAsync(hook.checkCall, { call: anything, options: hook.hookOptions });
+}) as (toolCalls: readonly unknown[], options: hook.HookOptions) => Promise<hook.CheckResult>;
+export const checkCall = checkedAsync(hook.checkCall, { call: anything, options: hook.hookOptions }) as (
+  call: unknown,
+  options: hook.HookOptions,
+) => Promise<hook.CallCheck>;
 export const originOf = checked(toolcalls.originOf, {
   input: sequence,
   output: sequence,
