@@ -13,6 +13,35 @@ import { executable } from './helpers.ts';
 const note = (m: AIMessage): RepairNote => repairNote(m)!;
 
 describe('repairToolCallsRunnable', () => {
+  it('reads memory given as a function at every message, so a runnable built once follows the agent', async () => {
+    const memory: Record<string, { skyId: string; entityId: string }> = {};
+    const runnable = repairToolCallsRunnable(executable, { memory: () => memory });
+    const flight = new AIMessage({
+      content: '',
+      tool_calls: [
+        {
+          id: 'f1',
+          name: 'SkyScrapperFlightSearch',
+          args: {
+            originSkyId: '$var1.skyId$',
+            destinationSkyId: 'LOND',
+            originEntityId: '$var1.entityId$',
+            destinationEntityId: '27544008',
+            date: '2024-08-15',
+          },
+          type: 'tool_call',
+        },
+      ],
+    });
+    // Turn 1: nothing is known of var1 yet; the plan reads a value no call made.
+    expect(note(await runnable.invoke(flight)).ok).toBe(false);
+    // Turn 2: the airport search ran and its result is in memory: the same runnable lets the plan through.
+    memory.var1 = { skyId: 'NYCA', entityId: '27537542' };
+    const second = await runnable.invoke(flight);
+    expect(repairNote(second)).toBeUndefined();
+    expect(second.tool_calls).toEqual(flight.tool_calls);
+  });
+
   it('repairs the tool calls of a chat model’s answer before a tool node runs', async () => {
     const model = new FakeStreamingChatModel({
       sleep: 0,

@@ -22,17 +22,17 @@ import {
 } from '../api/arguments.ts';
 import {
   checkCall,
-  checkOptions,
+  adapterOptions,
   checkToolCalls,
   hookOptions,
+  type AdapterOptions,
   type CheckOptions,
-  type HookOptions,
   type CheckResult,
 } from './hook.ts';
 import type { ToolCall } from './toolcalls.ts';
 import type { FeedbackFormat } from '../feedback/index.ts';
 
-export interface RepairToolCallOptions extends Omit<HookOptions, 'catalog'> {
+export interface RepairToolCallOptions extends AdapterOptions {
   /** The catalog to check against; default: built from the tools' input schemas. */
   readonly catalog?: Catalog;
   /** What each check's `feedback` (for `onCheck`) holds; default `issues` (the SDK sends the model its own error). */
@@ -82,11 +82,12 @@ function repairToolCall(options: RepairToolCallOptions = {}): ToolCallRepairFunc
   const { catalog: given, onCheck, feedback = 'issues', ...rest } = options;
   // The options are checked once per catalog they meet (goals name its APIs): the given catalog's now, so a
   // bad option fails here; a tool set's on its first repair. The calls then go to the unchecked core.
-  const checkedFor = new WeakMap<Catalog, CheckOptions>();
-  const optionsFor = (catalog: Catalog): CheckOptions => {
+  // Memory and executed calls given as functions are read at every repair (an agent's memory grows).
+  const checkedFor = new WeakMap<Catalog, () => CheckOptions>();
+  const optionsFor = (catalog: Catalog): (() => CheckOptions) => {
     let checked = checkedFor.get(catalog);
     if (!checked) {
-      checked = checkOptions({ ...rest, catalog, feedback });
+      checked = adapterOptions({ ...rest, feedback }, catalog);
       checkedFor.set(catalog, checked);
     }
     return checked;
@@ -94,7 +95,7 @@ function repairToolCall(options: RepairToolCallOptions = {}): ToolCallRepairFunc
   // Without a catalog, all but the goals (which name its APIs) are checked now against none: a bad threshold
   // or cost model fails here, not as an error the model is sent at its first repair.
   if (given) optionsFor(given);
-  else checkOptions({ ...rest, goals: undefined, catalog: { apis: [] }, feedback });
+  else adapterOptions({ ...rest, goals: undefined, feedback }, { apis: [] });
   return async ({ toolCall, tools, inputSchema }) => {
     let catalog: Catalog;
     try {
@@ -109,7 +110,7 @@ function repairToolCall(options: RepairToolCallOptions = {}): ToolCallRepairFunc
       type: 'function',
       function: { name: toolCall.toolName, arguments: toolCall.input },
     };
-    const check = await checkCall(call, optionsFor(catalog));
+    const check = await checkCall(call, optionsFor(catalog)());
     onCheck?.(check, toolCall);
     // `ok` means the catalog sees nothing to fix: the SDK's own schema rejected the call, so give up.
     if (check.ok || !check.call) return null;

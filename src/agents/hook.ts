@@ -46,6 +46,44 @@ export type HookOptions = Omit<CheckOptions, 'executed'> & {
   readonly executed?: Sequence | readonly ToolCall[];
 };
 
+/**
+ * An adapter's options, built once: `memory` and `executed` may be functions read at every check, for an agent
+ * whose memory grows turn by turn (a value is read once, when the adapter is built).
+ */
+export type AdapterOptions = Omit<HookOptions, 'catalog' | 'memory' | 'executed'> & {
+  readonly memory?: HookOptions['memory'] | (() => HookOptions['memory']);
+  readonly executed?: HookOptions['executed'] | (() => HookOptions['executed']);
+};
+
+/**
+ * The checked options of each check an adapter makes with `catalog`: checked once now when nothing is read
+ * at check time, else checked now without what is (a bad option fails here) and again at every check.
+ */
+export function adapterOptions(
+  options: AdapterOptions,
+  catalog: Catalog,
+  name = 'options',
+): () => CheckOptions {
+  const { memory, executed, ...fixed } = options;
+  const now = <T>(value: T | (() => T)): T => (typeof value === 'function' ? (value as () => T)() : value);
+  const read = () =>
+    checkOptions(
+      {
+        ...fixed,
+        ...(memory !== undefined ? { memory: now(memory) } : {}),
+        ...(executed !== undefined ? { executed: now(executed) } : {}),
+        catalog,
+      },
+      name,
+    );
+  if (typeof memory !== 'function' && typeof executed !== 'function') {
+    const once = read();
+    return () => once;
+  }
+  checkOptions({ ...fixed, catalog }, name);
+  return read;
+}
+
 export interface CheckResult {
   /** True when the calls can run exactly as given: readable, valid, nothing healed. */
   readonly ok: boolean;

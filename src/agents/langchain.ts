@@ -12,12 +12,12 @@ import { catalog as aCatalog, checked, checkedAsync, object, optional } from '..
 import { InputError } from '../model/errors.ts';
 import { kindOf } from '../read/json.ts';
 import {
-  checkOptions,
+  adapterOptions,
   checkToolCalls,
   hookOptions,
+  type AdapterOptions,
   type CheckOptions,
   type ExecutableCall,
-  type HookOptions,
 } from './hook.ts';
 import type { ToolCall } from './toolcalls.ts';
 
@@ -117,12 +117,13 @@ export const repairToolCallsRunnable = checked(toolCallsRunnable, {
 
 function toolCallsRunnable(
   catalog: Catalog,
-  options: Omit<HookOptions, 'catalog'> = {},
+  options: AdapterOptions = {},
 ): RunnableLambda<AIMessage, AIMessage> {
-  // Checked once here, not per message: each message then goes to the unchecked core. A message that is no
-  // AIMessage passes through as it is; the types say what a chat model's output becomes.
-  const checked = checkOptions({ ...options, catalog });
-  return RunnableLambda.from((message: BaseMessage) => repairMessage(message, checked)).withConfig({
+  // Checked once here, not per message (unless memory or executed are read per message): each message then
+  // goes to the unchecked core. A message that is no AIMessage passes through as it is; the types say what a
+  // chat model's output becomes.
+  const checkedNow = adapterOptions(options, catalog);
+  return RunnableLambda.from((message: BaseMessage) => repairMessage(message, checkedNow())).withConfig({
     runName: 'refractRepairToolCalls',
   }) as unknown as RunnableLambda<AIMessage, AIMessage>;
 }
