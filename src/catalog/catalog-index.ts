@@ -22,6 +22,8 @@ export interface CatalogIndex {
   similarApis(name: string, limit: number): readonly { api: ApiSpec; similarity: number }[];
   /** An API's place in catalog-name order (code-unit order of the names), to sort many APIs by name fast. */
   nameRank(api: ApiSpec): number;
+  /** The APIs that take a parameter of every one of these names (none for no name), in catalog order. */
+  apisTaking(params: readonly string[]): readonly ApiSpec[];
 }
 
 const cache = new WeakMap<Catalog, CatalogIndex>();
@@ -117,10 +119,27 @@ export function indexCatalog(catalog: Catalog): CatalogIndex {
   };
   const similar = new Map<string, readonly { api: ApiSpec; similarity: number }[]>();
   let ranks: Map<ApiSpec, number> | undefined;
+  let takers: Map<string, ApiSpec[]> | undefined;
   const index: CatalogIndex = {
     catalog,
     byName,
     producersOf: (leaf) => producers.get(leaf) ?? [],
+    apisTaking(params) {
+      if (params.length === 0) return [];
+      if (!takers) {
+        takers = new Map();
+        for (const api of catalog.apis)
+          for (const p of api.params) {
+            let list = takers.get(p.name);
+            if (!list) takers.set(p.name, (list = []));
+            list.push(api);
+          }
+      }
+      // From the rarest name: the others only filter its few takers.
+      const lists = params.map((p) => takers!.get(p) ?? []).sort((a, b) => a.length - b.length);
+      const rest = lists.slice(1).map((list) => new Set(list));
+      return lists[0].filter((api) => rest.every((set) => set.has(api)));
+    },
     nameRank(api) {
       ranks ??= new Map(
         [...catalog.apis]

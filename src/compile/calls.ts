@@ -6,7 +6,7 @@ import type { ApiSpec, Json, ParamSpec, Step } from '../model/types.ts';
 import { NO_FEATURES, plus, type Features } from '../model/features.ts';
 import { canonicalJson } from '../model/canonical.ts';
 import { leafOf } from '../catalog/catalog-index.ts';
-import { tieDistance } from '../catalog/names.ts';
+import { similarity, tieDistance } from '../catalog/names.ts';
 import type { CompileContext } from './context.ts';
 import { countedEarlier, inCount, numberedBelow } from './numbering.ts';
 import type { ApiChoice, Call, LabelChoice } from './plan.ts';
@@ -54,6 +54,30 @@ function apiChoices(ctx: CompileContext, step: Step, also: Features = NO_FEATURE
       ),
     );
   }
+  // A made-up name whose arguments an API takes, every one: that API is a candidate however unlike its name.
+  const named = new Set(choices.map((c) => c.api));
+  const fitting = ctx.index
+    .apisTaking(Object.keys(step.arguments))
+    .filter((api) => !named.has(api) && (!ctx.allowed || ctx.allowed(api)))
+    .map((api) => ({ api, similarity: similarity(step.name, api.name) }))
+    .sort((a, b) => b.similarity - a.similarity || (a.api.name < b.api.name ? -1 : 1))
+    .slice(0, ctx.bounds.apisTakingArguments);
+  for (const { api, similarity: s } of fitting)
+    choices.push(
+      apiChoice(
+        ctx,
+        api,
+        plus(
+          {
+            renameApi: 1,
+            dissimilarity: 1 - s,
+            renameApiSpelling: tieDistance(step.name, api.name),
+            perCall: 1,
+          },
+          also,
+        ),
+      ),
+    );
   return choices;
 }
 

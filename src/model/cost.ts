@@ -198,6 +198,11 @@ export const BoundsSchema = z
       'APIs offered for one deleted step: the cheapest under the weights, the best evidence first among equals',
     ),
     askersPerReader: bound(4, 100, 'earlier asks whose answer one call may read (the nearest)'),
+    apisTakingArguments: bound(
+      3,
+      100,
+      'catalog APIs offered for a step whose API is unknown because they take every argument it passes, besides the `apiCandidates` most similar names (the most similar names among them): a made-up name keeps its arguments',
+    ),
     unreadFieldsPerCall: bound(
       2,
       100,
