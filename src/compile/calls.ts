@@ -34,51 +34,32 @@ export function labelFacts(ctx: CompileContext): { produced: Set<string>; orphan
 function apiChoices(ctx: CompileContext, step: Step, also: Features = NO_FEATURES): ApiChoice[] {
   const known = ctx.index.byName.get(step.name);
   if (known) return [apiChoice(ctx, known, plus({ perCall: 1 }, also))];
-  const choices: ApiChoice[] = [];
-  for (const { api, similarity } of ctx.index.similarApis(step.name, ctx.cost.apiCandidates)) {
-    if (similarity < ctx.cost.minSimilarity) continue;
-    if (ctx.allowed && !ctx.allowed(api)) continue;
-    choices.push(
-      apiChoice(
-        ctx,
-        api,
-        plus(
-          {
-            renameApi: 1,
-            dissimilarity: 1 - similarity,
-            renameApiSpelling: tieDistance(step.name, api.name),
-            perCall: 1,
-          },
-          also,
-        ),
-      ),
-    );
-  }
+  const candidates = ctx.index
+    .similarApis(step.name, ctx.cost.apiCandidates)
+    .filter((c) => c.similarity >= ctx.cost.minSimilarity && (!ctx.allowed || ctx.allowed(c.api)));
   // A made-up name whose arguments an API takes, every one: that API is a candidate however unlike its name.
-  const named = new Set(choices.map((c) => c.api));
+  const named = new Set(candidates.map((c) => c.api));
   const fitting = ctx.index
     .apisTaking(Object.keys(step.arguments))
     .filter((api) => !named.has(api) && (!ctx.allowed || ctx.allowed(api)))
     .map((api) => ({ api, similarity: similarity(step.name, api.name) }))
     .sort((a, b) => b.similarity - a.similarity || (a.api.name < b.api.name ? -1 : 1))
     .slice(0, ctx.bounds.apisTakingArguments);
-  for (const { api, similarity: s } of fitting)
-    choices.push(
-      apiChoice(
-        ctx,
-        api,
-        plus(
-          {
-            renameApi: 1,
-            dissimilarity: 1 - s,
-            renameApiSpelling: tieDistance(step.name, api.name),
-            perCall: 1,
-          },
-          also,
-        ),
+  return [...candidates, ...fitting].map(({ api, similarity: s }) =>
+    apiChoice(
+      ctx,
+      api,
+      plus(
+        {
+          renameApi: 1,
+          dissimilarity: 1 - s,
+          renameApiSpelling: tieDistance(step.name, api.name),
+          perCall: 1,
+        },
+        also,
       ),
-    );
-  return choices;
+    ),
+  );
 }
 
 /**
