@@ -21,7 +21,7 @@ import { reusedLabel } from './executed.ts';
 import { memoryApi } from './memory.ts';
 import { nameCoverage } from '../catalog/name-terms.ts';
 import { nameTerms, textTerms, wordKeys } from '../catalog/text.ts';
-import { fitsType, typesCanMatch } from '../validate/literals.ts';
+import { fitsType, typesCanMatch, typesCompatible } from '../validate/literals.ts';
 import { knownLabel, type CompileContext } from './context.ts';
 import { callApis, type Call, type TokenOption } from './plan.ts';
 import { affinity, MOVE_AFFINITY, siblingFeeds } from './roles.ts';
@@ -183,8 +183,12 @@ export function reassignments(
     if (!known) judged.set(path, (known = judge(path)));
     return known;
   };
+  // Paths of the same words in another spelling count as one; each path's words are split once.
+  const keyOf = wordKeys();
   const judge = (path: string): { m: number; spelling: number } => {
     if (path === norm) return { m: 1, spelling: 1 };
+    // The broken field's words as a path (`company.name` for `company_name`): a spelling of it.
+    if (keyOf(path) === keyOf(norm)) return { m: e.sameLeaf, spelling: e.sameLeaf };
     if (fedAlike.has(path)) return { m: e.alikeFeed, spelling: e.alikeFeed };
     const depth = e.depthPenalty * pathDepth(path);
     const other = leafOf(path);
@@ -197,9 +201,13 @@ export function reassignments(
     // Described or not, the names still count: of two fields the description uses, the one named alike.
     return { m: 1 - (1 - m) * (1 - described(path)), spelling };
   };
-  // A field of another name must be able to feed the parameter (a misspelt field is judged by name alone).
+  // A field of another name must be able to feed the parameter (a misspelt field is judged by name alone,
+  // unless types are strict: the repair would not validate).
   const fits = (type: ValueType, spelling: number) =>
-    !param || spelling >= min || typesCanMatch(type, param.type);
+    !param ||
+    (ctx.options.strictTypes
+      ? typesCompatible(type, param.type)
+      : spelling >= min || typesCanMatch(type, param.type));
   // A memory item's label is no made-up one: its item exists.
   const orphan = !ctx.steps.some((s) => s.label === label) && !ctx.inMemory(label);
   // A label only strangers can stand for moves as an orphan's may (see `strangeDeleted`).
@@ -238,8 +246,6 @@ export function reassignments(
     sameLabel && broken && (answer ? madeUp || (j !== undefined && named(j)) : !orphan || restores(j))
       ? 0
       : min;
-  // Paths of the same words in another spelling count as one; each path's words are split once.
-  const keyOf = wordKeys();
   const consider = (
     at: Found & { m: number; spelling: number; sameLabel: boolean; type: ValueType; via?: number },
     j?: Call,
