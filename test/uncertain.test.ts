@@ -243,7 +243,7 @@ describe('the agent hook and the loop with minConfidence', () => {
     expect(held.feedback).toContain('repaired sequence:');
   });
 
-  it('holds back a partial repair below the threshold too: it dropped a call, its confidence is 0', async () => {
+  it('never applies a partial repair, threshold or none: it dropped a call, its confidence is 0', async () => {
     const unknown = [
       call('a', 'SkyScrapperSearchAirport', { query: 'New York' }),
       call('b', 'FrobnicateTheWidgets', { level: 3 }),
@@ -251,8 +251,9 @@ describe('the agent hook and the loop with minConfidence', () => {
     const applied = await checkToolCalls(unknown, { catalog: executable });
     expect(applied.repair?.status).toBe('partial');
     expect(applied.repair?.confidence).toBe(0);
-    // Without a threshold every executable repair is applied, as documented.
-    expect(applied.executable).toBe(true);
+    // Not the plan the model wrote for, even without a threshold (as the loop never proposes one).
+    expect(applied.repair?.isExecutable).toBe(false);
+    expect(applied.executable).toBe(false);
     const held = await checkToolCalls(unknown, { catalog: executable, minConfidence: 0.5 });
     expect(held.repair?.status).toBe('partial');
     expect(held.executable).toBe(false);
