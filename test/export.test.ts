@@ -254,6 +254,31 @@ describe('refract export', () => {
     expect(r.err).toMatch(/--fixes: export writes the model of the first repair/);
   });
 
+  it('into a folder, leaves an unreadable record out and names it, writes the rest, and exits 2; --heal reads it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'refract-export-'));
+    const input = join(dir, 'mixed.jsonl');
+    const bad = [
+      { type: 'function', function: { name: 'SkyScrapperSearchAirport', arguments: '{"query": "x"' } },
+    ];
+    writeFileSync(
+      input,
+      `${JSON.stringify({ id: 'good', sequence: broken })}\n${JSON.stringify({ id: 'bad', sequence: bad })}\n`,
+    );
+    const out = join(dir, 'models');
+    const r = await runCommands([registerExport], ['export', input, '--catalog', catalog, '--out', out]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(
+      /^refract export: 1 model written to .*; 1 unreadable record left out \(first: record bad: line 2: /,
+    );
+    expect(readdirSync(out).sort()).toEqual(['good.lp', 'good.mps', 'models.jsonl']);
+    const healed = await runCommands(
+      [registerExport],
+      ['export', input, '--catalog', catalog, '--out', out, '--heal'],
+    );
+    expect(healed.code).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['bad.lp', 'bad.mps', 'good.lp', 'good.mps', 'models.jsonl']);
+  });
+
   it('refuses two records of one id (1 and "1" alike): the index would leave a model out', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'refract-export-'));
     const input = join(dir, 'twice.jsonl');

@@ -93,12 +93,19 @@ export function registerExport(program: Command): void {
         'export writes the model of the first repair; the next ones need its optimum',
       );
     const { settings, catalog } = resolveRequest('fix', flags);
-    const input = parseInput(readInput(file), file);
+    const heals = settings.heal === true;
+    const input = parseInput(readInput(file), file, { ...settings.options, keepUnparsed: heals });
     const wanted = flags.id ? new Set(flags.id) : undefined;
-    const records = input.records.filter((r) => !wanted || wanted.has(r.id));
+    const chosen = input.records.filter((r) => !wanted || wanted.has(r.id));
     const missing = flags.id?.find((id) => !input.records.some((r) => r.id === id));
     if (missing !== undefined) throw new InputError('--id', `no record has id ${JSON.stringify(missing)}`);
-    const bad = records.find((r) => r.error || !r.sequence);
+    // Into a folder, a record that cannot be read is left out and named, the others written (as batch goes
+    // on past a bad line); one model asked for on standard output is that record or nothing.
+    const unreadable = chosen.filter(
+      (r) => !(heals && (r.unparsed !== undefined || r.sequence)) && (r.error || !r.sequence),
+    );
+    const records = flags.out ? chosen.filter((r) => !unreadable.includes(r)) : chosen;
+    const bad = flags.out && records.length > 0 ? undefined : unreadable[0];
     if (bad) throw new InputError(`record ${bad.id}`, bad.error ?? 'no sequence');
     // The folder's index has one line per id: a second record of an id would leave a model out of it.
     const seen = new Set<string>();
@@ -110,7 +117,7 @@ export function registerExport(program: Command): void {
       const found = r.catalog ?? catalog;
       if (!found) throw new InputError('--catalog', `required: record ${r.id} brings no catalog of its own`);
       return makeCall(settings, {
-        sequence: r.sequence!,
+        ...(heals ? { input: r.unparsed ?? r.sequence } : { sequence: r.sequence! }),
         catalog: found,
         memory: r.memory,
         executed: r.executed,
@@ -146,7 +153,12 @@ export function registerExport(program: Command): void {
     const lines = [...earlierIndex(index, manifest), ...manifest.values()];
     writeFileSync(index, lines.length ? `${lines.join('\n')}\n` : '');
     const models = records.length === 1 ? 'model' : 'models';
-    process.stderr.write(`refract export: ${records.length} ${models} written to ${flags.out}\n`);
+    const left =
+      unreadable.length === 0
+        ? ''
+        : `; ${unreadable.length} unreadable record${unreadable.length === 1 ? '' : 's'} left out (first: record ${unreadable[0].id}: ${unreadable[0].error ?? 'no sequence'})`;
+    process.stderr.write(`refract export: ${records.length} ${models} written to ${flags.out}${left}\n`);
+    if (unreadable.length > 0) process.exitCode = 2;
   });
 }
 
