@@ -524,6 +524,10 @@ describe('a slip in a key of a step or a memory item', () => {
     expect(parseSequence(step({ thought: 'look it up first', id: 'c1' }))).toEqual([
       { name: 'f', arguments: { q: 1 } },
     ]);
+    // A chat transcript where the plan goes is named as one.
+    expect(() => parseSequence([{ role: 'user', content: 'hi' }])).toThrow(
+      'sequence[0]: a chat message (role "user"), not a step: give the assistant message, or its tool_calls',
+    );
     // Memory items are this tool's own shape: any other key is refused.
     expect(() => parseMemory([{ label: 'var1', vaule: 1 }])).toThrow(
       'memory[0].vaule: unknown key (did you mean value?)',

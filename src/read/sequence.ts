@@ -199,6 +199,12 @@ function parseSteps(items: readonly unknown[], at: FieldPath, options: SequenceO
         ? { name: call.function.name, arguments: args }
         : { name: call.function.name, arguments: args, label };
     }
+    // A chat transcript is no plan: its assistant message's `tool_calls` are.
+    if (isPlainObject(item) && typeof own(item, 'role') === 'string' && own(item, 'name') === undefined)
+      throw new InputError(
+        formatPath(where),
+        `a chat message (role ${JSON.stringify(own(item, 'role'))}), not a step: give the assistant message, or its tool_calls`,
+      );
     if (isPlainObject(item)) refuseSlips(item, STEP_KEYS, where);
     const step = parseAt(nestfulStep, item, where);
     const args = parseArguments(
