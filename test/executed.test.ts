@@ -278,6 +278,8 @@ describe('labels the run holds: memory items and executed calls', () => {
     const repeated = await answer({ memory: byId, executed, maxTries: 1 }, plan);
     if (repeated.kind !== 'fix') throw new Error('expected a repair');
     expect(repeated.result.status).toBe('repaired');
+    // The dropped repeat names the executed call whose result stands for it (its tool_call_id is answered so).
+    expect(repeated.result.edits[0]).toMatchObject({ kind: 'deleteStep', step: 0, to: 'call_ny' });
     expect(formatStringForm(repeated.result.sequence)).toBe(
       'var2 = SkyScrapperFlightSearch(originSkyId="$call_ny.skyId$", destinationSkyId="$call_ld.skyId$", ' +
         'originEntityId="$call_ny.entityId$", destinationEntityId="$call_ld.entityId$", date="2024-08-15")',

@@ -80,6 +80,7 @@ export function compile(
     dropCosts: new Map([...drops].map(([key, f]) => [key, ctx.price(f)])),
     drops,
     takenLabels: taken,
+    reused: ctx.repeats,
     defensive: options.defensive ?? false,
     confirmCost: cost.weights.confirm,
     asks: ctx.asks,

@@ -223,6 +223,8 @@ export interface Plan {
   readonly drops: ArgumentDrops;
   /** Labels that cannot be used for fresh names (input labels, memory items, referenced labels). */
   readonly takenLabels: ReadonlySet<string>;
+  /** Step index -> the executed call's label whose result (in memory) a repeat of it reads when it goes. */
+  readonly reused: ReadonlyMap<number, string>;
   /** Defensive mode: a `confirm` pseudo-step for every invented value. */
   readonly defensive: boolean;
   readonly confirmCost: number;

@@ -145,12 +145,18 @@ export function decode(plan: Plan, values: readonly number[]): Decoded {
         (sum, arg) => sum + dropCostOf(plan, call.origin, arg),
         0,
       );
+      // A repeat of an executed call goes for what that call returned: the edit names it (an agent answers
+      // the dropped call's tool_call_id with that result).
+      const reused = plan.reused.get(call.origin);
       edits.push({
         kind: 'deleteStep',
         step: call.origin,
         from: step.name,
+        ...(reused !== undefined ? { to: reused } : {}),
         cost: plan.costs[call.deleteVar] + lost,
-        detail: `delete step ${call.origin + 1} (${step.label ? `${step.label} = ` : ''}${step.name})`,
+        detail:
+          `delete step ${call.origin + 1} (${step.label ? `${step.label} = ` : ''}${step.name})` +
+          (reused !== undefined ? `: a repeat of executed ${reused}, whose result memory holds` : ''),
       });
     }
   }
