@@ -241,6 +241,13 @@ describe('the agent hook and the loop with minConfidence', () => {
     expect(held.repair?.status).toBe('uncertain');
     expect(held.feedback).toContain(`not applied: confidence ${c} is below minConfidence 0.999`);
     expect(held.feedback).toContain('repaired sequence:');
+    // The issues alone (the AI SDK adapter's default) say the repair was held back too.
+    const issues = await checkToolCalls(calls, {
+      catalog: executable,
+      minConfidence: 0.999,
+      feedback: 'issues',
+    });
+    expect(issues.feedback).toContain(`not applied: confidence ${c} is below minConfidence 0.999`);
   });
 
   it('never applies a partial repair, threshold or none: it dropped a call, its confidence is 0', async () => {

@@ -38,8 +38,13 @@ export function feedback(format: FeedbackFormat, input: FeedbackInput): string {
   switch (format) {
     case 'verdict':
       return verdictText(validation);
-    case 'issues':
-      return issuesText(input.sequence, validation);
+    case 'issues': {
+      // A repair held back below the threshold says so: the model is to plan again, not to wait for it.
+      const repair = input.repair;
+      const text = issuesText(input.sequence, validation);
+      const held = repair?.status === 'uncertain' || (repair?.status === 'partial' && repair.reason);
+      return held ? `${text}\nnot applied: ${repair.reason ?? 'uncertain'}` : text;
+    }
     case 'suggestions':
       return suggestionsText(input.sequence, validation, input.repair);
     case 'explain':
