@@ -546,3 +546,54 @@ describe('labelled data whose gold the catalog refuses', () => {
     expect(invalidGolds(records)).toEqual(['bad: unknown_api at step 1']);
   });
 });
+
+describe('JSON Schema as tool definitions write it', () => {
+  it('reads local references and combinators: a Pydantic-style tool is checked as declared', () => {
+    const catalog = parseCatalog([
+      {
+        type: 'function',
+        function: {
+          name: 'book',
+          parameters: {
+            type: 'object',
+            $defs: {
+              Date: { type: 'string', format: 'date' },
+              Seat: { type: 'object', properties: { row: { type: 'integer' } } },
+            },
+            properties: {
+              when: { $ref: '#/$defs/Date', description: 'the day' },
+              seats: { anyOf: [{ type: 'integer' }, { type: 'null' }], default: null },
+              mode: { oneOf: [{ const: 'air' }, { const: 'rail' }] },
+              seat: { allOf: [{ $ref: '#/$defs/Seat' }] },
+              ...(JSON.parse('{"__proto__": {"type": "string"}}') as object),
+            },
+            required: ['when', 'mode'],
+          },
+          'x-outputs': {
+            type: 'object',
+            $defs: { B: { type: 'object', properties: { ref: { type: 'string' } } } },
+            properties: {
+              booking: { $ref: '#/$defs/B' },
+              node: { $ref: '#/$defs/Node' },
+              ids: {
+                type: 'array',
+                items: { anyOf: [{ type: 'object', properties: { id: { type: 'string' } } }] },
+              },
+            },
+          },
+        },
+      },
+    ]);
+    const [api] = catalog.apis;
+    const param = (name: string) => api.params.find((p) => p.name === name);
+    expect(param('when')).toMatchObject({ type: 'string', required: true, description: 'the day' });
+    expect(param('seats')).toMatchObject({ type: 'integer', required: false });
+    expect(param('mode')).toMatchObject({ type: 'string', required: true, enum: ['air', 'rail'] });
+    expect(param('seat')).toMatchObject({ type: 'object' });
+    expect(param('__proto__')).toMatchObject({ type: 'string' });
+    const paths = (api.outputs ?? []).map((f) => `${f.path}:${f.type}`);
+    expect(paths).toEqual(expect.arrayContaining(['booking.ref:string', 'ids[].id:string']));
+    // A reference to no definition is an open value, not an error.
+    expect(paths).toContain('node:any');
+  });
+});

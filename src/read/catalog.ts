@@ -11,6 +11,7 @@ import { loadJsonWith } from './files.ts';
 import { isPlainObject, kindOf, nameSchema, own, plainObject, type PlainObject } from './json.ts';
 import { parseOutputs } from './outputs.ts';
 import { parseParams, PARAM_CONTAINERS, unknownParamKey } from './params.ts';
+import { plainSchema } from './json-schema.ts';
 
 export interface CatalogOptions {
   /**
@@ -50,6 +51,8 @@ function parseEntry(raw: unknown, at: FieldPath, options: CatalogOptions): ApiSp
   } else if (typeof type === 'string' && type !== 'function' && own(entry, 'name') === undefined) {
     throw new InputError(formatPath([...at, 'type']), `unsupported tool type ${JSON.stringify(type)}`);
   }
+  entry = schemasRead(entry);
+  if (outside) outside = { ...outside, entry: schemasRead(outside.entry) };
   const head = parseAt(entryHead, entry, where);
   if (own(entry, 'label') !== undefined) {
     throw new InputError(
@@ -92,6 +95,16 @@ function parseEntry(raw: unknown, at: FieldPath, options: CatalogOptions): ApiSp
         ? parseOutputs(own(outside.entry, beside), [...outside.at, beside], options.maxOutputDepth)
         : null,
   };
+}
+
+/** An entry with its parameter and output schemas read as plain shapes (`plainSchema`: `$ref`, `anyOf`, …). */
+function schemasRead(entry: PlainObject): PlainObject {
+  let out = entry;
+  for (const key of [...PARAM_CONTAINERS, ...OUTPUT_KEYS]) {
+    const schema = own(entry, key);
+    if (isPlainObject(schema)) out = { ...out, [key]: plainSchema(schema) };
+  }
+  return out;
 }
 
 /** The entries of a catalog document and the path of each. */

@@ -1,0 +1,103 @@
+/**
+ * JSON Schema as tool definitions write it (Pydantic, OpenAI's structured outputs), read into the plain shapes
+ * the catalog reader takes: local references (`{"$ref": "#/$defs/Date"}`) replaced by what they name, and the
+ * combinators read as one type. `anyOf`/`oneOf` without their `null` branch: one branch is that branch; only
+ * constants are an enum of them; only objects are one object with every branch's properties (a field read
+ * from any branch is one the API may return). `allOf` is its branches merged. Anything else is left open
+ * (type any): a value of it is never refused for its type.
+ */
+import { isPlainObject, own, type PlainObject } from './json.ts';
+import { setOwn } from '../model/objects.ts';
+
+/** References followed in a row at most: a cycle (a tree node of tree nodes) ends as an open value. */
+const MAX_REFERENCES = 16;
+
+/** Where a schema keeps the definitions its references name. */
+const DEFINITIONS = ['$defs', 'definitions'] as const;
+
+/** `schema` with its local references resolved and its combinators read (see above); others as they are. */
+export function plainSchema(schema: unknown): unknown {
+  if (!isPlainObject(schema)) return schema;
+  const defs: Record<string, unknown> = {};
+  for (const key of DEFINITIONS) {
+    const found = own(schema, key);
+    if (isPlainObject(found)) Object.assign(defs, found);
+  }
+  return read(schema, defs, 0);
+}
+
+function read(node: unknown, defs: Record<string, unknown>, followed: number): unknown {
+  if (Array.isArray(node)) return node.map((item) => read(item, defs, followed));
+  if (!isPlainObject(node)) return node;
+  let here: PlainObject = node;
+  let depth = followed;
+  const ref = own(here, '$ref');
+  if (typeof ref === 'string') {
+    const { $ref: _ref, ...siblings } = here;
+    void _ref;
+    const name = /^#\/(?:\$defs|definitions)\/(.+)$/.exec(ref)?.[1];
+    const target =
+      name === undefined ? undefined : defs[decodeURIComponent(name).replace(/~1/g, '/').replace(/~0/g, '~')];
+    if (!isPlainObject(target) || depth >= MAX_REFERENCES) return siblings;
+    here = { ...target, ...siblings };
+    depth++;
+  }
+  here = combined(here, defs, depth);
+  const out: PlainObject = {};
+  for (const [key, value] of Object.entries(here)) {
+    if ((DEFINITIONS as readonly string[]).includes(key)) continue;
+    setOwn(out, key, read(value, defs, depth));
+  }
+  return out;
+}
+
+const isNull = (branch: unknown) => isPlainObject(branch) && own(branch, 'type') === 'null';
+
+/** One node's `anyOf`/`oneOf`/`allOf` read into the node itself. */
+function combined(node: PlainObject, defs: Record<string, unknown>, depth: number): PlainObject {
+  let here = node;
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const list = own(here, key);
+    if (!Array.isArray(list)) continue;
+    const { [key]: _list, ...rest } = here;
+    void _list;
+    const branches = list.map((b) => read(b, defs, depth)).filter((b) => !isNull(b));
+    if (branches.length === 1 && isPlainObject(branches[0])) here = { ...branches[0], ...rest };
+    else if (
+      branches.length > 0 &&
+      branches.every((b) => isPlainObject(b) && own(b, 'const') !== undefined)
+    ) {
+      const values = branches.map((b) => own(b as PlainObject, 'const'));
+      const kinds = new Set(values.map((v) => (v === null ? 'null' : typeof v)));
+      here = { ...(kinds.size === 1 ? { type: [...kinds][0] } : {}), ...rest, enum: values };
+    } else if (
+      branches.length > 1 &&
+      branches.every((b) => isPlainObject(b) && isPlainObject(own(b, 'properties')))
+    )
+      here = { type: 'object', ...rest, properties: mergedProperties(branches as PlainObject[]) };
+    else here = rest;
+  }
+  const all = own(here, 'allOf');
+  if (Array.isArray(all)) {
+    const { allOf: _all, ...rest } = here;
+    void _all;
+    const parts = all.map((b) => read(b, defs, depth)).filter(isPlainObject);
+    const withProperties = parts.filter((p) => isPlainObject(own(p, 'properties')));
+    here = {};
+    for (const part of [...parts, rest]) for (const [k, v] of Object.entries(part)) setOwn(here, k, v);
+    if (withProperties.length > 1) here = { ...here, properties: mergedProperties(withProperties) };
+    const required = parts.flatMap((p) => {
+      const list = own(p, 'required');
+      return Array.isArray(list) ? list : [];
+    });
+    if (required.length > 0) here = { ...here, required: [...new Set(required)] };
+  }
+  return here;
+}
+
+function mergedProperties(branches: readonly PlainObject[]): PlainObject {
+  const out: PlainObject = {};
+  for (const branch of branches)
+    for (const [k, v] of Object.entries(own(branch, 'properties') as PlainObject)) setOwn(out, k, v);
+  return out;
+}
