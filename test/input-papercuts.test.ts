@@ -595,5 +595,12 @@ describe('JSON Schema as tool definitions write it', () => {
     expect(paths).toEqual(expect.arrayContaining(['booking.ref:string', 'ids[].id:string']));
     // A reference to no definition is an open value, not an error.
     expect(paths).toContain('node:any');
+    // A definition that names itself four times is expanded a bounded number of times, not 4^16.
+    const tree = { $ref: '#/$defs/N' };
+    const node = { type: 'object', properties: { a: tree, b: tree, c: tree, d: tree } };
+    const [bomb] = parseCatalog([
+      { name: 'f', 'x-outputs': { type: 'object', $defs: { N: node }, properties: { root: tree } } },
+    ]).apis;
+    expect(bomb.outputs!.length).toBeLessThan(5000);
   });
 });

@@ -12,22 +12,54 @@ import { setOwn } from '../model/objects.ts';
 /** References followed in a row at most: a cycle (a tree node of tree nodes) ends as an open value. */
 const MAX_REFERENCES = 16;
 
+/**
+ * Levels of a schema read at most: deeper, a node is left as written, for the catalog reader's own depth limit
+ * to refuse it with its message (a hostile schema must not exhaust the stack here first).
+ */
+const MAX_LEVELS = 256;
+
+/**
+ * References expanded in one schema at most: a definition that names itself twice (a tree of trees) doubles
+ * with every level; past this, a reference is an open value.
+ */
+const MAX_EXPANSIONS = 1000;
+
 /** Where a schema keeps the definitions its references name. */
 const DEFINITIONS = ['$defs', 'definitions'] as const;
+
+/** The definitions a schema's references name, and the expansions it has left. */
+interface Defs {
+  readonly byName: Record<string, unknown>;
+  expansions: number;
+}
 
 /** `schema` with its local references resolved and its combinators read (see above); others as they are. */
 export function plainSchema(schema: unknown): unknown {
   if (!isPlainObject(schema)) return schema;
-  const defs: Record<string, unknown> = {};
+  const byName: Record<string, unknown> = {};
   for (const key of DEFINITIONS) {
     const found = own(schema, key);
-    if (isPlainObject(found)) Object.assign(defs, found);
+    if (isPlainObject(found)) for (const [name, def] of Object.entries(found)) setOwn(byName, name, def);
   }
-  return read(schema, defs, 0);
+  return read(schema, { byName, expansions: MAX_EXPANSIONS }, 0, 0);
 }
 
-function read(node: unknown, defs: Record<string, unknown>, followed: number): unknown {
-  if (Array.isArray(node)) return node.map((item) => read(item, defs, followed));
+/** The definition `#/$defs/Name` (or `#/definitions/Name`) names, undefined for any other reference. */
+function definition(ref: string, defs: Defs): unknown {
+  const name = /^#\/(?:\$defs|definitions)\/(.+)$/.exec(ref)?.[1];
+  if (name === undefined) return undefined;
+  let key: string;
+  try {
+    key = decodeURIComponent(name).replace(/~1/g, '/').replace(/~0/g, '~');
+  } catch {
+    return undefined;
+  }
+  return Object.hasOwn(defs.byName, key) ? defs.byName[key] : undefined;
+}
+
+function read(node: unknown, defs: Defs, followed: number, level: number): unknown {
+  if (level > MAX_LEVELS) return node;
+  if (Array.isArray(node)) return node.map((item) => read(item, defs, followed, level + 1));
   if (!isPlainObject(node)) return node;
   let here: PlainObject = node;
   let depth = followed;
@@ -35,18 +67,17 @@ function read(node: unknown, defs: Record<string, unknown>, followed: number): u
   if (typeof ref === 'string') {
     const { $ref: _ref, ...siblings } = here;
     void _ref;
-    const name = /^#\/(?:\$defs|definitions)\/(.+)$/.exec(ref)?.[1];
-    const target =
-      name === undefined ? undefined : defs[decodeURIComponent(name).replace(/~1/g, '/').replace(/~0/g, '~')];
-    if (!isPlainObject(target) || depth >= MAX_REFERENCES) return siblings;
+    const target = definition(ref, defs);
+    if (!isPlainObject(target) || depth >= MAX_REFERENCES || defs.expansions <= 0) return siblings;
+    defs.expansions--;
     here = { ...target, ...siblings };
     depth++;
   }
-  here = combined(here, defs, depth);
+  here = combined(here, defs, depth, level);
   const out: PlainObject = {};
   for (const [key, value] of Object.entries(here)) {
     if ((DEFINITIONS as readonly string[]).includes(key)) continue;
-    setOwn(out, key, read(value, defs, depth));
+    setOwn(out, key, read(value, defs, depth, level + 1));
   }
   return out;
 }
@@ -54,14 +85,14 @@ function read(node: unknown, defs: Record<string, unknown>, followed: number): u
 const isNull = (branch: unknown) => isPlainObject(branch) && own(branch, 'type') === 'null';
 
 /** One node's `anyOf`/`oneOf`/`allOf` read into the node itself. */
-function combined(node: PlainObject, defs: Record<string, unknown>, depth: number): PlainObject {
+function combined(node: PlainObject, defs: Defs, depth: number, level: number): PlainObject {
   let here = node;
   for (const key of ['anyOf', 'oneOf'] as const) {
     const list = own(here, key);
     if (!Array.isArray(list)) continue;
     const { [key]: _list, ...rest } = here;
     void _list;
-    const branches = list.map((b) => read(b, defs, depth)).filter((b) => !isNull(b));
+    const branches = list.map((b) => read(b, defs, depth, level + 1)).filter((b) => !isNull(b));
     if (branches.length === 1 && isPlainObject(branches[0])) here = { ...branches[0], ...rest };
     else if (
       branches.length > 0 &&
@@ -81,7 +112,7 @@ function combined(node: PlainObject, defs: Record<string, unknown>, depth: numbe
   if (Array.isArray(all)) {
     const { allOf: _all, ...rest } = here;
     void _all;
-    const parts = all.map((b) => read(b, defs, depth)).filter(isPlainObject);
+    const parts = all.map((b) => read(b, defs, depth, level + 1)).filter(isPlainObject);
     const withProperties = parts.filter((p) => isPlainObject(own(p, 'properties')));
     here = {};
     for (const part of [...parts, rest]) for (const [k, v] of Object.entries(part)) setOwn(here, k, v);
