@@ -37,10 +37,12 @@ function apiChoices(ctx: CompileContext, step: Step, also: Features = NO_FEATURE
   const candidates = ctx.index
     .similarApis(step.name, ctx.cost.apiCandidates)
     .filter((c) => c.similarity >= ctx.cost.minSimilarity && (!ctx.allowed || ctx.allowed(c.api)));
-  // A made-up name whose arguments an API takes, every one: that API is a candidate however unlike its name.
+  // A made-up name whose arguments an API takes, every one: that API is a candidate however unlike its name,
+  // when no similar name takes them all already (a misspelt name keeps its arguments as it is).
   const named = new Set(candidates.map((c) => c.api));
-  const fitting = ctx.index
-    .apisTaking(Object.keys(step.arguments))
+  const takers = ctx.index.apisTaking(Object.keys(step.arguments));
+  const covered = takers.length > ctx.bounds.argumentTakers || takers.some((api) => named.has(api));
+  const fitting = (covered ? [] : takers)
     .filter((api) => !named.has(api) && (!ctx.allowed || ctx.allowed(api)))
     .map((api) => ({ api, similarity: similarity(step.name, api.name) }))
     .sort((a, b) => b.similarity - a.similarity || (a.api.name < b.api.name ? -1 : 1))

@@ -201,7 +201,12 @@ export const BoundsSchema = z
     apisTakingArguments: bound(
       3,
       100,
-      'catalog APIs offered for a step whose API is unknown because they take every argument it passes, besides the `apiCandidates` most similar names (the most similar names among them): a made-up name keeps its arguments',
+      'catalog APIs offered for a step whose API is unknown because they take every argument it passes, besides the `apiCandidates` most similar names when none of those takes them all (the most similar names among them): a made-up name keeps its arguments',
+    ),
+    argumentTakers: bound(
+      50,
+      100_000,
+      'APIs taking every argument of a step whose API is unknown beyond which none is offered for that reason: arguments that many APIs take (`id`, `query` in a large catalog) say nothing of which API was meant',
     ),
     unreadFieldsPerCall: bound(
       2,
