@@ -5,7 +5,7 @@
 import type { RecordItem } from '../read/records.ts';
 import { errorMessage } from '../model/errors.ts';
 import type { Catalog } from '../model/types.ts';
-import { makeCall, runCall, type Settings } from '../api/call.ts';
+import { makeCall, recordSubject, runCall, type Settings } from '../api/call.ts';
 import { answerJson } from '../api/render.ts';
 import { checkStepByStep } from './step-by-step.ts';
 import { errorDone } from './lines.ts';
@@ -29,18 +29,14 @@ const SOLVER_FAULT = /RuntimeError|Aborted\(|\bthrew:/;
 
 /** Repairs one record. A solver fault (or a throw) is returned as a fault, for the pool to retire the worker. */
 export async function runJob(record: RecordItem, ctx: JobContext): Promise<JobResult> {
-  // A sequence that could not be read goes to healing when it is asked for (`--heal`), as given.
-  const given = ctx.settings.heal === true ? (record.unparsed ?? record.sequence) : undefined;
-  const sequence = given === undefined && record.error === undefined ? record.sequence : undefined;
-  if (given === undefined && sequence === undefined) {
-    return { kind: 'done', ...errorDone(record, record.error ?? 'the record has no sequence') };
-  }
+  const subject = recordSubject(ctx.settings, record);
+  if (!subject) return { kind: 'done', ...errorDone(record, record.error ?? 'the record has no sequence') };
   const catalog = record.catalog ?? ctx.catalog;
   if (!catalog)
     return { kind: 'done', ...errorDone(record, 'no catalog: pass --catalog or give the record a catalog') };
   const call = makeCall(ctx.settings, {
     id: record.id,
-    ...(sequence !== undefined ? { sequence } : { input: given }),
+    ...subject,
     catalog,
     memory: record.memory,
     executed: record.executed,

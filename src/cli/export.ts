@@ -12,7 +12,7 @@ import { InputError } from '../model/errors.ts';
 import type { RecordItem } from '../read/records.ts';
 import { compileFor } from '../repair/repair.ts';
 import { modelText, MODEL_FORMATS, type ModelFormat } from '../solvers/model-text.ts';
-import { makeCall, type Call } from '../api/call.ts';
+import { makeCall, recordSubject, type Call } from '../api/call.ts';
 import { collect, oneOf, readInput } from '../api/flag-values.ts';
 import { parseInput } from './input.ts';
 import { addRequestOptions, resolveRequest } from './request-flags.ts';
@@ -93,18 +93,19 @@ export function registerExport(program: Command): void {
         'export writes the model of the first repair; the next ones need its optimum',
       );
     const { settings, catalog } = resolveRequest('fix', flags);
-    const heals = settings.heal === true;
-    const input = parseInput(readInput(file), file, { ...settings.options, keepUnparsed: heals });
+    const input = parseInput(readInput(file), file, {
+      ...settings.options,
+      keepUnparsed: settings.heal === true,
+    });
     const wanted = flags.id ? new Set(flags.id) : undefined;
     const chosen = input.records.filter((r) => !wanted || wanted.has(r.id));
     const missing = flags.id?.find((id) => !input.records.some((r) => r.id === id));
     if (missing !== undefined) throw new InputError('--id', `no record has id ${JSON.stringify(missing)}`);
     // Into a folder, a record that cannot be read is left out and named, the others written (as batch goes
     // on past a bad line); one model asked for on standard output is that record or nothing.
-    const unreadable = chosen.filter(
-      (r) => !(heals && (r.unparsed !== undefined || r.sequence)) && (r.error || !r.sequence),
-    );
-    const records = flags.out ? chosen.filter((r) => !unreadable.includes(r)) : chosen;
+    const unreadable = chosen.filter((r) => !recordSubject(settings, r));
+    const unread = new Set(unreadable);
+    const records = flags.out ? chosen.filter((r) => !unread.has(r)) : chosen;
     const bad = flags.out && records.length > 0 ? undefined : unreadable[0];
     if (bad) throw new InputError(`record ${bad.id}`, bad.error ?? 'no sequence');
     // The folder's index has one line per id: a second record of an id would leave a model out of it.
@@ -117,7 +118,7 @@ export function registerExport(program: Command): void {
       const found = r.catalog ?? catalog;
       if (!found) throw new InputError('--catalog', `required: record ${r.id} brings no catalog of its own`);
       return makeCall(settings, {
-        ...(heals ? { input: r.unparsed ?? r.sequence } : { sequence: r.sequence! }),
+        ...recordSubject(settings, r)!,
         catalog: found,
         memory: r.memory,
         executed: r.executed,

@@ -4,8 +4,8 @@
  */
 import type { Command } from 'commander';
 import { InputError } from '../model/errors.ts';
-import type { Catalog, Sequence } from '../model/types.ts';
-import { makeCall, runCall, type Settings } from '../api/call.ts';
+import type { Catalog } from '../model/types.ts';
+import { makeCall, recordSubject, runCall, type Settings } from '../api/call.ts';
 import type { ApiRequest, RequestKind } from '../api/request.ts';
 import { answerJson, answerText } from '../api/render.ts';
 import { oneOf, readInput } from '../api/flag-values.ts';
@@ -60,8 +60,10 @@ export function commandRequest(
 async function runRequests(kind: RequestKind, file: string | undefined, flags: Record<string, unknown>) {
   const format = oneOf('--format', flags.format as string, ['text', 'json'] as const);
   const { settings, catalog } = resolveRequest(kind, flags);
-  const heals = settings.kind !== 'validate' && settings.heal === true;
-  const input = parseInput(readInput(file), file, { ...settings.options, keepUnparsed: heals });
+  const input = parseInput(readInput(file), file, {
+    ...settings.options,
+    keepUnparsed: settings.heal === true,
+  });
   // Records that carry their own catalogs need no --catalog; one that carries none does, before any output.
   const bare = input.records.find((record) => record.sequence && !record.catalog);
   if (!catalog && bare) {
@@ -72,9 +74,8 @@ async function runRequests(kind: RequestKind, file: string | undefined, flags: R
   const counts: Record<string, number> = {};
   const times: number[] = [];
   for (const record of input.records) {
-    // A sequence that could not be read goes to healing when it is asked for, as given.
-    const given = heals ? (record.unparsed ?? record.sequence) : undefined;
-    if (given === undefined && (record.error || !record.sequence)) {
+    const subject = recordSubject(settings, record);
+    if (!subject) {
       exit = worse(exit, 2);
       counts.error = (counts.error ?? 0) + 1;
       const json =
@@ -85,7 +86,7 @@ async function runRequests(kind: RequestKind, file: string | undefined, flags: R
       continue;
     }
     const call = makeCall(settings, {
-      ...(given !== undefined ? { input: given } : { sequence: record.sequence as Sequence }),
+      ...subject,
       catalog: record.catalog ?? (catalog as Catalog),
       memory: record.memory,
       executed: record.executed,

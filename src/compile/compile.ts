@@ -65,8 +65,7 @@ export function compile(
   // The last tie-break, added to the model only: reported costs are the edits' (plan.costs).
   const ties = uniqueTies(built.numVars, cost.weights.tieBreak / 100);
   const model: MilpModel = { ...built, cost: built.cost.map((c, v) => c + ties[v]) };
-  const taken = new Set<string>([...produced, ...orphans, ...Object.keys(ctx.memory)]);
-  for (const call of options.executed ?? []) if (call.label !== undefined) taken.add(call.label);
+  const taken = new Set<string>([...produced, ...orphans, ...ctx.held]);
   for (const refs of ctx.refs) for (const site of refs) taken.add(site.ref.label);
   const plan: Plan = {
     steps,

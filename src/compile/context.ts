@@ -42,6 +42,7 @@ import { isLiteral } from '../validate/validate.ts';
 import { executedRepeats, restatedSteps } from '../validate/tries.ts';
 import { BudgetExceeded, BudgetMeter, type CompileBudget } from './budget.ts';
 import { referencesProblem, stepReferences } from '../read/references.ts';
+import { heldLabels } from '../read/sequence.ts';
 import type { Goals } from '../model/options.ts';
 import { isAnswerStep, type Mode } from '../model/constants.ts';
 import type { Call, DeletedStep, SharedAsk, SlotAsk, SlotShare, Source } from './plan.ts';
@@ -197,10 +198,7 @@ export class CompileContext {
         ? { ...w, perCall: w.perCall > 0 ? w.perCall : this.bounds.optimalPerCall, deleteStep: 0 }
         : w;
     this.memory = options.memory ?? {};
-    this.held = new Set([
-      ...Object.keys(this.memory),
-      ...(options.executed ?? []).flatMap((call) => (call.label === undefined ? [] : [call.label])),
-    ]);
+    this.held = new Set(heldLabels(this.memory, options.executed));
     this.restated = restatedSteps(steps, options.executed ?? []);
     this.repeats = executedRepeats(steps, options.executed ?? [], this.memory);
     for (const m of options.mappings ?? []) {

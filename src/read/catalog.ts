@@ -102,7 +102,8 @@ function schemasRead(entry: PlainObject): PlainObject {
   let out = entry;
   for (const key of [...PARAM_CONTAINERS, ...OUTPUT_KEYS]) {
     const schema = own(entry, key);
-    if (isPlainObject(schema)) out = { ...out, [key]: plainSchema(schema) };
+    const read = isPlainObject(schema) ? plainSchema(schema) : schema;
+    if (read !== schema) out = { ...out, [key]: read };
   }
   return out;
 }

@@ -35,13 +35,27 @@ interface Defs {
 
 /** `schema` with its local references resolved and its combinators read (see above); others as they are. */
 export function plainSchema(schema: unknown): unknown {
-  if (!isPlainObject(schema)) return schema;
+  if (!isPlainObject(schema) || !usesSchemaTerms(schema, 0)) return schema;
   const byName: Record<string, unknown> = {};
   for (const key of DEFINITIONS) {
     const found = own(schema, key);
     if (isPlainObject(found)) for (const [name, def] of Object.entries(found)) setOwn(byName, name, def);
   }
   return read(schema, { byName, expansions: MAX_EXPANSIONS }, 0, 0);
+}
+
+/** Keys that ask for more than a plain walk: the common schema (a NESTFUL map, plain properties) has none. */
+const TERMS = new Set(['$ref', 'anyOf', 'oneOf', 'allOf', ...DEFINITIONS]);
+
+/** Whether a key of `TERMS` is anywhere in `node` (a scan that allocates nothing: catalogs are large). */
+function usesSchemaTerms(node: unknown, level: number): boolean {
+  if (level > MAX_LEVELS || node === null || typeof node !== 'object') return false;
+  if (Array.isArray(node)) return node.some((item) => usesSchemaTerms(item, level + 1));
+  for (const key in node) {
+    if (!Object.hasOwn(node, key)) continue;
+    if (TERMS.has(key) || usesSchemaTerms((node as PlainObject)[key], level + 1)) return true;
+  }
+  return false;
 }
 
 /** The definition `#/$defs/Name` (or `#/definitions/Name`) names, undefined for any other reference. */
@@ -57,9 +71,13 @@ function definition(ref: string, defs: Defs): unknown {
   return Object.hasOwn(defs.byName, key) ? defs.byName[key] : undefined;
 }
 
+/** `node` read (see above): the very node when nothing in it changes, so a plain schema is not copied. */
 function read(node: unknown, defs: Defs, followed: number, level: number): unknown {
   if (level > MAX_LEVELS) return node;
-  if (Array.isArray(node)) return node.map((item) => read(item, defs, followed, level + 1));
+  if (Array.isArray(node)) {
+    const items = node.map((item) => read(item, defs, followed, level + 1));
+    return items.every((item, i) => item === node[i]) ? node : items;
+  }
   if (!isPlainObject(node)) return node;
   let here: PlainObject = node;
   let depth = followed;
@@ -74,13 +92,20 @@ function read(node: unknown, defs: Defs, followed: number, level: number): unkno
     depth++;
   }
   here = combined(here, defs, depth, level);
+  const entries = Object.entries(here);
+  const values = entries.map(([key, value]) =>
+    (DEFINITIONS as readonly string[]).includes(key) ? DROPPED : read(value, defs, depth, level + 1),
+  );
+  if (here === node && values.every((value, i) => value === entries[i][1])) return node;
   const out: PlainObject = {};
-  for (const [key, value] of Object.entries(here)) {
-    if ((DEFINITIONS as readonly string[]).includes(key)) continue;
-    setOwn(out, key, read(value, defs, depth, level + 1));
-  }
+  entries.forEach(([key], i) => {
+    if (values[i] !== DROPPED) setOwn(out, key, values[i]);
+  });
   return out;
 }
+
+/** A key's value left out of the read node (the definitions, read where they are named). */
+const DROPPED = Symbol('dropped');
 
 const isNull = (branch: unknown) => isPlainObject(branch) && own(branch, 'type') === 'null';
 

@@ -254,14 +254,15 @@ export function parseExecuted(
 ): Sequence {
   const root = options.root ?? 'executed';
   const keys = Object.keys(memory ?? {});
-  const steps = parseSequence(raw, { ...options, root, idLabels: keys });
+  // JSON text is read once, here: its tool calls are checked below (the string form labels every call or none).
   let value = raw;
   if (typeof raw === 'string')
     try {
       value = JSON.parse(raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw);
     } catch {
-      value = undefined; // the string form: every call written with its label or none
+      value = raw;
     }
+  const steps = parseSequence(value, { ...options, root, idLabels: keys });
   const calls = isPlainObject(value) ? own(value, 'tool_calls') : value;
   const items = Array.isArray(calls) ? calls : [];
   if (keys.length > 0)
