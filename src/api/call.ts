@@ -24,7 +24,6 @@ import type { Fixer, LoopResult } from '../loop/engine.ts';
 import { milpFixer } from '../loop/fixers/milp.ts';
 import { loopToolCalls, type ToolCallChecks } from '../loop/toolcalls.ts';
 import type { Issue } from '../model/types.ts';
-import type { RecordItem } from '../read/records.ts';
 import type { ApiRequest, RequestKind } from './request.ts';
 import { checkGoalFields, checkGoals } from './goals.ts';
 import { unknownName } from './arguments.ts';
@@ -172,19 +171,6 @@ export type Subject = {
   readonly executed?: Sequence;
   readonly goals?: Goals;
 } & ({ readonly input: unknown } | { readonly sequence: Sequence });
-
-/**
- * What a record of a file gives a call: its sequence, or, when the settings heal, the sequence as given (one
- * that could not be read included: `RecordOptions.keepUnparsed`); undefined when it gives nothing to repair.
- */
-export function recordSubject(
-  settings: Settings,
-  record: RecordItem,
-): { readonly sequence: Sequence } | { readonly input: unknown } | undefined {
-  const given = record.unparsed ?? record.sequence;
-  if (settings.heal === true && given !== undefined) return { input: given };
-  return record.error === undefined && record.sequence ? { sequence: record.sequence } : undefined;
-}
 
 /** Settings plus one sequence: parses (or heals) the sequence; a record's memory and goals win. */
 export function makeCall(settings: Settings, subject: Subject): Call {

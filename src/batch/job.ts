@@ -5,7 +5,8 @@
 import type { RecordItem } from '../read/records.ts';
 import { errorMessage } from '../model/errors.ts';
 import type { Catalog } from '../model/types.ts';
-import { makeCall, recordSubject, runCall, type Settings } from '../api/call.ts';
+import { makeCall, runCall, type Settings } from '../api/call.ts';
+import { recordSubject } from '../api/record-subject.ts';
 import { answerJson } from '../api/render.ts';
 import { checkStepByStep } from './step-by-step.ts';
 import { errorDone } from './lines.ts';

@@ -5,7 +5,8 @@
 import type { Command } from 'commander';
 import { InputError } from '../model/errors.ts';
 import type { Catalog } from '../model/types.ts';
-import { makeCall, recordSubject, runCall, type Settings } from '../api/call.ts';
+import { makeCall, runCall, type Settings } from '../api/call.ts';
+import { recordSubject } from '../api/record-subject.ts';
 import type { ApiRequest, RequestKind } from '../api/request.ts';
 import { answerJson, answerText } from '../api/render.ts';
 import { oneOf, readInput } from '../api/flag-values.ts';
